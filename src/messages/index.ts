@@ -1,0 +1,27 @@
+export type {
+  AssistantMessage,
+  Media,
+  Message,
+  MessageRole,
+  Metadata,
+  SystemMessage,
+  ToolCall,
+  ToolResponse,
+  ToolResponseMessage,
+  UserMessage,
+} from './message.js';
+export {
+  assistantMessage,
+  systemMessage,
+  toolCall,
+  toolResponse,
+  toolResponseMessage,
+  userMessage,
+} from './message-factories.js';
+export {
+  isAssistantMessage,
+  isSystemMessage,
+  isToolResponseMessage,
+  isUserMessage,
+  messageHasToolCalls,
+} from './message-guards.js';

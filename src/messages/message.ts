@@ -1,0 +1,65 @@
+/** Free-form JSON metadata carried by messages, tool calls and responses. */
+export type Metadata = Record<string, unknown>;
+
+/** Binary or remote content attached to a user message. */
+export interface Media {
+  /** IANA media type, e.g. `image/png`. */
+  mimeType: string;
+  /** Base64 data or a URL. */
+  data: string;
+}
+
+/** Instructions for the model. */
+export interface SystemMessage {
+  role: 'system';
+  text: string;
+  metadata?: Metadata;
+}
+
+/** What the user said. */
+export interface UserMessage {
+  role: 'user';
+  text: string;
+  media?: Media[];
+  metadata?: Metadata;
+}
+
+/** One tool invocation requested by the model. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** Raw JSON text exactly as the model wrote it; may be empty or invalid. */
+  arguments: string;
+  /** Provider data to send back with the call (signatures, truncation marks, …). */
+  metadata?: Metadata;
+}
+
+/** What the model answered: text, tool calls, or both. */
+export interface AssistantMessage {
+  role: 'assistant';
+  text: string | null;
+  toolCalls: ToolCall[];
+  metadata?: Metadata;
+}
+
+/** The result of one tool call, matched to it by `id`. */
+export interface ToolResponse {
+  id: string;
+  name: string;
+  responseData: string;
+  /** True for every error result (maps to the providers' `is_error`). */
+  isError?: boolean;
+}
+
+/** The results of one batch of tool calls, in call order. */
+export interface ToolResponseMessage {
+  role: 'tool';
+  responses: ToolResponse[];
+  metadata?: Metadata;
+}
+
+/** Any message of a conversation. Plain JSON: `JSON.parse(JSON.stringify(m))` equals `m`. */
+export type Message = SystemMessage | UserMessage | AssistantMessage | ToolResponseMessage;
+
+/** The role tags of {@link Message}. */
+export type MessageRole = Message['role'];

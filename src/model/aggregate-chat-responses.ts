@@ -1,0 +1,86 @@
+import type { AssistantMessage, Metadata, ToolCall } from '../messages/index.js';
+import type { ChatResponse, ChatResponseMetadata, Generation, Usage } from './chat-response.js';
+
+interface GenerationAccumulator {
+  text: string;
+  sawText: boolean;
+  toolCalls: ToolCall[];
+  messageMetadata: Metadata | undefined;
+  generationMetadata: Generation['metadata'];
+}
+
+/**
+ * Folds streamed chunks into one response incrementally: text is concatenated per generation,
+ * tool calls are kept whole in arrival order, usage is taken from the (last) chunk that carries
+ * it, and other metadata is merged with later chunks winning.
+ */
+export class ChatResponseAggregator {
+  private readonly generations: GenerationAccumulator[] = [];
+  private metadata: ChatResponseMetadata = {};
+  private usage: Usage | undefined;
+  private chunkCount = 0;
+
+  /** Adds one chunk. */
+  add(chunk: ChatResponse): void {
+    this.chunkCount++;
+    const { usage, ...rest } = chunk.metadata;
+    if (usage) this.usage = usage;
+    if (Object.keys(rest).length > 0) this.metadata = { ...this.metadata, ...rest };
+    chunk.results.forEach((generation, index) => {
+      let accumulator = this.generations[index];
+      if (!accumulator) {
+        accumulator = {
+          text: '',
+          sawText: false,
+          toolCalls: [],
+          messageMetadata: undefined,
+          generationMetadata: { finishReason: null },
+        };
+        this.generations[index] = accumulator;
+      }
+      const output = generation.output;
+      if (output.text !== null && output.text !== undefined) {
+        accumulator.text += output.text;
+        accumulator.sawText = true;
+      }
+      for (const call of output.toolCalls) accumulator.toolCalls.push(call);
+      if (output.metadata) {
+        accumulator.messageMetadata = { ...accumulator.messageMetadata, ...output.metadata };
+      }
+      const { finishReason, ...generationRest } = generation.metadata;
+      accumulator.generationMetadata = {
+        ...accumulator.generationMetadata,
+        ...generationRest,
+        finishReason: finishReason ?? accumulator.generationMetadata.finishReason,
+      };
+    });
+  }
+
+  /** Number of chunks added so far. */
+  get size(): number {
+    return this.chunkCount;
+  }
+
+  /** The aggregated response so far. */
+  result(): ChatResponse {
+    const results: Generation[] = this.generations.map((accumulator) => {
+      const output: AssistantMessage = {
+        role: 'assistant',
+        text: accumulator.sawText ? accumulator.text : null,
+        toolCalls: accumulator.toolCalls,
+      };
+      if (accumulator.messageMetadata) output.metadata = accumulator.messageMetadata;
+      return { output, metadata: accumulator.generationMetadata };
+    });
+    const metadata: ChatResponseMetadata = { ...this.metadata };
+    if (this.usage) metadata.usage = this.usage;
+    return { results, metadata };
+  }
+}
+
+/** Aggregates a finished sequence of streamed chunks into one response. */
+export function aggregateChatResponses(chunks: Iterable<ChatResponse>): ChatResponse {
+  const aggregator = new ChatResponseAggregator();
+  for (const chunk of chunks) aggregator.add(chunk);
+  return aggregator.result();
+}

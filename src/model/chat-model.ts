@@ -1,0 +1,20 @@
+import type { ChatOptions } from './chat-options.js';
+import type { ChatResponse } from './chat-response.js';
+import type { Prompt } from './prompt.js';
+
+/** Per-request options of a model call. */
+export interface ChatModelCallOptions {
+  signal?: AbortSignal;
+}
+
+/**
+ * A chat model. It sends tool definitions and returns tool calls; it never executes tools.
+ * A streaming model emits each `ToolCall` whole (arguments assembled) in the chunk where it ends.
+ */
+export interface ChatModel {
+  /** Options merged under every request's options (model name, temperature, default tools, …). */
+  readonly defaultOptions?: ChatOptions;
+  call(prompt: Prompt, options?: ChatModelCallOptions): Promise<ChatResponse>;
+  /** Absent: the loop uses one chunk from `call()`. */
+  stream?(prompt: Prompt, options?: ChatModelCallOptions): AsyncIterable<ChatResponse>;
+}

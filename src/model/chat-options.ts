@@ -1,0 +1,24 @@
+import type { ToolCallback } from '../tools/tool-callback.js';
+
+/**
+ * How the model should pick tools: let it decide, forbid tools, require some tool, or force one
+ * named tool.
+ */
+export type ToolChoice = 'auto' | 'none' | 'required' | { type: 'tool'; name: string };
+
+/**
+ * Options of one model request. Provider adapters read the common fields and their own extras
+ * (any other key). `toolCallbacks` and `toolContext` are consumed by the loop: the model only ever
+ * receives the tools' definitions, never the context.
+ */
+export interface ChatOptions {
+  model?: string;
+  temperature?: number;
+  maxTokens?: number;
+  toolChoice?: ToolChoice;
+  /** Tools attached to the request: their definitions go to the model, the loop executes them. */
+  toolCallbacks?: ToolCallback[];
+  /** The caller's data for tools; never sent to the model. */
+  toolContext?: Record<string, unknown>;
+  [provider: string]: unknown;
+}

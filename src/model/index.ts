@@ -1,0 +1,19 @@
+export { aggregateChatResponses, ChatResponseAggregator } from './aggregate-chat-responses.js';
+export type { ChatModel, ChatModelCallOptions } from './chat-model.js';
+export type { ChatOptions, ToolChoice } from './chat-options.js';
+export {
+  addUsage,
+  type ChatResponse,
+  type ChatResponseMetadata,
+  chatResponse,
+  FinishReason,
+  firstGeneration,
+  type Generation,
+  type GenerationMetadata,
+  hasToolCalls,
+  isUsageEmpty,
+  responseText,
+  responseToolCalls,
+  type Usage,
+} from './chat-response.js';
+export { augmentSystemMessage, createPrompt, type Prompt, promptSystemMessage } from './prompt.js';

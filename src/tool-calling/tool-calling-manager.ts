@@ -1,0 +1,34 @@
+import type { Message } from '../messages/index.js';
+import type { ChatOptions, ChatResponse, Prompt } from '../model/index.js';
+import type { ToolDefinition } from '../tools/tool-callback.js';
+
+/** The outcome of one batch of tool calls. */
+export interface ToolExecutionResult {
+  /** The prompt's messages + the assistant message with the calls + one tool response message. */
+  conversationHistory: Message[];
+  /** True only when every executed call of the batch was `returnDirect`. */
+  returnDirect: boolean;
+}
+
+/** Per-call options of {@link ToolCallingManager.executeToolCalls}. */
+export interface ExecuteToolCallsOptions {
+  signal?: AbortSignal;
+}
+
+/**
+ * Executes the tool calls a model requested. Stateless: limits are recomputed from the prompt on
+ * every call, so one manager serves any number of concurrent conversations.
+ */
+export interface ToolCallingManager {
+  /** The definitions of the tools attached to `options`, in order. */
+  resolveToolDefinitions(options: ChatOptions): ToolDefinition[];
+  /**
+   * Executes the calls of the first generation that has any and returns the extended history.
+   * Every call id gets exactly one tool response.
+   */
+  executeToolCalls(
+    prompt: Prompt,
+    chatResponse: ChatResponse,
+    options?: ExecuteToolCallsOptions,
+  ): Promise<ToolExecutionResult>;
+}
