@@ -1,0 +1,171 @@
+import type { ToolInputIssue } from '../../errors/index.js';
+import { escapeJsonPointerToken } from './json-pointer.js';
+
+/** Limits applied by {@link parseToolArguments}. */
+export interface ParseToolArgumentsOptions {
+  /** Largest accepted argument text, in UTF-8 bytes. Default 1 MiB. */
+  maxBytes?: number;
+  /** Deepest accepted nesting of objects and arrays (the top-level object is depth 1). Default 64. */
+  maxDepth?: number;
+}
+
+/** Outcome of {@link parseToolArguments}: the argument object, or the problems found in the text. */
+export type ParsedToolArguments =
+  | { ok: true; value: Record<string, unknown> }
+  | { ok: false; issues: ToolInputIssue[] };
+
+/** Default {@link ParseToolArgumentsOptions.maxBytes}: 1 MiB. */
+export const DEFAULT_MAX_TOOL_ARGUMENTS_BYTES = 1024 * 1024;
+/** Default {@link ParseToolArgumentsOptions.maxDepth}. */
+export const DEFAULT_MAX_TOOL_ARGUMENTS_DEPTH = 64;
+
+// Arguments come from the model and may be hostile or broken; a long list of issues helps nobody.
+const MAX_ISSUES = 20;
+
+/**
+ * Parses the raw JSON arguments a model wrote for a tool call. Never throws: every problem is
+ * reported as an issue with a JSON-pointer path, and issue messages never repeat the text itself.
+ *
+ * Empty or whitespace-only text is the empty object. Rejected: text over `maxBytes` (checked before
+ * parsing), nesting deeper than `maxDepth` (checked by a scan before parsing, so no input can
+ * exhaust the stack), text that is not JSON or is cut off, a top level that is not an object,
+ * `__proto__` keys and `constructor.prototype` keys anywhere (prototype-pollution shapes), and
+ * strings or keys holding lone UTF-16 surrogates.
+ */
+export function parseToolArguments(
+  raw: string,
+  options: ParseToolArgumentsOptions = {},
+): ParsedToolArguments {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_TOOL_ARGUMENTS_BYTES;
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_TOOL_ARGUMENTS_DEPTH;
+  if (typeof raw !== 'string') {
+    return failure('', 'arguments must be JSON text');
+  }
+  // A UTF-8 encoding is never shorter than the UTF-16 length, so the cheap check comes first.
+  if (raw.length > maxBytes || Buffer.byteLength(raw, 'utf8') > maxBytes) {
+    return failure('', `arguments are larger than the limit of ${maxBytes} bytes`);
+  }
+  if (raw.trim() === '') return { ok: true, value: {} };
+
+  const nesting = scanNesting(raw);
+  if (nesting.deepest > maxDepth) {
+    return failure('', `arguments are nested deeper than the limit of ${maxDepth} levels`);
+  }
+
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    // The engine's message may quote the input, so it is not passed on.
+    return failure(
+      '',
+      nesting.unclosed
+        ? 'arguments are not valid JSON: the text ends before the JSON does (truncated?)'
+        : 'arguments are not valid JSON',
+    );
+  }
+
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return failure('', `arguments must be a JSON object, not ${describeJsonType(parsed)}`);
+  }
+
+  const issues = findUnsafeContent(parsed);
+  if (issues.length > 0) return { ok: false, issues };
+  return { ok: true, value: parsed as Record<string, unknown> };
+}
+
+function failure(path: string, message: string): ParsedToolArguments {
+  return { ok: false, issues: [{ path, message }] };
+}
+
+function describeJsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'number') return 'a number';
+  if (typeof value === 'string') return 'a string';
+  if (typeof value === 'boolean') return 'a boolean';
+  return typeof value;
+}
+
+/**
+ * Deepest bracket nesting outside string literals, and whether the text ends inside a string or
+ * an open bracket (a cut-off document); a linear scan that needs no stack.
+ */
+function scanNesting(text: string): { deepest: number; unclosed: boolean } {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 0x5c /* \ */) index++;
+      else if (code === 0x22 /* " */) inString = false;
+    } else if (code === 0x22) {
+      inString = true;
+    } else if (code === 0x7b /* { */ || code === 0x5b /* [ */) {
+      depth++;
+      if (depth > deepest) deepest = depth;
+    } else if (code === 0x7d /* } */ || code === 0x5d /* ] */) {
+      depth--;
+    }
+  }
+  return { deepest, unclosed: inString || depth > 0 };
+}
+
+function isWellFormed(text: string): boolean {
+  // String.prototype.isWellFormed exists on Node 20 but not in the ES2023 lib typings.
+  return (text as string & { isWellFormed(): boolean }).isWellFormed();
+}
+
+/** Walks the parsed value iteratively and reports prototype-pollution keys and lone surrogates. */
+function findUnsafeContent(root: object): ToolInputIssue[] {
+  const issues: ToolInputIssue[] = [];
+  const stack: { value: unknown; path: string }[] = [{ value: root, path: '' }];
+  while (stack.length > 0 && issues.length < MAX_ISSUES) {
+    const { value, path } = stack.pop() as { value: unknown; path: string };
+    if (typeof value === 'string') {
+      if (!isWellFormed(value)) {
+        issues.push({
+          path,
+          message: 'string contains a lone UTF-16 surrogate (not valid Unicode)',
+        });
+      }
+    } else if (Array.isArray(value)) {
+      for (let index = value.length - 1; index >= 0; index--) {
+        stack.push({ value: value[index], path: `${path}/${index}` });
+      }
+    } else if (typeof value === 'object' && value !== null) {
+      const keys = Object.keys(value);
+      for (let index = keys.length - 1; index >= 0; index--) {
+        const key = keys[index] as string;
+        const child = (value as Record<string, unknown>)[key];
+        const childPath = isWellFormed(key) ? `${path}/${escapeJsonPointerToken(key)}` : path;
+        if (!isWellFormed(key)) {
+          issues.push({
+            path,
+            message: 'a property name contains a lone UTF-16 surrogate (not valid Unicode)',
+          });
+          continue;
+        }
+        if (key === '__proto__') {
+          issues.push({ path: childPath, message: 'property name "__proto__" is not allowed' });
+          continue;
+        }
+        if (
+          key === 'constructor' &&
+          typeof child === 'object' &&
+          child !== null &&
+          Object.hasOwn(child, 'prototype')
+        ) {
+          issues.push({
+            path: childPath,
+            message: 'a "constructor" object with a "prototype" property is not allowed',
+          });
+          continue;
+        }
+        stack.push({ value: child, path: childPath });
+      }
+    }
+  }
+  return issues;
+}
