@@ -3,6 +3,7 @@ export { ChatModelError } from './chat-model-error.js';
 export { InvalidToolInputError, type ToolInputIssue } from './invalid-tool-input-error.js';
 export { MemoryError } from './memory-error.js';
 export { NoSuchToolError } from './no-such-tool-error.js';
+export { StructuredOutputError } from './structured-output-error.js';
 export { ToolDefinitionError } from './tool-definition-error.js';
 export { ToolExecutionError } from './tool-execution-error.js';
 export {
