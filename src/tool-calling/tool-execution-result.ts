@@ -1,0 +1,36 @@
+import type { ToolResponse } from '../messages/index.js';
+import type { Generation } from '../model/index.js';
+import type { ToolExecutionResult } from './tool-calling-manager.js';
+
+/** Finish reason of the generations built from a `returnDirect` result. */
+export const RETURN_DIRECT_FINISH_REASON = 'returnDirect';
+/** Generation metadata key holding the tool call id a `returnDirect` generation answers. */
+export const METADATA_TOOL_ID = 'toolId';
+/** Generation metadata key holding the tool name a `returnDirect` generation answers. */
+export const METADATA_TOOL_NAME = 'toolName';
+
+/**
+ * Turns a `returnDirect` result into generations for the caller: one per tool response of the last
+ * history message, in order, when that message is a tool message (else `[]`). Each generation's
+ * text is the response data; its metadata holds `toolId`, `toolName` and finish reason
+ * `'returnDirect'`.
+ *
+ * Departure: an empty history returns `[]`; the reference throws an index error.
+ */
+export function buildToolExecutionGenerations(result: ToolExecutionResult): Generation[] {
+  const history = result.conversationHistory;
+  const last = history[history.length - 1];
+  if (last === undefined || last.role !== 'tool') return [];
+  return last.responses.map(returnDirectGeneration);
+}
+
+function returnDirectGeneration(response: ToolResponse): Generation {
+  return {
+    output: { role: 'assistant', text: response.responseData, toolCalls: [] },
+    metadata: {
+      finishReason: RETURN_DIRECT_FINISH_REASON,
+      [METADATA_TOOL_ID]: response.id,
+      [METADATA_TOOL_NAME]: response.name,
+    },
+  };
+}
