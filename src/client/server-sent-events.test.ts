@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { IllegalStateError } from '../errors/index.js';
+import { parseServerSentEvents, type ServerSentEvent } from '../internal/server-sent-events.js';
+import type { ChatResponse } from '../model/index.js';
+import { textResponse } from '../testing/index.js';
+import { toServerSentEventsResponse } from './server-sent-events.js';
+
+async function readEvents(response: Response): Promise<ServerSentEvent[]> {
+  const events: ServerSentEvent[] = [];
+  if (!response.body) throw new Error('no body');
+  for await (const event of parseServerSentEvents(response.body)) events.push(event);
+  return events;
+}
+
+async function* items<T>(...values: T[]): AsyncIterable<T> {
+  for (const value of values) yield value;
+}
+
+describe('toServerSentEventsResponse', () => {
+  it('sends each text delta as a JSON data event and ends with a done event', async () => {
+    const response = toServerSentEventsResponse(items('Hel', 'lo\n', '"world"'));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(response.headers.get('cache-control')).toContain('no-cache');
+    const events = await readEvents(response);
+    expect(events.slice(0, 3).map((event) => JSON.parse(event.data))).toEqual([
+      'Hel',
+      'lo\n',
+      '"world"',
+    ]);
+    expect(events.slice(0, 3).every((event) => event.event === undefined)).toBe(true);
+    expect(events[3]).toMatchObject({ event: 'done', data: '[DONE]' });
+    expect(events).toHaveLength(4);
+  });
+
+  it('round-trips ChatResponse chunks and honours status and headers', async () => {
+    const chunks: ChatResponse[] = [textResponse('a'), textResponse('b', { id: 'x' })];
+    const response = toServerSentEventsResponse(items(...chunks), {
+      status: 201,
+      headers: { 'x-request-id': 'r-1' },
+    });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('x-request-id')).toBe('r-1');
+    const events = await readEvents(response);
+    expect(events.slice(0, 2).map((event) => JSON.parse(event.data))).toEqual(chunks);
+  });
+
+  it('reports a failure as an error event, with the message only for toolloop errors', async () => {
+    async function* failing(error: Error): AsyncIterable<string> {
+      yield 'partial';
+      throw error;
+    }
+    const own = await readEvents(
+      toServerSentEventsResponse(failing(new IllegalStateError('No CallAdvisors'))),
+    );
+    expect(JSON.parse(own[0]?.data ?? '')).toBe('partial');
+    expect(own[1]?.event).toBe('error');
+    expect(JSON.parse(own[1]?.data ?? '')).toEqual({
+      code: 'ILLEGAL_STATE',
+      message: 'No CallAdvisors',
+    });
+    const foreign = await readEvents(
+      toServerSentEventsResponse(failing(new Error('secret api key sk-123 rejected'))),
+    );
+    expect(foreign[1]?.data).not.toContain('sk-123');
+    expect(JSON.parse(foreign[1]?.data ?? '')).toEqual({
+      code: 'STREAM_FAILED',
+      message: 'The stream failed',
+    });
+  });
+
+  it('stops the iteration and aborts the controller when the body is cancelled', async () => {
+    let finished = false;
+    let produced = 0;
+    async function* endless(): AsyncIterable<string> {
+      try {
+        for (;;) {
+          produced++;
+          yield `chunk ${produced}`;
+        }
+      } finally {
+        finished = true;
+      }
+    }
+    const abortController = new AbortController();
+    const response = toServerSentEventsResponse(endless(), { abortController });
+    const reader = response.body?.getReader();
+    if (!reader) throw new Error('no body');
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toBe('data: "chunk 1"\n\n');
+    await reader.cancel('client went away');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(abortController.signal.aborted).toBe(true);
+    expect(finished).toBe(true);
+    expect(produced).toBeLessThan(5);
+  });
+});

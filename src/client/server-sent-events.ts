@@ -1,0 +1,72 @@
+import type { ChatResponse } from '../model/index.js';
+
+/** Options of {@link toServerSentEventsResponse}. */
+export interface ServerSentEventsOptions {
+  /** Response status. Default 200. */
+  status?: number;
+  /** Extra response headers (the SSE headers are set unless given here). */
+  headers?: Record<string, string>;
+  /**
+   * Aborted when the client goes away (the body is cancelled). Pass the same controller's signal
+   * to `.stream({ signal })` so that a running model request or tool stops at once rather than
+   * at its next chunk.
+   */
+  abortController?: AbortController;
+}
+
+const encoder = new TextEncoder();
+
+function describeFailure(error: unknown): { code: string; message: string } {
+  // Only toolloop's own messages are known to be free of secrets and tool data.
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && error instanceof Error && Symbol.for('toolloop.error') in error) {
+    return { code, message: error.message };
+  }
+  return { code: 'STREAM_FAILED', message: 'The stream failed' };
+}
+
+/**
+ * Turns a stream (text deltas from `.stream().content()`, or chunks from `.chatResponse()`) into
+ * a web `Response` with Server-Sent Events, for Node, Hono, Next.js and other fetch-style
+ * handlers. Each item becomes `data: <JSON>`; the end is `event: done` with `data: [DONE]`; a
+ * failure is `event: error` with `{code, message}` (the message only for toolloop's own errors).
+ * Cancelling the body (the client disconnected) stops the iteration and aborts `abortController`.
+ */
+export function toServerSentEventsResponse(
+  stream: AsyncIterable<string | ChatResponse>,
+  options: ServerSentEventsOptions = {},
+): Response {
+  let iterator: AsyncIterator<string | ChatResponse> | undefined;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      iterator ??= stream[Symbol.asyncIterator]();
+      try {
+        const next = await iterator.next();
+        if (next.done) {
+          controller.enqueue(encoder.encode('event: done\ndata: [DONE]\n\n'));
+          controller.close();
+          return;
+        }
+        controller.enqueue(encoder.encode(`data: ${JSON.stringify(next.value)}\n\n`));
+      } catch (error) {
+        if (options.abortController?.signal.aborted) return;
+        controller.enqueue(
+          encoder.encode(`event: error\ndata: ${JSON.stringify(describeFailure(error))}\n\n`),
+        );
+        controller.close();
+      }
+    },
+    cancel(reason) {
+      options.abortController?.abort(reason);
+      // Not awaited: a generator busy in `next()` settles its `return()` only afterwards.
+      void iterator?.return?.().catch(() => {});
+    },
+  });
+  const headers = new Headers({
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    'x-accel-buffering': 'no',
+  });
+  for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
+  return new Response(body, { status: options.status ?? 200, headers });
+}
