@@ -1,0 +1,60 @@
+import {
+  InvalidToolInputError,
+  isAbortError,
+  ToolExecutionError,
+  ToolloopError,
+} from '../errors/index.js';
+import { parseToolArguments } from './input/parse-tool-arguments.js';
+import type { ToolCallback, ToolContext } from './tool-callback.js';
+import type { PreparedTool } from './tool-options.js';
+
+const EMPTY_TOOL_CONTEXT: ToolContext = Object.freeze({ context: Object.freeze({}) });
+
+/**
+ * Builds the {@link ToolCallback} of a prepared tool around the function that does the work.
+ * `call` parses and validates the raw arguments first and never runs the tool on bad input
+ * (`InvalidToolInputError` with JSON-pointer issues); what the tool throws comes back as a
+ * `ToolExecutionError`, except abort errors, which pass through untouched.
+ */
+export function createToolCallback(
+  tool: PreparedTool,
+  invoke: (input: unknown, context: ToolContext) => unknown,
+): ToolCallback {
+  const { definition, metadata, inputSchema, resultConverter } = tool;
+  const toolName = definition.name;
+  return Object.freeze({
+    definition,
+    metadata,
+    async call(input: string, context?: ToolContext): Promise<string> {
+      const parsed = parseToolArguments(input);
+      if (!parsed.ok) throw new InvalidToolInputError({ toolName, issues: parsed.issues });
+      let checked: Awaited<ReturnType<typeof inputSchema.validate>>;
+      try {
+        checked = await inputSchema.validate(parsed.value);
+      } catch (error) {
+        throw asToolExecutionError(toolName, error);
+      }
+      if (!checked.ok) throw new InvalidToolInputError({ toolName, issues: checked.issues });
+      try {
+        const result = await invoke(checked.value, context ?? EMPTY_TOOL_CONTEXT);
+        return resultConverter(result);
+      } catch (error) {
+        throw asToolExecutionError(toolName, error);
+      }
+    },
+  });
+}
+
+/**
+ * What a tool's failure becomes: abort errors and `ToolExecutionError`s unchanged, anything else
+ * wrapped in a `ToolExecutionError` naming the tool, with the original as `cause`.
+ */
+export function asToolExecutionError(toolName: string, error: unknown): unknown {
+  if (isAbortError(error)) return error;
+  if (ToolloopError.isInstance(error) && error.code === 'TOOL_EXECUTION_FAILED') return error;
+  return new ToolExecutionError({
+    toolName,
+    cause: error,
+    ...(typeof error === 'string' ? { message: error } : {}),
+  });
+}

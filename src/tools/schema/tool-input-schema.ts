@@ -1,0 +1,140 @@
+import { ToolDefinitionError, type ToolInputIssue } from '../../errors/index.js';
+import { jsonPointer } from '../input/json-pointer.js';
+import { compileJsonSchema, validateJsonSchema } from '../input/json-schema-validator.js';
+import type { JsonSchema } from '../json-schema.js';
+import { normalizeInputSchema } from './normalize-input-schema.js';
+import { fillOmittedNullables, relaxNullableRequired } from './nullable-properties.js';
+import {
+  type InferStandardOutput,
+  isStandardJsonSchema,
+  isStandardSchema,
+  type StandardJsonSchemaV1,
+  type StandardSchemaIssue,
+  type StandardSchemaV1,
+} from './standard-schema.js';
+
+/**
+ * What a tool's `inputSchema` may be: a Standard Schema that exposes JSON Schema (Zod ≥ 4.2
+ * schemas, validated by the library itself, transforms and defaults included) or a raw JSON
+ * Schema object (draft 2020-12, validated with ajv).
+ */
+export type ToolInputSchema = StandardJsonSchemaV1 | JsonSchema;
+
+/**
+ * The input type a tool's `execute` receives: the schema's output type for a Standard Schema, a
+ * plain record for a raw JSON Schema, and an empty object when the tool takes no input.
+ */
+export type InferToolInput<Schema> = [Schema] extends [undefined]
+  ? Record<string, never>
+  : Schema extends StandardSchemaV1
+    ? InferStandardOutput<Schema>
+    : Record<string, unknown>;
+
+/** Outcome of checking parsed arguments against a tool's input schema. */
+export type ToolInputValidation =
+  | { ok: true; value: unknown }
+  | { ok: false; issues: ToolInputIssue[] };
+
+/** A tool's input schema resolved once, at definition time. */
+export interface ResolvedToolInputSchema {
+  /** The normalised JSON Schema the model sees. */
+  readonly jsonSchema: JsonSchema;
+  /** Checks parsed arguments; the value passed on may be transformed by the schema library. */
+  validate(value: Record<string, unknown>): Promise<ToolInputValidation>;
+}
+
+/**
+ * Resolves a tool's `inputSchema` option into the normalised JSON Schema and a validator.
+ * `undefined` means the tool takes no arguments (an empty object schema). Every problem is a
+ * {@link ToolDefinitionError} naming the tool, so a broken schema fails when the tool is defined.
+ */
+export function resolveToolInputSchema(
+  inputSchema: unknown,
+  toolName: string,
+): ResolvedToolInputSchema {
+  if (inputSchema === undefined)
+    return fromJsonSchema({ type: 'object', properties: {} }, toolName);
+  if (isStandardJsonSchema(inputSchema)) return fromStandardSchema(inputSchema, toolName);
+  if (isStandardSchema(inputSchema) || looksLikeZod(inputSchema)) {
+    const vendor = isStandardSchema(inputSchema) ? inputSchema['~standard'].vendor : 'zod';
+    throw new ToolDefinitionError(
+      `The inputSchema of tool '${toolName}' is a ${vendor} schema that does not expose JSON Schema ` +
+        '(~standard.jsonSchema); use Zod 4.2 or later, or pass a JSON Schema object',
+      { toolName },
+    );
+  }
+  if (typeof inputSchema !== 'object' || inputSchema === null || Array.isArray(inputSchema)) {
+    throw new ToolDefinitionError(
+      `The inputSchema of tool '${toolName}' must be a Standard Schema (e.g. Zod) or a JSON Schema object`,
+      { toolName },
+    );
+  }
+  return fromJsonSchema(inputSchema as JsonSchema, toolName);
+}
+
+function fromJsonSchema(schema: JsonSchema, toolName: string): ResolvedToolInputSchema {
+  const jsonSchema = withToolName(toolName, () => normalizeInputSchema(schema));
+  withToolName(toolName, () => compileJsonSchema(jsonSchema));
+  return {
+    jsonSchema,
+    async validate(value) {
+      const issues = validateJsonSchema(jsonSchema, value);
+      return issues.length === 0 ? { ok: true, value } : { ok: false, issues };
+    },
+  };
+}
+
+function fromStandardSchema(
+  schema: StandardJsonSchemaV1,
+  toolName: string,
+): ResolvedToolInputSchema {
+  let generated: Record<string, unknown>;
+  try {
+    generated = schema['~standard'].jsonSchema.input({ target: 'draft-2020-12' });
+  } catch (error) {
+    throw new ToolDefinitionError(
+      `Cannot derive a JSON Schema from the inputSchema of tool '${toolName}': ${messageOf(error)}`,
+      { toolName, cause: error },
+    );
+  }
+  const jsonSchema = withToolName(toolName, () => normalizeInputSchema(generated));
+  const fillPlan = relaxNullableRequired(jsonSchema);
+  return {
+    jsonSchema,
+    async validate(value) {
+      const result = await schema['~standard'].validate(fillOmittedNullables(fillPlan, value));
+      if (result.issues === undefined) return { ok: true, value: result.value };
+      return { ok: false, issues: result.issues.map(toToolInputIssue) };
+    },
+  };
+}
+
+function toToolInputIssue(issue: StandardSchemaIssue): ToolInputIssue {
+  const segments = (issue.path ?? []).map((segment) => {
+    const key = typeof segment === 'object' && segment !== null ? segment.key : segment;
+    return typeof key === 'symbol' ? (key.description ?? '') : key;
+  });
+  return { path: jsonPointer(segments), message: issue.message };
+}
+
+function looksLikeZod(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && ('_zod' in value || '_def' in value);
+}
+
+function withToolName<T>(toolName: string, build: () => T): T {
+  try {
+    return build();
+  } catch (error) {
+    if (error instanceof ToolDefinitionError && error.toolName === undefined) {
+      throw new ToolDefinitionError(`Tool '${toolName}': ${error.message}`, {
+        toolName,
+        cause: error.cause ?? error,
+      });
+    }
+    throw error;
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,111 @@
+import { InvalidArgumentError } from '../errors/index.js';
+
+/** Turns whatever a tool returned into the text the model reads. */
+export type ToolResultConverter = (result: unknown) => string;
+
+/** Binary content with its media type; tools may return it to send bytes (images, files). */
+export interface BinaryToolResult {
+  readonly mimeType: string;
+  readonly data: Uint8Array | ArrayBuffer;
+}
+
+const DEFAULT_MIME_TYPE = 'application/octet-stream';
+
+/**
+ * The reference's result conversion, in JavaScript terms:
+ * - `undefined` (a void tool) → `"Done"` as a JSON string (`'"Done"'`); `null` → `'null'`;
+ * - a string that is a whole JSON document is forwarded verbatim, any other string is JSON-encoded.
+ *   The check is strict `JSON.parse`, deliberately not the reference's lenient first-token check,
+ *   so `"42 apples"` or `"true story"` are quoted here where the reference forwards them raw;
+ * - bytes (`Uint8Array`, `Buffer`, `ArrayBuffer`, any typed array) and `{ mimeType, data }` →
+ *   `{"mimeType":…,"data":"<base64>"}` (default type `application/octet-stream`);
+ * - anything else → compact `JSON.stringify`, where dates become ISO strings, a `Map` an object, a
+ *   `Set` an array, a `bigint` a string of digits, an `Error` its name and message, and nested
+ *   bytes the same `{mimeType, data}` object.
+ *
+ * Throws {@link InvalidArgumentError} for a result JSON cannot express (a circular structure, a
+ * function, a symbol); called inside a tool, that becomes the tool's error for the model.
+ */
+export const defaultToolResultConverter: ToolResultConverter = function defaultToolResultConverter(
+  result: unknown,
+): string {
+  if (result === undefined) return '"Done"';
+  if (result === null) return 'null';
+  if (typeof result === 'string') return isJsonDocument(result) ? result : JSON.stringify(result);
+  if (typeof result === 'function' || typeof result === 'symbol') {
+    throw new InvalidArgumentError(
+      `A tool result of type ${typeof result} cannot be converted to JSON`,
+    );
+  }
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(result, replaceSpecialValues);
+  } catch (error) {
+    const circular = error instanceof TypeError && /circular/i.test(error.message);
+    throw new InvalidArgumentError(
+      circular
+        ? 'A tool result cannot be converted to JSON: it contains a circular reference'
+        : `A tool result cannot be converted to JSON: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  }
+  return json ?? 'null';
+};
+
+function isJsonDocument(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// Runs with the holder as `this`, so values are seen before their own toJSON (a Buffer's
+// toJSON would otherwise turn it into an array of numbers).
+function replaceSpecialValues(this: unknown, key: string, value: unknown): unknown {
+  const original = (this as Record<string, unknown>)[key];
+  const binary = toBinaryResult(original);
+  if (binary !== undefined) return binary;
+  if (typeof value === 'bigint') return value.toString();
+  if (value instanceof Map) {
+    const object: Record<string, unknown> = {};
+    for (const [entryKey, entryValue] of value) {
+      Object.defineProperty(object, String(entryKey), {
+        value: entryValue,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return object;
+  }
+  if (value instanceof Set) return [...value];
+  if (value instanceof Error) return { name: value.name, message: value.message };
+  return value;
+}
+
+function toBinaryResult(value: unknown): { mimeType: string; data: string } | undefined {
+  const bytes = asBytes(value);
+  if (bytes !== undefined) return { mimeType: DEFAULT_MIME_TYPE, data: toBase64(bytes) };
+  if (typeof value === 'object' && value !== null && 'data' in value && 'mimeType' in value) {
+    const { mimeType, data } = value as { mimeType: unknown; data: unknown };
+    const dataBytes = asBytes(data);
+    if (typeof mimeType === 'string' && dataBytes !== undefined) {
+      return { mimeType, data: toBase64(dataBytes) };
+    }
+  }
+  return undefined;
+}
+
+function asBytes(value: unknown): Uint8Array | undefined {
+  if (value instanceof Uint8Array) return value;
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  if (ArrayBuffer.isView(value))
+    return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  return undefined;
+}
+
+function toBase64(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+}

@@ -1,0 +1,87 @@
+import { InvalidArgumentError } from '../errors/index.js';
+import type { ToolCallback, ToolCallbackProvider } from './tool-callback.js';
+import { toolCallbacksFrom } from './tool-decorator.js';
+
+/**
+ * What `ChatClient.tools(...)` accepts: a {@link ToolCallback}, a {@link ToolCallbackProvider}
+ * (listed again on every request), an object (or class) with `@tool` methods, or arrays of these.
+ */
+export type ToolSource = ToolCallback | ToolCallbackProvider | object | readonly ToolSource[];
+
+/** Tool sources sorted into ready callbacks and providers to ask on each request. */
+export interface CollectedToolSources {
+  readonly callbacks: ToolCallback[];
+  readonly providers: ToolCallbackProvider[];
+}
+
+/** True for a {@link ToolCallback}: a `definition` with a string name and a `call` function. */
+export function isToolCallback(value: unknown): value is ToolCallback {
+  if (typeof value !== 'object' || value === null) return false;
+  const { definition, call } = value as { definition?: unknown; call?: unknown };
+  return (
+    typeof call === 'function' &&
+    typeof definition === 'object' &&
+    definition !== null &&
+    typeof (definition as { name?: unknown }).name === 'string'
+  );
+}
+
+/** True for a {@link ToolCallbackProvider}: an object with a `getToolCallbacks` function. */
+export function isToolCallbackProvider(value: unknown): value is ToolCallbackProvider {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { getToolCallbacks?: unknown }).getToolCallbacks === 'function'
+  );
+}
+
+/**
+ * Sorts tool sources, flattening arrays. Objects with `@tool` methods become callbacks right
+ * away, so a wrong object fails here (`ToolDefinitionError`) and not later inside a request;
+ * `null`, `undefined` and primitives throw {@link InvalidArgumentError}.
+ */
+export function collectToolSources(sources: readonly ToolSource[]): CollectedToolSources {
+  const callbacks: ToolCallback[] = [];
+  const providers: ToolCallbackProvider[] = [];
+  const pending: unknown[] = [...sources].reverse();
+  const seenArrays = new Set<unknown>();
+  while (pending.length > 0) {
+    const source = pending.pop();
+    if (Array.isArray(source)) {
+      if (seenArrays.has(source)) continue;
+      seenArrays.add(source);
+      for (let index = source.length - 1; index >= 0; index--) pending.push(source[index]);
+    } else if ((typeof source !== 'object' && typeof source !== 'function') || source === null) {
+      throw new InvalidArgumentError(
+        `Tools cannot contain ${source === null || source === undefined ? String(source) : `a ${typeof source}`} elements`,
+      );
+    } else if (isToolCallback(source)) {
+      callbacks.push(source);
+    } else if (isToolCallbackProvider(source)) {
+      providers.push(source);
+    } else {
+      callbacks.push(...toolCallbacksFrom(source));
+    }
+  }
+  return { callbacks, providers };
+}
+
+/**
+ * The callbacks of collected sources for one request: the fixed callbacks first, then each
+ * provider's, asked anew every time (providers such as MCP servers may change their tools).
+ */
+export async function resolveToolCallbacks(
+  collected: CollectedToolSources,
+): Promise<ToolCallback[]> {
+  const resolved = [...collected.callbacks];
+  for (const provider of collected.providers) {
+    const provided: unknown = await provider.getToolCallbacks();
+    if (!Array.isArray(provided) || !provided.every(isToolCallback)) {
+      throw new InvalidArgumentError(
+        'A ToolCallbackProvider must return an array of ToolCallbacks',
+      );
+    }
+    resolved.push(...provided);
+  }
+  return resolved;
+}

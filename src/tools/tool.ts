@@ -1,0 +1,53 @@
+import { ToolDefinitionError } from '../errors/index.js';
+import { createToolCallback } from './create-tool-callback.js';
+import type { ToolInputSchema } from './schema/tool-input-schema.js';
+import type { ToolCallback } from './tool-callback.js';
+import { type ToolMethodDecorator, toolMethodDecorator } from './tool-decorator.js';
+import { type FunctionToolOptions, prepareTool, type ToolMethodOptions } from './tool-options.js';
+
+/**
+ * Defines a tool. With an `execute` function it returns a {@link ToolCallback} (the function-tool
+ * style); without one it returns the `@tool` decorator for a class method.
+ *
+ * ```ts
+ * const currentWeather = tool({
+ *   name: 'currentWeather',
+ *   inputSchema: z.object({ city: z.string() }),
+ *   execute: async ({ city }, context) => weather.lookup(city, context.context.tenantId),
+ * });
+ * class WeatherTools {
+ *   @tool({ description: 'Current weather', inputSchema: z.object({ city: z.string() }) })
+ *   getWeather(input: { city: string }) { … }
+ * }
+ * ```
+ *
+ * The input is parsed and validated before `execute` (or the method) runs; the result goes
+ * through `resultConverter` (default {@link defaultToolResultConverter}). Invalid options throw
+ * a {@link ToolDefinitionError} right here.
+ */
+export function tool<Schema extends ToolInputSchema | undefined = undefined, Result = unknown>(
+  options: FunctionToolOptions<Schema, Result>,
+): ToolCallback;
+export function tool<Schema extends ToolInputSchema | undefined = undefined>(
+  options?: ToolMethodOptions<Schema>,
+): ToolMethodDecorator<Schema>;
+export function tool(
+  options?: FunctionToolOptions | ToolMethodOptions,
+): ToolCallback | ToolMethodDecorator<ToolInputSchema | undefined> {
+  if (typeof options === 'object' && options !== null && 'execute' in options) {
+    return functionTool(options);
+  }
+  return toolMethodDecorator(options);
+}
+
+function functionTool(options: FunctionToolOptions): ToolCallback {
+  const { execute } = options;
+  if (typeof execute !== 'function') {
+    const name = typeof options.name === 'string' ? ` '${options.name}'` : '';
+    throw new ToolDefinitionError(`Tool${name}: execute must be a function`);
+  }
+  const prepared = prepareTool(options);
+  return createToolCallback(prepared, (input, context) =>
+    execute(input as Parameters<typeof execute>[0], context),
+  );
+}
