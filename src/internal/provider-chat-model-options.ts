@@ -1,0 +1,47 @@
+import type { ToolChoice } from '../model/index.js';
+import type { FetchFunction } from './provider-transport.js';
+import type { RetryDelayOptions } from './retry-delay.js';
+import type { SchemaAdaptation } from './tool-schema-adaptation.js';
+
+/** Options both provider chat models accept. */
+export interface ProviderChatModelOptions {
+  /** Sent as the provider's credential header; never part of an error message. */
+  apiKey?: string | undefined;
+  /** The API root, e.g. `https://api.openai.com/v1` or `http://localhost:11434/v1`. */
+  baseUrl?: string | undefined;
+  /** Default model name. */
+  model?: string | undefined;
+  temperature?: number | undefined;
+  maxTokens?: number | undefined;
+  /** Default tool choice; a request's `options.toolChoice` wins. */
+  toolChoice?: ToolChoice | undefined;
+  /** `false` asks the model for at most one tool call per response. */
+  parallelToolCalls?: boolean | undefined;
+  /** Send tools in the provider's strict schema mode (schemas adapted and reported). */
+  strictTools?: boolean | undefined;
+  /** Provider-specific body fields merged into every request last (e.g. `top_k`, `reasoning_effort`). */
+  extraBody?: Record<string, unknown> | undefined;
+  /** Extra HTTP headers of every request. */
+  headers?: Record<string, string> | undefined;
+  /** Longest wait for a response to start, for a whole body, and between two stream chunks. Default 10 min. */
+  timeoutMs?: number | undefined;
+  /** Retries after the first attempt on 408/409/429/5xx and connection failures. Default 2. */
+  maxRetries?: number | undefined;
+  /** Backoff settings of the retries. */
+  retryDelay?: RetryDelayOptions | undefined;
+  /** Cap of a response body (and of a whole stream) in bytes. Default 10 MB. */
+  maxResponseBytes?: number | undefined;
+  /** A `fetch` implementation (proxies, tests, instrumentation). Default: the global `fetch`. */
+  fetch?: FetchFunction | undefined;
+  /** Called once per tool definition whose schema had to be changed for the provider. */
+  onSchemaAdaptation?: ((adaptation: SchemaAdaptation) => void) | undefined;
+}
+
+/** Keeps only the entries whose value is not `undefined`. */
+export function definedEntries<T extends object>(value: T): Partial<T> {
+  const result: Partial<T> = {};
+  for (const [key, entry] of Object.entries(value)) {
+    if (entry !== undefined) (result as Record<string, unknown>)[key] = entry;
+  }
+  return result;
+}

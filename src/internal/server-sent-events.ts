@@ -1,0 +1,46 @@
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+
+/** One server-sent event: its `event:` name (if any) and its `data:` text. */
+export type ServerSentEvent = EventSourceMessage;
+
+/** Thrown when a single event grows past the parser's buffer limit. */
+export class EventTooLargeError extends Error {
+  constructor(limitBytes: number) {
+    super(`a server-sent event exceeds the ${limitBytes} byte limit`);
+    this.name = 'EventTooLargeError';
+  }
+}
+
+/**
+ * Parses a byte stream into server-sent events with `eventsource-parser`. Bytes are decoded as a
+ * UTF-8 stream, so a chunk boundary inside a multi-byte character or inside a `data:` line is
+ * harmless; CRLF, LF and comment lines (keep-alives) are handled by the parser. An unterminated
+ * event at the end of the stream is dropped. A single event
+ * larger than `maxEventBytes` stops the stream with {@link EventTooLargeError}.
+ */
+export async function* parseServerSentEvents(
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  options: { maxEventBytes?: number } = {},
+): AsyncGenerator<ServerSentEvent> {
+  const maxEventBytes = options.maxEventBytes ?? 10 * 1024 * 1024;
+  const pending: ServerSentEvent[] = [];
+  let failure: Error | undefined;
+  const parser = createParser({
+    maxBufferSize: maxEventBytes,
+    onEvent: (event) => pending.push(event),
+    onError: (error) => {
+      if (error.type === 'max-buffer-size-exceeded')
+        failure = new EventTooLargeError(maxEventBytes);
+    },
+  });
+  const decoder = new TextDecoder();
+  for await (const chunk of chunks) {
+    parser.feed(decoder.decode(chunk, { stream: true }));
+    if (failure) throw failure;
+    while (pending.length > 0) yield pending.shift() as ServerSentEvent;
+  }
+  // As the SSE standard says, an event not closed by a blank line before the end is dropped: a
+  // connection cut inside an event must not deliver half of it.
+  parser.feed(decoder.decode());
+  while (pending.length > 0) yield pending.shift() as ServerSentEvent;
+}

@@ -1,0 +1,159 @@
+import {
+  definedEntries,
+  type ProviderChatModelOptions,
+} from '../internal/provider-chat-model-options.js';
+import { ProviderTransport } from '../internal/provider-transport.js';
+import type { SchemaAdaptation } from '../internal/tool-schema-adaptation.js';
+import { ToolSchemaCompilerCache } from '../internal/tool-schema-compiler-cache.js';
+import type {
+  ChatModel,
+  ChatModelCallOptions,
+  ChatOptions,
+  ChatResponse,
+  Prompt,
+} from '../model/index.js';
+import type { ToolCallback, ToolDefinition } from '../tools/tool-callback.js';
+import { compileOpenAiToolSchema } from './compile-openai-tool-schema.js';
+import { fromOpenAiResponse } from './from-openai-response.js';
+import { OpenAiStreamAssembler } from './openai-stream-assembler.js';
+import type { OpenAiChatRequest, OpenAiToolParam, OpenAiWireResponse } from './openai-wire.js';
+import { toOpenAiRequest } from './to-openai-request.js';
+
+/** Options of an {@link OpenAiChatModel}. */
+export interface OpenAiChatModelOptions extends ProviderChatModelOptions {
+  /** Default `https://api.openai.com/v1`; any OpenAI-compatible server's `/v1` root works. */
+  baseUrl?: string | undefined;
+  /** Default `gpt-4o-mini`. */
+  model?: string | undefined;
+  /** `OpenAI-Organization` header. */
+  organization?: string | undefined;
+  /** `OpenAI-Project` header. */
+  project?: string | undefined;
+  /**
+   * Body field of the output limit. Default `max_completion_tokens` for api.openai.com (its
+   * reasoning models reject `max_tokens`) and `max_tokens` elsewhere (what most compatible
+   * servers read).
+   */
+  maxTokensField?: 'max_tokens' | 'max_completion_tokens' | undefined;
+  /** Ask for usage at the end of a stream (`stream_options.include_usage`). Default `true`. */
+  streamUsage?: boolean | undefined;
+}
+
+const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+const DEFAULT_MODEL = 'gpt-4o-mini';
+
+/**
+ * A `ChatModel` for the Chat Completions API of OpenAI and every OpenAI-compatible server
+ * (Ollama, vLLM, LM Studio, Groq, DeepSeek, xAI, Together, …), on plain `fetch` and
+ * `eventsource-parser`. It sends the tools' definitions (schemas compiled for the API, strict on
+ * request) and returns tool calls; it never executes them. Per-request options are the prompt's
+ * `ChatOptions`: `model`, `temperature`, `maxTokens`, `toolChoice`, `parallelToolCalls`,
+ * `strictTools`, `topP`, `stop`, `responseFormat` and `extraBody`.
+ */
+export class OpenAiChatModel implements ChatModel {
+  /** The options merged under every request's options. */
+  readonly defaultOptions: ChatOptions;
+  private readonly transport: ProviderTransport;
+  private readonly url: string;
+  private readonly settings: {
+    maxTokensField: 'max_tokens' | 'max_completion_tokens';
+    streamUsage: boolean;
+  };
+  private readonly schemas: ToolSchemaCompilerCache;
+
+  constructor(options: OpenAiChatModelOptions = {}) {
+    const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+    this.url = `${baseUrl}/chat/completions`;
+    this.defaultOptions = definedEntries({
+      model: options.model ?? DEFAULT_MODEL,
+      temperature: options.temperature,
+      maxTokens: options.maxTokens,
+      toolChoice: options.toolChoice,
+      parallelToolCalls: options.parallelToolCalls,
+      strictTools: options.strictTools,
+      extraBody: options.extraBody,
+    }) as ChatOptions;
+    this.settings = {
+      maxTokensField:
+        options.maxTokensField ??
+        (/^https:\/\/api\.openai\.com(\/|$)/.test(baseUrl)
+          ? 'max_completion_tokens'
+          : 'max_tokens'),
+      streamUsage: options.streamUsage ?? true,
+    };
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+    if (options.organization) headers['openai-organization'] = options.organization;
+    if (options.project) headers['openai-project'] = options.project;
+    this.transport = new ProviderTransport({
+      provider: 'openai',
+      headers,
+      secrets: [options.apiKey],
+      fetch: options.fetch,
+      maxRetries: options.maxRetries,
+      timeoutMs: options.timeoutMs,
+      retryDelay: options.retryDelay,
+      maxResponseBytes: options.maxResponseBytes,
+    });
+    this.schemas = new ToolSchemaCompilerCache(
+      'openai',
+      compileOpenAiToolSchema,
+      options.onSchemaAdaptation,
+    );
+  }
+
+  /** Sends the prompt and returns the whole response. */
+  async call(prompt: Prompt, options: ChatModelCallOptions = {}): Promise<ChatResponse> {
+    const body = await this.transport.postJson(
+      this.url,
+      this.request(prompt, false),
+      options.signal,
+    );
+    return fromOpenAiResponse(body as OpenAiWireResponse);
+  }
+
+  /** Sends the prompt and yields text deltas as they come, and whole tool calls where they end. */
+  stream(prompt: Prompt, options: ChatModelCallOptions = {}): AsyncIterable<ChatResponse> {
+    const request = this.request(prompt, true);
+    return this.transport.postEventStream(
+      this.url,
+      request,
+      () => new OpenAiStreamAssembler(),
+      options.signal,
+    );
+  }
+
+  /**
+   * The tools as they would be sent, with every schema adaptation; call it at registration to
+   * see what strict mode changes before any request is made.
+   */
+  compileTools(
+    tools: readonly (ToolCallback | ToolDefinition)[],
+    options: { strict?: boolean } = {},
+  ): { tools: OpenAiToolParam[]; adaptations: SchemaAdaptation[] } {
+    const strict = options.strict ?? this.defaultOptions.strictTools === true;
+    const compiled = this.schemas.compileAll(tools, strict);
+    const request = toOpenAiRequest([], { model: 'x' }, compiled.tools, {
+      stream: false,
+      streamUsage: false,
+      maxTokensField: 'max_tokens',
+      defaultModel: 'x',
+    });
+    return { tools: request.tools ?? [], adaptations: compiled.adaptations };
+  }
+
+  /** The request body this model sends for a prompt (what `call` / `stream` POST). */
+  request(prompt: Prompt, stream: boolean): OpenAiChatRequest {
+    const options: ChatOptions = { ...this.defaultOptions, ...definedEntries(prompt.options) };
+    const { tools } = this.schemas.compileAll(
+      options.toolCallbacks ?? [],
+      options.strictTools === true,
+    );
+    return toOpenAiRequest(prompt.messages, options, tools, {
+      stream,
+      streamUsage: this.settings.streamUsage,
+      maxTokensField: this.settings.maxTokensField,
+      defaultModel: DEFAULT_MODEL,
+    });
+  }
+}

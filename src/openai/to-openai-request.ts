@@ -1,0 +1,166 @@
+import { InvalidArgumentError } from '../errors/index.js';
+import type { CompiledTool } from '../internal/tool-schema-compiler-cache.js';
+import type { Media, Message } from '../messages/index.js';
+import type { ChatOptions, ToolChoice } from '../model/index.js';
+import type {
+  OpenAiChatRequest,
+  OpenAiContentPart,
+  OpenAiMessageParam,
+  OpenAiResponseFormat,
+  OpenAiToolChoice,
+} from './openai-wire.js';
+
+/** Request-level settings that do not come from the prompt's options. */
+export interface OpenAiRequestSettings {
+  stream: boolean;
+  /** Ask for a final usage chunk when streaming (`stream_options.include_usage`). */
+  streamUsage: boolean;
+  /** Which body field carries the output limit. */
+  maxTokensField: 'max_tokens' | 'max_completion_tokens';
+  /** Model name used when the options name none. */
+  defaultModel: string;
+}
+
+/**
+ * Converts toolloop messages to Chat Completions messages: system and user messages one to one
+ * (media as image, audio or file parts), an assistant message with its text and every tool call
+ * (ids kept), and each tool response as its own `tool` message in order, error results included
+ * (their text already says what went wrong).
+ */
+export function toOpenAiMessages(messages: readonly Message[]): OpenAiMessageParam[] {
+  const result: OpenAiMessageParam[] = [];
+  for (const message of messages) {
+    switch (message.role) {
+      case 'system':
+        result.push({ role: 'system', content: message.text });
+        break;
+      case 'user':
+        if (message.media && message.media.length > 0) {
+          const parts: OpenAiContentPart[] = [];
+          if (message.text !== '') parts.push({ type: 'text', text: message.text });
+          for (const media of message.media) parts.push(mediaPart(media));
+          result.push({ role: 'user', content: parts });
+        } else {
+          result.push({ role: 'user', content: message.text });
+        }
+        break;
+      case 'assistant': {
+        const param: OpenAiMessageParam = { role: 'assistant', content: message.text };
+        if (message.toolCalls.length > 0) {
+          param.tool_calls = message.toolCalls.map((call) => ({
+            id: call.id,
+            type: 'function',
+            function: { name: call.name, arguments: call.arguments === '' ? '{}' : call.arguments },
+          }));
+        }
+        result.push(param);
+        break;
+      }
+      case 'tool':
+        for (const response of message.responses) {
+          result.push({ role: 'tool', tool_call_id: response.id, content: response.responseData });
+        }
+        break;
+    }
+  }
+  return result;
+}
+
+/** Builds the Chat Completions request body for merged options and compiled tools. */
+export function toOpenAiRequest(
+  messages: readonly Message[],
+  options: ChatOptions,
+  tools: readonly CompiledTool[],
+  settings: OpenAiRequestSettings,
+): OpenAiChatRequest {
+  const request: OpenAiChatRequest = {
+    model: typeof options.model === 'string' ? options.model : settings.defaultModel,
+    messages: toOpenAiMessages(messages),
+  };
+  if (tools.length > 0) {
+    request.tools = tools.map(({ definition, compiled }) => ({
+      type: 'function',
+      function: {
+        name: definition.name,
+        description: definition.description,
+        parameters: compiled.schema,
+        ...(compiled.strict ? { strict: true } : {}),
+      },
+    }));
+    if (typeof options.parallelToolCalls === 'boolean') {
+      request.parallel_tool_calls = options.parallelToolCalls;
+    }
+  }
+  if (options.toolChoice !== undefined && tools.length > 0) {
+    request.tool_choice = openAiToolChoice(options.toolChoice);
+  } else if (options.toolChoice === 'none') {
+    request.tool_choice = 'none';
+  }
+  if (typeof options.temperature === 'number') request.temperature = options.temperature;
+  if (typeof options.topP === 'number') request.top_p = options.topP;
+  if (typeof options.maxTokens === 'number') request[settings.maxTokensField] = options.maxTokens;
+  if (typeof options.stop === 'string' || Array.isArray(options.stop)) {
+    request.stop = options.stop as string | string[];
+  }
+  const responseFormat = openAiResponseFormat(options.responseFormat);
+  if (responseFormat) request.response_format = responseFormat;
+  if (settings.stream) {
+    request.stream = true;
+    if (settings.streamUsage) request.stream_options = { include_usage: true };
+  }
+  const extraBody = options.extraBody;
+  if (typeof extraBody === 'object' && extraBody !== null) Object.assign(request, extraBody);
+  return request;
+}
+
+function openAiToolChoice(choice: ToolChoice): OpenAiToolChoice {
+  if (typeof choice === 'string') return choice;
+  return { type: 'function', function: { name: choice.name } };
+}
+
+/**
+ * Maps the client's structured-output request (`options.responseFormat`:
+ * `{ type: 'json_schema', name, schema, strict? }` or `{ type: 'json_object' }`) to
+ * `response_format`.
+ */
+function openAiResponseFormat(format: unknown): OpenAiResponseFormat | undefined {
+  if (typeof format !== 'object' || format === null) return undefined;
+  const value = format as Record<string, unknown>;
+  if (value.type === 'json_object' || value.type === 'text') return { type: value.type };
+  if (value.type !== 'json_schema') return undefined;
+  if (typeof value.schema !== 'object' || value.schema === null) {
+    throw new InvalidArgumentError('responseFormat of type json_schema needs a schema object');
+  }
+  const name = typeof value.name === 'string' && value.name !== '' ? value.name : 'response';
+  return {
+    type: 'json_schema',
+    json_schema: {
+      name,
+      schema: value.schema as Record<string, unknown>,
+      ...(typeof value.strict === 'boolean' ? { strict: value.strict } : {}),
+    },
+  };
+}
+
+function mediaPart(media: Media): OpenAiContentPart {
+  const url = /^(https?:|data:)/i.test(media.data)
+    ? media.data
+    : `data:${media.mimeType};base64,${media.data}`;
+  const mime = media.mimeType.toLowerCase();
+  if (mime.startsWith('image/')) return { type: 'image_url', image_url: { url } };
+  if (
+    (mime === 'audio/wav' || mime === 'audio/mpeg' || mime === 'audio/mp3') &&
+    !url.startsWith('http')
+  ) {
+    return {
+      type: 'input_audio',
+      input_audio: { data: base64Of(media), format: mime === 'audio/wav' ? 'wav' : 'mp3' },
+    };
+  }
+  return { type: 'file', file: { file_data: url } };
+}
+
+function base64Of(media: Media): string {
+  const match = /^data:[^;,]*;base64,(.*)$/is.exec(media.data);
+  return match?.[1] ?? media.data;
+}
