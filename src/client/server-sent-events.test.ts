@@ -8,7 +8,10 @@ import { toServerSentEventsResponse } from './server-sent-events.js';
 async function readEvents(response: Response): Promise<ServerSentEvent[]> {
   const events: ServerSentEvent[] = [];
   if (!response.body) throw new Error('no body');
-  for await (const event of parseServerSentEvents(response.body)) events.push(event);
+  for await (const event of parseServerSentEvents(
+    response.body as unknown as AsyncIterable<Uint8Array>,
+  ))
+    events.push(event);
   return events;
 }
 

@@ -1,0 +1,17 @@
+import type { AdvisorParamsCustomizer } from './advisor-spec.js';
+
+const TOOL_CALLING_ADVISOR_AUTO_REGISTER = 'toolloop.tool-calling-advisor.auto-register';
+
+/** Advisor params understood by the ChatClient itself. */
+export const AdvisorParams = {
+  /**
+   * When this param is exactly `false`, the ChatClient does not add its `ToolCallingAdvisor` to
+   * the request's chain, and the caller drives the tool loop.
+   */
+  TOOL_CALLING_ADVISOR_AUTO_REGISTER,
+
+  /** `a => a.param(TOOL_CALLING_ADVISOR_AUTO_REGISTER, enabled)`, for `.advisors(...)`. */
+  toolCallingAdvisorAutoRegister(enabled: boolean): AdvisorParamsCustomizer {
+    return (spec) => spec.param(TOOL_CALLING_ADVISOR_AUTO_REGISTER, enabled);
+  },
+} as const;

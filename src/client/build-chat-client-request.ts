@@ -1,0 +1,58 @@
+import type { ChatClientRequest } from '../advisors/index.js';
+import type { Message } from '../messages/index.js';
+import type { ChatModel, ChatOptions } from '../model/index.js';
+import { assertUniqueToolNames } from '../tools/assert-unique-tool-names.js';
+import { resolveToolCallbacks } from '../tools/tool-sources.js';
+import type { ChatClientRequestState } from './chat-client-request-state.js';
+import { mergeChatOptions } from './merge-chat-options.js';
+
+/**
+ * Builds the request that enters the advisor chain, when `.call()` or `.stream()` runs.
+ *
+ * - Messages: the system text, then `.messages()`, then the user turn; the system and user entries
+ *   only when they have text (or, for the user, media).
+ * - Options: the model's `defaultOptions`, then the client's and the call's `.options()`, merged
+ *   key by key (see `mergeChatOptions`).
+ * - Tools: the client's and the call's sources, callbacks first, then every provider listed now.
+ *   When that list is not empty it replaces the options' `toolCallbacks`; duplicate names throw a
+ *   `ToolDefinitionError` naming the tool.
+ * - Tool context: the options' context, then the client's and the call's `.toolContext()`.
+ * - Context: a copy of the advisor params.
+ */
+export async function buildChatClientRequest(
+  chatModel: ChatModel,
+  state: ChatClientRequestState,
+  signal: AbortSignal | undefined,
+): Promise<ChatClientRequest> {
+  const messages: Message[] = [];
+  if (state.system !== undefined && state.system.trim() !== '') {
+    messages.push({ role: 'system', text: state.system });
+  }
+  messages.push(...state.messages);
+  const user = state.user;
+  if (user && (user.text.trim() !== '' || (user.media?.length ?? 0) > 0)) {
+    messages.push({
+      role: 'user',
+      text: user.text,
+      ...(user.media !== undefined && { media: user.media }),
+      ...(user.metadata !== undefined && { metadata: user.metadata }),
+    });
+  }
+
+  const options: ChatOptions = mergeChatOptions(chatModel.defaultOptions, state.options);
+  const toolCallbacks = await resolveToolCallbacks(state.tools);
+  if (toolCallbacks.length > 0) {
+    assertUniqueToolNames(toolCallbacks, 'the ChatClient request');
+    options.toolCallbacks = toolCallbacks;
+  }
+  if (Object.keys(state.toolContext).length > 0) {
+    options.toolContext = { ...options.toolContext, ...state.toolContext };
+  }
+
+  const request: ChatClientRequest = {
+    prompt: { messages, options },
+    context: { ...state.advisorParams },
+  };
+  if (signal !== undefined) request.signal = signal;
+  return request;
+}

@@ -1,0 +1,62 @@
+import type { Advisor, ChatClientResponse } from '../advisors/index.js';
+import { type ChatResponse, responseText } from '../model/index.js';
+import type { JsonSchema } from '../tools/json-schema.js';
+import type { InferStandardOutput, StandardSchemaV1 } from '../tools/schema/standard-schema.js';
+import type { OutputSchema } from './output-schema.js';
+import {
+  STRUCTURED_OUTPUT_VALUE_KEY,
+  StructuredOutputAdvisor,
+  type StructuredOutputOptions,
+} from './structured-output-advisor.js';
+
+/** Runs the request through the chain, with extra advisors added for this run. */
+export type CallExecutor = (extraAdvisors: readonly Advisor[]) => Promise<ChatClientResponse>;
+
+/**
+ * The result of `.call()`. The request runs once, on the first of `content()`, `chatResponse()`
+ * or `chatClientResponse()`, and all three read that one run. `entity()` sends its own request,
+ * since the format instruction changes the prompt.
+ */
+export class CallResponseSpec {
+  private readonly execute: CallExecutor;
+  private response: Promise<ChatClientResponse> | undefined;
+
+  /** @internal Created by `ChatClientRequestSpec.call()`. */
+  constructor(execute: CallExecutor) {
+    this.execute = execute;
+  }
+
+  /** The response as it left the advisor chain, with the advisors' context. */
+  chatClientResponse(): Promise<ChatClientResponse> {
+    this.response ??= this.execute([]);
+    return this.response;
+  }
+
+  /** The model's (or the tool loop's final) response; `null` when an advisor answered without one. */
+  async chatResponse(): Promise<ChatResponse | null> {
+    return (await this.chatClientResponse()).chatResponse;
+  }
+
+  /** The first generation's text, or `null`. */
+  async content(): Promise<string | null> {
+    return responseText(await this.chatResponse());
+  }
+
+  /**
+   * Structured output: sends the schema's JSON Schema to the model (`options.responseFormat`) with
+   * an instruction, parses the answer (tolerating a Markdown code fence) and validates it. A wrong
+   * answer goes back to the model with the problems listed, up to `maxRetries` times (default 2);
+   * then a `StructuredOutputError` is thrown. Resolves to the validated value (for a Standard
+   * Schema, its output value).
+   */
+  entity<S extends StandardSchemaV1>(
+    schema: S,
+    options?: StructuredOutputOptions,
+  ): Promise<InferStandardOutput<S>>;
+  entity<T = unknown>(schema: JsonSchema, options?: StructuredOutputOptions): Promise<T>;
+  async entity(schema: OutputSchema, options: StructuredOutputOptions = {}): Promise<unknown> {
+    const advisor = new StructuredOutputAdvisor(schema, options);
+    const response = await this.execute([advisor]);
+    return response.context[STRUCTURED_OUTPUT_VALUE_KEY];
+  }
+}

@@ -1,0 +1,161 @@
+import {
+  type Advisor,
+  type ChatClientResponse,
+  DefaultCallAdvisorChain,
+  DefaultStreamAdvisorChain,
+} from '../advisors/index.js';
+import { InvalidArgumentError } from '../errors/index.js';
+import type { Message } from '../messages/index.js';
+import type { ChatModel, ChatOptions } from '../model/index.js';
+import type { ToolCallingAdvisor } from '../tool-calling/tool-calling-advisor.js';
+import { collectToolSources, type ToolSource } from '../tools/tool-sources.js';
+import { type AdvisorParamsCustomizer, AdvisorSpec } from './advisor-spec.js';
+import { buildAdvisorChain } from './build-advisor-chain.js';
+import { buildChatClientRequest } from './build-chat-client-request.js';
+import { CallResponseSpec } from './call-response-spec.js';
+import {
+  type ChatClientRequestState,
+  concatTools,
+  type UserInput,
+} from './chat-client-request-state.js';
+import { mergeChatOptions } from './merge-chat-options.js';
+import { StreamResponseSpec } from './stream-response-spec.js';
+import { checkToolContext } from './tool-context-input.js';
+
+/** What `.advisors(...)` accepts: advisors, functions setting advisor params, and arrays of both. */
+export type AdvisorEntry =
+  | Advisor
+  | AdvisorParamsCustomizer
+  | readonly (Advisor | AdvisorParamsCustomizer)[];
+
+/** Per-run options of `.call()` and `.stream()`. */
+export interface RunOptions {
+  /** Aborts the model requests and every running tool; it travels as `ChatClientRequest.signal`. */
+  signal?: AbortSignal;
+}
+
+/** @internal What a request spec needs from its client. */
+export interface ChatClientRuntime {
+  readonly chatModel: ChatModel;
+  readonly toolCallingAdvisor: ToolCallingAdvisor;
+}
+
+/** @internal Applies `.advisors(...)` entries to a state. */
+export function applyAdvisorEntries(
+  state: ChatClientRequestState,
+  entries: readonly AdvisorEntry[],
+): ChatClientRequestState {
+  const advisors = [...state.advisors];
+  const spec = new AdvisorSpec();
+  spec.params(state.advisorParams);
+  for (const entry of entries.flat()) {
+    if (entry === null || entry === undefined) {
+      throw new InvalidArgumentError('advisors cannot contain null elements');
+    }
+    if (typeof entry === 'function') entry(spec);
+    else advisors.push(entry);
+  }
+  return { ...state, advisors, advisorParams: { ...spec.values } };
+}
+
+/**
+ * A request being built. Specs are immutable: every method returns a new spec and leaves this
+ * one as it was, so a spec can be shared, extended in different directions, and run any number
+ * of times. Nothing is sent until a response method of `.call()` or `.stream()` is used; tool
+ * providers are listed then, on every run.
+ */
+export class ChatClientRequestSpec {
+  private readonly runtime: ChatClientRuntime;
+  private readonly state: ChatClientRequestState;
+
+  /** @internal Created by `ChatClient.prompt()`. */
+  constructor(runtime: ChatClientRuntime, state: ChatClientRequestState) {
+    this.runtime = runtime;
+    this.state = state;
+  }
+
+  private with(changes: Partial<ChatClientRequestState>): ChatClientRequestSpec {
+    return new ChatClientRequestSpec(this.runtime, { ...this.state, ...changes });
+  }
+
+  /** Sets the system text (replaces the client's default). */
+  system(text: string): ChatClientRequestSpec {
+    if (typeof text !== 'string') throw new InvalidArgumentError('system text must be a string');
+    return this.with({ system: text });
+  }
+
+  /** Sets the user turn: text, or text with media and metadata. */
+  user(input: string | UserInput): ChatClientRequestSpec {
+    if (typeof input === 'string') return this.with({ user: { text: input } });
+    if (input === null || typeof input !== 'object' || typeof input.text !== 'string') {
+      throw new InvalidArgumentError('user input must be a string or an object with text');
+    }
+    return this.with({ user: { ...input } });
+  }
+
+  /** Adds messages (or arrays of messages) between the system text and the user turn. */
+  messages(...messages: (Message | readonly Message[])[]): ChatClientRequestSpec {
+    const flat = messages.flat() as Message[];
+    if (flat.some((message) => message === null || message === undefined)) {
+      throw new InvalidArgumentError('messages cannot contain null elements');
+    }
+    return this.with({ messages: [...this.state.messages, ...flat] });
+  }
+
+  /**
+   * Adds tools to the client's default tools: `ToolCallback`s, objects with `@tool` methods
+   * (converted now, so one without tools throws here), `ToolCallbackProvider`s (listed on every
+   * run) and arrays of any of these, mixed.
+   */
+  tools(...sources: ToolSource[]): ChatClientRequestSpec {
+    return this.with({ tools: concatTools(this.state.tools, collectToolSources(sources)) });
+  }
+
+  /** Merges entries into the tool context; these values win over the client's defaults. */
+  toolContext(context: Record<string, unknown>): ChatClientRequestSpec {
+    return this.with({ toolContext: { ...this.state.toolContext, ...checkToolContext(context) } });
+  }
+
+  /** Merges chat options over the client's default options (see `mergeChatOptions`). */
+  options(options: ChatOptions): ChatClientRequestSpec {
+    if (options === null || typeof options !== 'object') {
+      throw new InvalidArgumentError('options must be an object');
+    }
+    return this.with({ options: mergeChatOptions(this.state.options, options) });
+  }
+
+  /** Adds advisors and sets advisor params: `.advisors(memory, a => a.param(key, value))`. */
+  advisors(...entries: AdvisorEntry[]): ChatClientRequestSpec {
+    return new ChatClientRequestSpec(this.runtime, applyAdvisorEntries(this.state, entries));
+  }
+
+  /** Prepares a blocking run; it starts when a response method is first used. */
+  call(options: RunOptions = {}): CallResponseSpec {
+    const { runtime, state } = this;
+    return new CallResponseSpec(async (extraAdvisors) => {
+      const request = await buildChatClientRequest(runtime.chatModel, state, options.signal);
+      const advisors = buildAdvisorChain(
+        runtime.chatModel,
+        [...state.advisors, ...extraAdvisors],
+        request.context,
+        runtime.toolCallingAdvisor,
+      );
+      return DefaultCallAdvisorChain.of(advisors).nextCall(request);
+    });
+  }
+
+  /** Prepares a streaming run; each iteration of a response method runs the request. */
+  stream(options: RunOptions = {}): StreamResponseSpec {
+    const { runtime, state } = this;
+    return new StreamResponseSpec(async function* run(): AsyncIterable<ChatClientResponse> {
+      const request = await buildChatClientRequest(runtime.chatModel, state, options.signal);
+      const advisors = buildAdvisorChain(
+        runtime.chatModel,
+        state.advisors,
+        request.context,
+        runtime.toolCallingAdvisor,
+      );
+      yield* DefaultStreamAdvisorChain.of(advisors).nextStream(request);
+    });
+  }
+}

@@ -1,0 +1,34 @@
+import type { Advisor } from '../advisors/index.js';
+import type { Media, Message, Metadata } from '../messages/index.js';
+import type { ChatOptions } from '../model/index.js';
+import type { CollectedToolSources } from '../tools/tool-sources.js';
+
+/** Tool sources after classification: callbacks now, providers listed on every request. */
+export type CollectedTools = CollectedToolSources;
+
+/** The user turn of a request: text with optional media and metadata. */
+export interface UserInput {
+  text: string;
+  media?: Media[];
+  metadata?: Metadata;
+}
+
+/** Everything a request spec has gathered; frozen, shared between specs derived from each other. */
+export interface ChatClientRequestState {
+  readonly system: string | undefined;
+  readonly user: UserInput | undefined;
+  readonly messages: readonly Message[];
+  readonly tools: CollectedTools;
+  readonly toolContext: Readonly<Record<string, unknown>>;
+  readonly options: ChatOptions | undefined;
+  readonly advisors: readonly Advisor[];
+  readonly advisorParams: Readonly<Record<string, unknown>>;
+}
+
+/** Concatenates two collections of tool sources, keeping their order. */
+export function concatTools(first: CollectedTools, second: CollectedTools): CollectedTools {
+  return {
+    callbacks: [...first.callbacks, ...second.callbacks],
+    providers: [...first.providers, ...second.providers],
+  };
+}

@@ -1,0 +1,278 @@
+import { describe, expect, it } from 'vitest';
+import type {
+  CallAdvisor,
+  CallAdvisorChain,
+  ChatClientRequest,
+  ChatClientResponse,
+} from '../advisors/index.js';
+import { InvalidArgumentError, ToolDefinitionError } from '../errors/index.js';
+import { assistantMessage, userMessage } from '../messages/index.js';
+import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
+import { tool } from '../tools/tool.js';
+import type { ToolCallback, ToolCallbackProvider } from '../tools/tool-callback.js';
+import { AdvisorParams } from './advisor-params.js';
+import { ChatClient } from './chat-client.js';
+
+function echoTool(name: string): ToolCallback {
+  return tool({ name, description: `The ${name} tool`, execute: () => name });
+}
+
+/** Records each request that reaches it, then passes it on. Sits just before the model. */
+class RecordingAdvisor implements CallAdvisor {
+  readonly name = 'Recording Advisor';
+  readonly requests: ChatClientRequest[] = [];
+  constructor(readonly order = 1_000_000) {}
+  adviseCall(request: ChatClientRequest, chain: CallAdvisorChain): Promise<ChatClientResponse> {
+    this.requests.push(request);
+    return chain.nextCall(request);
+  }
+}
+
+function noAutoRegister() {
+  return AdvisorParams.toolCallingAdvisorAutoRegister(false);
+}
+
+describe('ChatClient request assembly', () => {
+  it('orders messages system, then .messages(), then user, and skips empty system text', async () => {
+    const model = new ScriptedChatModel([textResponse('a'), textResponse('b')]);
+    const client = ChatClient.create(model, { system: 'Be brief.' });
+    await client
+      .prompt('Now?')
+      .messages(userMessage('Earlier'), [assistantMessage('Earlier answer')])
+      .call()
+      .content();
+    expect(model.prompts[0]?.messages).toEqual([
+      { role: 'system', text: 'Be brief.' },
+      { role: 'user', text: 'Earlier' },
+      { role: 'assistant', text: 'Earlier answer', toolCalls: [] },
+      { role: 'user', text: 'Now?' },
+    ]);
+    await client
+      .prompt()
+      .system('  ')
+      .user({ text: 'Look', media: [{ mimeType: 'image/png', data: 'AA==' }], metadata: { k: 1 } })
+      .call()
+      .content();
+    expect(model.prompts[1]?.messages).toEqual([
+      {
+        role: 'user',
+        text: 'Look',
+        media: [{ mimeType: 'image/png', data: 'AA==' }],
+        metadata: { k: 1 },
+      },
+    ]);
+  });
+
+  it('merges options: model defaults, then client defaults, then the call', async () => {
+    const model = new ScriptedChatModel([textResponse('a')], {
+      defaultOptions: { model: 'm-1', temperature: 0.1, maxTokens: 100 },
+    });
+    const client = ChatClient.create(model, { options: { temperature: 0.5, seed: 7 } });
+    await client.prompt('x').options({ maxTokens: 5 }).options({ seed: 8 }).call().content();
+    expect(model.prompts[0]?.options).toEqual({
+      model: 'm-1',
+      temperature: 0.5,
+      maxTokens: 5,
+      seed: 8,
+    });
+  });
+
+  it('replaces option-level tool callbacks with the request tools (.options(tool1).tools(tool2) → [tool2])', async () => {
+    const tool1 = echoTool('tool1');
+    const tool2 = echoTool('tool2');
+    const model = new ScriptedChatModel([textResponse('a'), textResponse('b')]);
+    const client = ChatClient.create(model);
+    await client
+      .prompt('x')
+      .options({ toolCallbacks: [tool1] })
+      .tools(tool2)
+      .call()
+      .content();
+    expect(model.prompts[0]?.options.toolCallbacks).toEqual([tool2]);
+    await client
+      .prompt('x')
+      .options({ toolCallbacks: [tool1] })
+      .call()
+      .content();
+    expect(model.prompts[1]?.options.toolCallbacks).toEqual([tool1]);
+  });
+
+  it('merges tool context: model default, options, client default, call (call wins)', async () => {
+    const model = new ScriptedChatModel([textResponse('a')], {
+      defaultOptions: { toolContext: { fromModel: 1, shared: 'model' } },
+    });
+    const client = ChatClient.create(model, { toolContext: { fromClient: 3, shared: 'client' } });
+    await client
+      .prompt('x')
+      .options({ toolContext: { key1: 'v1', shared: 'options' } })
+      .toolContext({ key2: 'v2' })
+      .toolContext({ shared: 'call' })
+      .call()
+      .content();
+    expect(model.prompts[0]?.options.toolContext).toEqual({
+      fromModel: 1,
+      key1: 'v1',
+      fromClient: 3,
+      key2: 'v2',
+      shared: 'call',
+    });
+  });
+
+  it('rejects a tool context that is not a plain object, without echoing it', () => {
+    const client = ChatClient.create(new ScriptedChatModel());
+    const spec = client.prompt('x');
+    expect(() => spec.toolContext(null as never)).toThrow(InvalidArgumentError);
+    expect(() => spec.toolContext(['secret'] as never)).toThrow('context must be a plain object');
+    expect(() => spec.toolContext(new Map([['k', 'secret']]) as never)).toThrow(
+      InvalidArgumentError,
+    );
+    expect(() => spec.toolContext({ '': 'secret' })).toThrow('context key cannot be null or empty');
+    expect(() =>
+      ChatClient.create(new ScriptedChatModel(), { toolContext: 'secret' as never }),
+    ).toThrow(InvalidArgumentError);
+  });
+
+  it('sends the union of default and call tools, callbacks first, listing providers on every request', async () => {
+    let listings = 0;
+    const provider: ToolCallbackProvider = {
+      getToolCallbacks: async () => {
+        listings++;
+        return [echoTool(`provided_${listings}`)];
+      },
+    };
+    const model = new ScriptedChatModel([textResponse('a'), textResponse('b')]);
+    const client = ChatClient.create(model, { tools: [provider, echoTool('default_tool')] });
+    const spec = client.prompt('x').tools([echoTool('call_tool')]);
+    await spec.call().content();
+    await spec.call().content();
+    const names = model.prompts.map((prompt) =>
+      prompt.options.toolCallbacks?.map((callback) => callback.definition.name),
+    );
+    expect(names).toEqual([
+      ['default_tool', 'call_tool', 'provided_1'],
+      ['default_tool', 'call_tool', 'provided_2'],
+    ]);
+    expect(listings).toBe(2);
+  });
+
+  it('fails with a ToolDefinitionError naming the tool when names collide, only when the request runs', async () => {
+    const model = new ScriptedChatModel([textResponse('never')]);
+    const client = ChatClient.create(model, { tools: [echoTool('lookup')] });
+    const spec = client.prompt('x').tools(echoTool('lookup'));
+    const failure = spec.call().content();
+    await expect(failure).rejects.toBeInstanceOf(ToolDefinitionError);
+    await expect(spec.call().content()).rejects.toThrow(
+      /Multiple tools with the same name \(lookup\)/,
+    );
+    expect(model.callCount).toBe(0);
+  });
+
+  it('converts @tool objects when .tools() is called, so an object without tools throws there', () => {
+    const client = ChatClient.create(new ScriptedChatModel());
+    expect(() => client.prompt('x').tools({ notATool: () => 1 })).toThrow();
+  });
+
+  it('copies advisor params into the request context', async () => {
+    const recorder = new RecordingAdvisor();
+    const model = new ScriptedChatModel([textResponse('a')]);
+    const client = ChatClient.create(model, {
+      advisors: [recorder, (a) => a.param('tenant', 'acme').param('shared', 'client')],
+    });
+    await client
+      .prompt('x')
+      .advisors((a) => a.params({ shared: 'call', conversation: 'c-1' }))
+      .call()
+      .content();
+    expect(recorder.requests[0]?.context).toEqual({
+      tenant: 'acme',
+      shared: 'call',
+      conversation: 'c-1',
+    });
+    expect(JSON.stringify(model.prompts[0]?.messages)).not.toContain('acme');
+  });
+
+  it('keeps specs immutable: derived specs do not change their base, and a spec runs twice', async () => {
+    const model = new ScriptedChatModel([textResponse('1'), textResponse('2'), textResponse('3')]);
+    const client = ChatClient.create(model);
+    const base = client.prompt().system('S');
+    const first = base.user('first');
+    const second = base.user('second').toolContext({ a: 1 });
+    await first.call().content();
+    await second.call().content();
+    await first.call().content();
+    expect(
+      model.prompts.map((prompt) =>
+        prompt.messages.map((message) => message.role === 'user' && message.text),
+      ),
+    ).toEqual([
+      [false, 'first'],
+      [false, 'second'],
+      [false, 'first'],
+    ]);
+    expect(model.prompts[0]?.options.toolContext).toBeUndefined();
+    expect(model.prompts[2]?.options.toolContext).toBeUndefined();
+  });
+
+  it('runs a .call() once however many response methods read it', async () => {
+    const model = new ScriptedChatModel([
+      textResponse('only once', {
+        usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 },
+      }),
+    ]);
+    const response = ChatClient.create(model).prompt('x').call();
+    expect(model.callCount).toBe(0);
+    const [content, chatResponse, clientResponse] = await Promise.all([
+      response.content(),
+      response.chatResponse(),
+      response.chatClientResponse(),
+    ]);
+    expect(content).toBe('only once');
+    expect(chatResponse?.metadata.usage?.totalTokens).toBe(3);
+    expect(clientResponse.chatResponse).toBe(chatResponse);
+    expect(model.callCount).toBe(1);
+  });
+
+  it('streams text deltas, chunks and client responses', async () => {
+    const model = new ScriptedChatModel(
+      [textResponse('Hello streaming world'), textResponse('Again')],
+      {
+        textChunks: 3,
+      },
+    );
+    const client = ChatClient.create(model);
+    const deltas: string[] = [];
+    for await (const delta of client.prompt('x').stream().content()) deltas.push(delta);
+    expect(deltas.length).toBe(3);
+    expect(deltas.join('')).toBe('Hello streaming world');
+    const chunks = [];
+    for await (const chunk of client.prompt('y').stream().chatClientResponse()) chunks.push(chunk);
+    expect(chunks.at(-1)?.chatResponse?.results[0]?.metadata.finishReason).toBe('stop');
+    expect(model.callCount).toBe(2);
+  });
+
+  it('derives clients with mutate() and leaves the original unchanged', async () => {
+    const model = new ScriptedChatModel([textResponse('a'), textResponse('b')]);
+    const client = ChatClient.create(model, { system: 'Original', tools: [echoTool('t1')] });
+    const derived = client.mutate({
+      system: 'Derived',
+      tools: [...(client.defaults.tools ?? []), echoTool('t2')],
+    });
+    await derived.prompt('x').advisors(noAutoRegister()).call().content();
+    await client.prompt('x').advisors(noAutoRegister()).call().content();
+    expect(model.prompts[0]?.messages[0]).toEqual({ role: 'system', text: 'Derived' });
+    expect(model.prompts[0]?.options.toolCallbacks?.map((t) => t.definition.name)).toEqual([
+      't1',
+      't2',
+    ]);
+    expect(model.prompts[1]?.messages[0]).toEqual({ role: 'system', text: 'Original' });
+    expect(model.prompts[1]?.options.toolCallbacks?.map((t) => t.definition.name)).toEqual(['t1']);
+  });
+
+  it('passes a tool-call response through untouched when auto-registration is off', async () => {
+    const model = new ScriptedChatModel([toolCallResponse([{ name: 't1' }])]);
+    const client = ChatClient.create(model, { advisors: [noAutoRegister()] });
+    const response = await client.prompt('x').tools(echoTool('t1')).call().chatResponse();
+    expect(response?.results[0]?.output.toolCalls[0]?.name).toBe('t1');
+    expect(model.callCount).toBe(1);
+  });
+});

@@ -1,0 +1,97 @@
+import { InvalidArgumentError } from '../errors/index.js';
+import type { ChatModel, ChatOptions } from '../model/index.js';
+import { ToolCallingAdvisor } from '../tool-calling/tool-calling-advisor.js';
+import { collectToolSources, type ToolSource } from '../tools/tool-sources.js';
+import {
+  type AdvisorEntry,
+  applyAdvisorEntries,
+  ChatClientRequestSpec,
+  type ChatClientRuntime,
+} from './chat-client-request-spec.js';
+import type { ChatClientRequestState } from './chat-client-request-state.js';
+import { mergeChatOptions } from './merge-chat-options.js';
+import { checkToolContext } from './tool-context-input.js';
+
+/** The defaults of a {@link ChatClient}, applied to every request built from it. */
+export interface ChatClientOptions {
+  /** Default system text; `.system()` replaces it. */
+  system?: string;
+  /** Default tools; per-request `.tools()` add to them. */
+  tools?: readonly ToolSource[];
+  /** Default tool context; per-request `.toolContext()` entries win. */
+  toolContext?: Record<string, unknown>;
+  /** Default advisors and advisor params (e.g. `AdvisorParams.toolCallingAdvisorAutoRegister(false)`). */
+  advisors?: readonly AdvisorEntry[];
+  /** Default chat options; per-request `.options()` are merged over them. */
+  options?: ChatOptions;
+  /**
+   * The tool advisor registered on requests that have none: a copy of this one (or of a
+   * subclass) is added, with internal history set for the chain. Default `new ToolCallingAdvisor()`.
+   */
+  toolCallingAdvisor?: ToolCallingAdvisor;
+}
+
+/**
+ * The entry point: a chat model plus defaults, from which requests are built with `prompt()`.
+ * Clients are immutable and hold no per-conversation state, so one client serves any number of
+ * concurrent conversations.
+ *
+ * ```ts
+ * const client = ChatClient.create(model, { tools: [currentWeather] });
+ * const answer = await client.prompt("What's the weather in Boston?").call().content();
+ * ```
+ */
+export class ChatClient {
+  /** The chat model every request is sent to. */
+  readonly chatModel: ChatModel;
+  /** The defaults this client was created with. */
+  readonly defaults: Readonly<ChatClientOptions>;
+  private readonly runtime: ChatClientRuntime;
+  private readonly defaultState: ChatClientRequestState;
+
+  private constructor(chatModel: ChatModel, defaults: ChatClientOptions) {
+    if (
+      chatModel === null ||
+      typeof chatModel !== 'object' ||
+      typeof chatModel.call !== 'function'
+    ) {
+      throw new InvalidArgumentError('chatModel must be a ChatModel');
+    }
+    this.chatModel = chatModel;
+    this.defaults = Object.freeze({ ...defaults });
+    this.runtime = {
+      chatModel,
+      toolCallingAdvisor: defaults.toolCallingAdvisor ?? new ToolCallingAdvisor(),
+    };
+    const base: ChatClientRequestState = {
+      system: defaults.system,
+      user: undefined,
+      messages: [],
+      tools: collectToolSources(defaults.tools ?? []),
+      toolContext: defaults.toolContext === undefined ? {} : checkToolContext(defaults.toolContext),
+      options: defaults.options === undefined ? undefined : mergeChatOptions(defaults.options),
+      advisors: [],
+      advisorParams: {},
+    };
+    this.defaultState = applyAdvisorEntries(base, defaults.advisors ?? []);
+  }
+
+  /** Creates a client for `chatModel` with the given defaults. */
+  static create(chatModel: ChatModel, defaults: ChatClientOptions = {}): ChatClient {
+    return new ChatClient(chatModel, defaults);
+  }
+
+  /**
+   * A new client for the same model whose defaults are these ones with the given fields replaced
+   * (to add a default tool: `client.mutate({ tools: [...(client.defaults.tools ?? []), extra] })`).
+   */
+  mutate(changes: ChatClientOptions): ChatClient {
+    return new ChatClient(this.chatModel, { ...this.defaults, ...changes });
+  }
+
+  /** Starts a request, optionally with the user text. */
+  prompt(userText?: string): ChatClientRequestSpec {
+    const spec = new ChatClientRequestSpec(this.runtime, this.defaultState);
+    return userText === undefined ? spec : spec.user(userText);
+  }
+}
