@@ -1,0 +1,571 @@
+import type {
+  CallAdvisor,
+  CallAdvisorChain,
+  ChatClientRequest,
+  ChatClientResponse,
+  StreamAdvisor,
+  StreamAdvisorChain,
+  ToolAdvisor,
+} from '../advisors/index.js';
+import {
+  DEFAULT_TOOL_CALLING_ADVISOR_ORDER,
+  HIGHEST_PRECEDENCE,
+  LOWEST_PRECEDENCE,
+} from '../advisors/index.js';
+import { AbortError, InvalidArgumentError, ToolloopError } from '../errors/index.js';
+import type { Message } from '../messages/index.js';
+import {
+  addUsage,
+  type ChatOptions,
+  type ChatResponse,
+  ChatResponseAggregator,
+  FinishReason,
+  type Generation,
+  isUsageEmpty,
+  promptSystemMessage,
+  type Usage,
+} from '../model/index.js';
+import { createToolCallingManager } from './create-tool-calling-manager.js';
+import type { ToolCallLimitExceededError } from './tool-call-limit-exceeded-error.js';
+import type { ToolCallingManager, ToolExecutionResult } from './tool-calling-manager.js';
+import {
+  defaultToolExecutionEligibilityChecker,
+  type ToolExecutionEligibilityChecker,
+} from './tool-execution-eligibility.js';
+import { buildToolExecutionGenerations } from './tool-execution-result.js';
+import type { ToolLoopContext } from './tool-loop-context.js';
+import { UsageAccumulator } from './usage-accumulator.js';
+
+/** A hook may answer at once or asynchronously. */
+type MaybePromise<T> = T | Promise<T>;
+
+/** Options of a {@link ToolCallingAdvisor}; every field has a default. */
+export interface ToolCallingAdvisorOptions {
+  /** Executes the requested tool calls. Default: `createToolCallingManager()` (default limits). */
+  toolCallingManager?: ToolCallingManager;
+  /** Decides whether a response's tool calls are executed. Default: any tool call. */
+  toolExecutionEligibilityChecker?: ToolExecutionEligibilityChecker;
+  /**
+   * Position in the advisor chain, strictly between `HIGHEST_PRECEDENCE` and
+   * `LOWEST_PRECEDENCE`. Default {@link ToolCallingAdvisor.DEFAULT_ORDER} (`HIGHEST_PRECEDENCE +
+   * 300`): a memory advisor at its default order sits outside the loop.
+   */
+  order?: number;
+  /**
+   * Each round sends the whole turn so far (default `true`). Turn it off when a memory advisor
+   * inside the loop supplies the history: each round then sends the system message and the latest
+   * tool results only. Limits see the whole turn either way.
+   */
+  conversationHistoryEnabled?: boolean;
+  /**
+   * Tool rounds before the loop stops asking for tools. After this many rounds that all executed
+   * tools, one last model call runs with tools turned off and its answer ends the turn with finish
+   * reason `'maxIterations'`. Default {@link ToolCallingAdvisor.DEFAULT_MAX_ITERATIONS} (50).
+   */
+  maxIterations?: number;
+}
+
+/** The state of one run of the loop: one call, or one iteration of a stream. */
+interface LoopState {
+  readonly mode: 'call' | 'stream';
+  readonly chain: CallAdvisorChain | StreamAdvisorChain;
+  readonly signal: AbortSignal | undefined;
+  /** The initialized request's advisor params; every round gets a fresh shallow copy. */
+  readonly context: Record<string, unknown>;
+  readonly usage: UsageAccumulator;
+  /** What the next round sends. */
+  instructions: Message[];
+  /** Options as last seen after `doBeforeCall`: hook changes carry to later rounds. */
+  options: ChatOptions;
+  /** The whole turn, untrimmed: what the manager sees. */
+  history: Message[];
+  iteration: number;
+  finalAnswer: boolean;
+}
+
+/**
+ * The tool loop: a recursive advisor that calls the rest of the chain (ultimately the model), lets
+ * the {@link ToolCallingManager} execute the tool calls the model asked for, appends the results
+ * and calls again, until the model answers without tool calls. Registered by the `ChatClient` on
+ * every request; at most one tool advisor may sit in a chain.
+ *
+ * The loop ends when:
+ * - the model answers without (eligible) tool calls: that answer is returned;
+ * - every executed tool of a batch is `returnDirect`: the tool results are returned as the answer
+ *   (one generation per result, finish reason `'returnDirect'`), without another model call;
+ * - the manager throws a `ToolCallLimitExceededError`: the turn ends with the breach's single
+ *   generation (finish reason `'toolCallLimitExceeded'`, `partialToolResponses` in its metadata);
+ * - `maxIterations` tool rounds have run: one last model call with tools turned off answers
+ *   (finish reason `'maxIterations'`); tool calls it still makes are dropped, never executed;
+ * - the caller's signal aborts: no model call or tool batch starts after that, and the abort error
+ *   propagates.
+ * Token usage of all rounds is summed onto the final response. The advisor keeps no state between
+ * requests, so one instance serves any number of concurrent conversations.
+ *
+ * Subclasses extend the loop through one set of hooks shared by call and stream mode
+ * (`doInitializeLoop`, `doBeforeCall`, `doAfterCall`, `doFinalizeLoop`,
+ * `doGetNextInstructions`); each receives a {@link ToolLoopContext} telling the mode.
+ */
+export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvisor {
+  /** The default order: `HIGHEST_PRECEDENCE + 300`. */
+  static readonly DEFAULT_ORDER: number = DEFAULT_TOOL_CALLING_ADVISOR_ORDER;
+  /** The default cap on tool rounds per turn. */
+  static readonly DEFAULT_MAX_ITERATIONS = 50;
+
+  readonly isToolAdvisor = true as const;
+  readonly name: string = 'Tool Calling Advisor';
+  readonly order: number;
+  /** The cap on tool rounds per turn. */
+  readonly maxIterations: number;
+  /** Decides whether a response's tool calls are executed. */
+  readonly toolExecutionEligibilityChecker: ToolExecutionEligibilityChecker;
+  /** Executes the tool calls. */
+  protected readonly toolCallingManager: ToolCallingManager;
+  /** The resolved options this advisor was built from; {@link copy} starts from them. */
+  protected readonly options: Readonly<ToolCallingAdvisorOptions>;
+  readonly #conversationHistoryEnabled: boolean;
+
+  /**
+   * @throws InvalidArgumentError for a `null` manager or checker, an order outside
+   *   (`HIGHEST_PRECEDENCE`, `LOWEST_PRECEDENCE`), or a `maxIterations` that is not a positive
+   *   integer.
+   */
+  constructor(options: ToolCallingAdvisorOptions = {}) {
+    if ((options.toolCallingManager as unknown) === null) {
+      throw new InvalidArgumentError('toolCallingManager must not be null');
+    }
+    if ((options.toolExecutionEligibilityChecker as unknown) === null) {
+      throw new InvalidArgumentError('toolExecutionEligibilityChecker must not be null');
+    }
+    const order = options.order ?? ToolCallingAdvisor.DEFAULT_ORDER;
+    if (!(order > HIGHEST_PRECEDENCE && order < LOWEST_PRECEDENCE)) {
+      throw new InvalidArgumentError(
+        'advisorOrder must be between HIGHEST_PRECEDENCE and LOWEST_PRECEDENCE',
+      );
+    }
+    const maxIterations = options.maxIterations ?? ToolCallingAdvisor.DEFAULT_MAX_ITERATIONS;
+    if (!Number.isInteger(maxIterations) || maxIterations < 1) {
+      throw new InvalidArgumentError('maxIterations must be a positive integer');
+    }
+    this.order = order;
+    this.maxIterations = maxIterations;
+    this.toolCallingManager = options.toolCallingManager ?? createToolCallingManager();
+    this.toolExecutionEligibilityChecker =
+      options.toolExecutionEligibilityChecker ?? defaultToolExecutionEligibilityChecker;
+    this.#conversationHistoryEnabled = options.conversationHistoryEnabled ?? true;
+    this.options = {
+      ...options,
+      toolCallingManager: this.toolCallingManager,
+      toolExecutionEligibilityChecker: this.toolExecutionEligibilityChecker,
+      order,
+      conversationHistoryEnabled: this.#conversationHistoryEnabled,
+      maxIterations,
+    };
+  }
+
+  /** Whether each round sends the whole turn so far (see the option of the same name). */
+  get conversationHistoryEnabled(): boolean {
+    return this.#conversationHistoryEnabled;
+  }
+
+  /**
+   * A copy of this advisor with some options changed (the manager is shared). The copy keeps the
+   * subclass: it is made by {@link newCopy}.
+   */
+  copy(overrides: Partial<ToolCallingAdvisorOptions> = {}): this {
+    return this.newCopy({ ...this.options, ...overrides });
+  }
+
+  /** A copy with internal conversation history turned off. */
+  disableInternalConversationHistory(): this {
+    return this.copy({ conversationHistoryEnabled: false });
+  }
+
+  /**
+   * Builds the copy for {@link copy} from the merged options. The default calls this object's own
+   * constructor with them, which keeps the subclass when its constructor takes its options object
+   * first and passes it on to `super`; other subclasses override this.
+   */
+  protected newCopy(options: ToolCallingAdvisorOptions): this {
+    const Constructor = this.constructor as new (options: ToolCallingAdvisorOptions) => this;
+    return new Constructor(options);
+  }
+
+  /**
+   * Runs the loop for a blocking call. A request whose prompt has no options object (possible only
+   * from untyped callers) passes straight through without any hook.
+   */
+  async adviseCall(
+    request: ChatClientRequest,
+    chain: CallAdvisorChain,
+  ): Promise<ChatClientResponse> {
+    if (chain == null) throw new InvalidArgumentError('callAdvisorChain must not be null');
+    if (request == null) throw new InvalidArgumentError('chatClientRequest must not be null');
+    if (request.prompt?.options == null) return chain.nextCall(request);
+
+    const state = await this.#startLoop(request, 'call', chain);
+    let response: ChatClientResponse;
+    for (;;) {
+      const roundRequest = await this.#prepareRound(state);
+      response = await chain.copy(this).nextCall(roundRequest);
+      response = await this.doAfterCall(response, this.#loopContext(state));
+      state.usage.addRound(response.chatResponse);
+      if (state.finalAnswer) {
+        response = withChatResponse(response, finalAnswerResponse(response.chatResponse, true));
+        break;
+      }
+      if (!this.#isToolCallResponse(response.chatResponse)) break;
+      const ending = await this.#executeToolCalls(state, roundRequest, response);
+      if (ending !== undefined) {
+        response = withGenerations(response, ending);
+        break;
+      }
+    }
+    response = withChatResponse(response, state.usage.apply(response.chatResponse));
+    return this.doFinalizeLoop(response, this.#loopContext(state));
+  }
+
+  /**
+   * Runs the loop for a stream. Each round streams the rest of the chain: every chunk without tool
+   * calls reaches the caller as it arrives (so text of a tool-call round, such as "Let me check…",
+   * is not held back); a chunk with tool calls is withheld, except for its text, which is passed on
+   * alone. When a round's stream ends, its chunks are aggregated, `doAfterCall` sees the aggregate,
+   * and the tool decision is made as in call mode. A `returnDirect` or limit-breach ending yields
+   * one more response carrying those generations and the turn's usage.
+   *
+   * Usage: chunks that carry usage of their own get the earlier rounds' usage added; when the last
+   * round reports none, a trailing usage-only response (no generations) carries the turn's total.
+   *
+   * The returned iterable starts an independent run of the loop each time it is iterated.
+   */
+  adviseStream(
+    request: ChatClientRequest,
+    chain: StreamAdvisorChain,
+  ): AsyncIterable<ChatClientResponse> {
+    if (chain == null) throw new InvalidArgumentError('streamAdvisorChain must not be null');
+    if (request == null) throw new InvalidArgumentError('chatClientRequest must not be null');
+    if (request.prompt?.options == null) return chain.nextStream(request);
+    return {
+      [Symbol.asyncIterator]: () => this.#streamLoop(request, chain)[Symbol.asyncIterator](),
+    };
+  }
+
+  /**
+   * Runs once before the first round; the returned request seeds the loop (its messages are the
+   * first round's instructions and the start of the turn's history, its context is copied into
+   * every round).
+   */
+  protected doInitializeLoop(
+    request: ChatClientRequest,
+    _loop: ToolLoopContext,
+  ): MaybePromise<ChatClientRequest> {
+    return request;
+  }
+
+  /**
+   * Runs before every model call; may replace the prompt or its options. Changed options are the
+   * ones the manager executes tools with, and they carry to later rounds.
+   */
+  protected doBeforeCall(
+    request: ChatClientRequest,
+    _loop: ToolLoopContext,
+  ): MaybePromise<ChatClientRequest> {
+    return request;
+  }
+
+  /**
+   * Runs after every model call, before the tool decision; the returned response is the one
+   * decided on. In stream mode it receives the round's aggregated response: the chunks have already
+   * reached the caller, so a change here affects the decision and the final response only.
+   */
+  protected doAfterCall(
+    response: ChatClientResponse,
+    _loop: ToolLoopContext,
+  ): MaybePromise<ChatClientResponse> {
+    return response;
+  }
+
+  /**
+   * Runs exactly once when the loop ends, on every ending (answer, `returnDirect`, limit breach,
+   * iteration cap), with the final response carrying the turn's summed usage. Not run when the loop
+   * fails or is aborted.
+   *
+   * Call mode: the returned response is what the caller gets.
+   * Stream mode: on the `returnDirect` and limit-breach endings the response has not been sent yet,
+   * and the returned one is what the caller gets as the last chunk. When the model answered, the
+   * answer's chunks (and any trailing usage chunk) have already been streamed: the hook receives
+   * their aggregate for side effects (logging, storing), and its return value is discarded. (The
+   * reference skips this hook on the stream's `returnDirect` and limit endings; here it runs on all
+   * of them, as in call mode.)
+   */
+  protected doFinalizeLoop(
+    response: ChatClientResponse,
+    _loop: ToolLoopContext,
+  ): MaybePromise<ChatClientResponse> {
+    return response;
+  }
+
+  /**
+   * The instructions of the round after a tool batch. With internal history (the default) the
+   * whole turn so far; without it, the round's system message (an empty one when there is none)
+   * followed by the batch's tool response message.
+   */
+  protected doGetNextInstructions(
+    request: ChatClientRequest,
+    _response: ChatClientResponse,
+    result: ToolExecutionResult,
+  ): MaybePromise<Message[]> {
+    const history = result.conversationHistory;
+    if (this.#conversationHistoryEnabled) return history;
+    const last = history[history.length - 1];
+    if (last === undefined) return [];
+    return [promptSystemMessage(request.prompt), last];
+  }
+
+  async *#streamLoop(
+    request: ChatClientRequest,
+    chain: StreamAdvisorChain,
+  ): AsyncGenerator<ChatClientResponse> {
+    const state = await this.#startLoop(request, 'stream', chain);
+    for (;;) {
+      const roundRequest = await this.#prepareRound(state);
+      const previousUsage = state.usage.total;
+      const aggregator = new ChatResponseAggregator();
+      let context = roundRequest.context;
+      for await (const chunk of chain.copy(this).nextStream(roundRequest)) {
+        throwIfAborted(state.signal);
+        context = chunk.context;
+        if (chunk.chatResponse === null) {
+          yield chunk;
+          continue;
+        }
+        aggregator.add(chunk.chatResponse);
+        const outgoing = this.#outgoingChunk(chunk.chatResponse, state.finalAnswer, previousUsage);
+        if (outgoing !== undefined) yield withChatResponse(chunk, outgoing);
+      }
+      if (aggregator.size === 0) {
+        await this.doFinalizeLoop({ chatResponse: null, context }, this.#loopContext(state));
+        return;
+      }
+      let aggregated = await this.doAfterCall(
+        { chatResponse: aggregator.result(), context },
+        this.#loopContext(state),
+      );
+      state.usage.addRound(aggregated.chatResponse);
+
+      if (state.finalAnswer || !this.#isToolCallResponse(aggregated.chatResponse)) {
+        const total = state.usage.total;
+        if (
+          !isUsageEmpty(previousUsage) &&
+          isUsageEmpty(aggregated.chatResponse?.metadata.usage) &&
+          total !== undefined
+        ) {
+          yield {
+            chatResponse: {
+              results: [],
+              metadata: { ...aggregated.chatResponse?.metadata, usage: total },
+            },
+            context: aggregated.context,
+          };
+        }
+        if (state.finalAnswer) {
+          aggregated = withChatResponse(
+            aggregated,
+            finalAnswerResponse(aggregated.chatResponse, true),
+          );
+        }
+        await this.doFinalizeLoop(
+          withChatResponse(aggregated, state.usage.apply(aggregated.chatResponse)),
+          this.#loopContext(state),
+        );
+        return;
+      }
+
+      const ending = await this.#executeToolCalls(state, roundRequest, aggregated);
+      if (ending !== undefined) {
+        const final = withGenerations(aggregated, ending);
+        yield await this.doFinalizeLoop(
+          withChatResponse(final, state.usage.apply(final.chatResponse)),
+          this.#loopContext(state),
+        );
+        return;
+      }
+    }
+  }
+
+  /**
+   * What the caller sees of one streamed chunk: tool calls withheld (their text passed on alone),
+   * tool calls dropped and the finish reason marked in the final tools-off round, and earlier
+   * rounds' usage added to a chunk that carries usage. `undefined` withholds the chunk.
+   */
+  #outgoingChunk(
+    chunk: ChatResponse,
+    finalAnswer: boolean,
+    previousUsage: Usage | undefined,
+  ): ChatResponse | undefined {
+    let outgoing: ChatResponse | undefined = chunk;
+    if (finalAnswer) outgoing = finalAnswerResponse(chunk, false) ?? undefined;
+    else if (this.#isToolCallResponse(chunk)) outgoing = textOnly(chunk);
+    if (outgoing === undefined) return undefined;
+    if (isUsageEmpty(previousUsage) || isUsageEmpty(outgoing.metadata.usage)) return outgoing;
+    return {
+      ...outgoing,
+      metadata: { ...outgoing.metadata, usage: addUsage(previousUsage, outgoing.metadata.usage) },
+    };
+  }
+
+  async #startLoop(
+    request: ChatClientRequest,
+    mode: 'call' | 'stream',
+    chain: CallAdvisorChain | StreamAdvisorChain,
+  ): Promise<LoopState> {
+    const signal = request.signal;
+    const seed: LoopState = {
+      mode,
+      chain,
+      signal,
+      context: request.context,
+      usage: new UsageAccumulator(),
+      instructions: request.prompt.messages,
+      options: request.prompt.options,
+      history: request.prompt.messages,
+      iteration: 0,
+      finalAnswer: false,
+    };
+    const initialized = await this.doInitializeLoop(request, this.#loopContext(seed));
+    return {
+      ...seed,
+      context: initialized.context,
+      instructions: initialized.prompt.messages,
+      options: initialized.prompt.options,
+      history: initialized.prompt.messages,
+    };
+  }
+
+  /** Builds the next round's request, runs `doBeforeCall`, and checks the signal. */
+  async #prepareRound(state: LoopState): Promise<ChatClientRequest> {
+    state.iteration++;
+    state.finalAnswer = state.iteration > this.maxIterations;
+    let request: ChatClientRequest = {
+      prompt: { messages: [...state.instructions], options: state.options },
+      context: { ...state.context },
+    };
+    if (state.signal !== undefined) request.signal = state.signal;
+    request = await this.doBeforeCall(request, this.#loopContext(state));
+    state.options = request.prompt.options;
+    if (state.finalAnswer) {
+      request = {
+        ...request,
+        prompt: {
+          ...request.prompt,
+          options: { ...request.prompt.options, toolCallbacks: [], toolChoice: 'none' },
+        },
+      };
+    }
+    throwIfAborted(state.signal);
+    return request;
+  }
+
+  /**
+   * Executes the round's tool calls. Returns the generations that end the turn (limit breach,
+   * `returnDirect`), or `undefined` after setting up the next round.
+   */
+  async #executeToolCalls(
+    state: LoopState,
+    roundRequest: ChatClientRequest,
+    response: ChatClientResponse,
+  ): Promise<Generation[] | undefined> {
+    throwIfAborted(state.signal);
+    let result: ToolExecutionResult;
+    try {
+      result = await this.toolCallingManager.executeToolCalls(
+        { messages: state.history, options: state.options },
+        response.chatResponse as ChatResponse,
+        state.signal === undefined ? {} : { signal: state.signal },
+      );
+    } catch (error) {
+      if (isToolCallLimitExceeded(error)) return [error.buildGeneration()];
+      throw error;
+    }
+    state.history = result.conversationHistory;
+    if (result.returnDirect) return buildToolExecutionGenerations(result);
+    state.instructions = await this.doGetNextInstructions(roundRequest, response, result);
+    return undefined;
+  }
+
+  #isToolCallResponse(response: ChatResponse | null): boolean {
+    return response !== null && this.toolExecutionEligibilityChecker(response);
+  }
+
+  #loopContext(state: LoopState): ToolLoopContext {
+    const common = {
+      iteration: state.iteration,
+      maxIterations: this.maxIterations,
+      finalAnswer: state.finalAnswer,
+      conversationHistory: state.history,
+      signal: state.signal,
+    };
+    return state.mode === 'call'
+      ? { ...common, mode: 'call', chain: state.chain as CallAdvisorChain }
+      : { ...common, mode: 'stream', chain: state.chain as StreamAdvisorChain };
+  }
+}
+
+/** Fails with toolloop's `AbortError` (the signal's reason as its cause) once the caller aborted. */
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new AbortError(undefined, { cause: signal.reason });
+}
+
+function isToolCallLimitExceeded(error: unknown): error is ToolCallLimitExceededError {
+  return (
+    ToolloopError.isInstance(error) &&
+    error.code === 'TOOL_CALL_LIMIT_EXCEEDED' &&
+    typeof (error as Partial<ToolCallLimitExceededError>).buildGeneration === 'function'
+  );
+}
+
+function withChatResponse(
+  response: ChatClientResponse,
+  chatResponse: ChatResponse | null,
+): ChatClientResponse {
+  return chatResponse === response.chatResponse ? response : { ...response, chatResponse };
+}
+
+/** Replaces the generations, keeping the round's response metadata (id, model, usage). */
+function withGenerations(response: ChatClientResponse, results: Generation[]): ChatClientResponse {
+  const metadata = response.chatResponse?.metadata ?? {};
+  return { ...response, chatResponse: { results, metadata } };
+}
+
+/**
+ * The answer of the tools-off call after the iteration cap: tool calls dropped (never executed)
+ * and finish reasons set to `'maxIterations'`. `markAll` false (stream chunks) marks only the
+ * generations that carry a finish reason, so mid-stream deltas keep `null`.
+ */
+function finalAnswerResponse(response: ChatResponse | null, markAll: boolean): ChatResponse | null {
+  if (response === null) return null;
+  return {
+    ...response,
+    results: response.results.map((generation) => ({
+      output: { ...generation.output, toolCalls: [] },
+      metadata: {
+        ...generation.metadata,
+        finishReason:
+          markAll || generation.metadata.finishReason !== null ? FinishReason.MAX_ITERATIONS : null,
+      },
+    })),
+  };
+}
+
+/** The text of a withheld tool-call chunk, alone; `undefined` when it carries no text. */
+function textOnly(chunk: ChatResponse): ChatResponse | undefined {
+  if (!chunk.results.some((generation) => generation.output.text)) return undefined;
+  const { usage: _usage, ...metadata } = chunk.metadata;
+  return {
+    results: chunk.results.map((generation) => ({
+      output: { role: 'assistant', text: generation.output.text, toolCalls: [] },
+      metadata: { finishReason: null },
+    })),
+    metadata,
+  };
+}
