@@ -1,0 +1,368 @@
+import {
+  AbortError,
+  IllegalStateError,
+  InvalidArgumentError,
+  NoSuchToolError,
+} from '../errors/index.js';
+import type { AssistantMessage, Message, ToolCall, ToolResponse } from '../messages/index.js';
+import type { ChatOptions, ChatResponse, Generation, Prompt } from '../model/index.js';
+import { validateJsonSchema } from '../tools/input/json-schema-validator.js';
+import { parseToolArguments } from '../tools/input/parse-tool-arguments.js';
+import type { ToolCallback, ToolCallbackResolver, ToolDefinition } from '../tools/tool-callback.js';
+import { type PlannedToolCall, runToolCallBatch } from './run-tool-call-batch.js';
+import { ToolCallLimitExceededError } from './tool-call-limit-exceeded-error.js';
+import {
+  countPriorToolCalls,
+  decideToolCallLimits,
+  resolveToolCallLimits,
+  type ToolCallLimits,
+  type ToolCallLimitsOptions,
+} from './tool-call-limits.js';
+import type { ToolCallObserver } from './tool-call-observer.js';
+import type {
+  ExecuteToolCallsOptions,
+  ToolCallingManager,
+  ToolExecutionResult,
+} from './tool-calling-manager.js';
+import {
+  createDefaultToolExecutionExceptionProcessor,
+  type ToolExecutionExceptionProcessor,
+} from './tool-execution-exception-processor.js';
+
+/** What the manager does with a call to a tool that is not attached to the request. */
+export type UnknownToolBehavior = 'error-response' | 'throw';
+
+/** Options of {@link createToolCallingManager}; every one is optional. */
+export interface ToolCallingManagerOptions {
+  /**
+   * Looks up tools that are not attached to the request; consulted only when
+   * `resolutionFallbackEnabled` is true. Default: resolves nothing.
+   */
+  toolCallbackResolver?: ToolCallbackResolver;
+  /**
+   * Let a tool known to the resolver but not attached to the request run. Default `false`: only
+   * attached tools can run.
+   */
+  resolutionFallbackEnabled?: boolean;
+  /**
+   * Turns a tool's error into the text the model receives, or throws to end the request.
+   * Default: {@link createDefaultToolExecutionExceptionProcessor} with `alwaysThrow` set from
+   * `throwExceptionOnError`.
+   */
+  exceptionProcessor?: ToolExecutionExceptionProcessor;
+  /**
+   * Shorthand for the default processor's `alwaysThrow`: tool errors end the request instead of
+   * reaching the model. Cannot be combined with `exceptionProcessor`. Default `false`.
+   */
+  throwExceptionOnError?: boolean;
+  /** Per-turn call limits. Default: 40 per tool, 150 in total, `'THROW'` on a breach. */
+  limits?: ToolCallLimitsOptions;
+  /**
+   * `'error-response'` answers a call to an unknown, unattached or unnamed tool with an error
+   * result naming the attached tools; `'throw'` fails the request with a `NoSuchToolError` (the
+   * reference's behaviour). Default `'error-response'`.
+   */
+  onUnknownTool?: UnknownToolBehavior;
+  /** Most calls of one batch running at the same time; a positive integer or `Infinity`. Default 8. */
+  maxConcurrency?: number;
+  /**
+   * Timeout in milliseconds for tools without their own `metadata.timeoutMs`. Default: none, a
+   * tool may run as long as it likes.
+   */
+  defaultTimeoutMs?: number;
+  /** Largest accepted argument text of one call, in UTF-8 bytes. Default 1 MiB. */
+  maxArgumentBytes?: number;
+  /** Called around every executed tool call (for observability). Default none. */
+  observer?: ToolCallObserver;
+}
+
+/** Default {@link ToolCallingManagerOptions.maxConcurrency}. */
+export const DEFAULT_TOOL_CALL_CONCURRENCY = 8;
+
+/**
+ * Creates the default {@link ToolCallingManager} (the reference's `DefaultToolCallingManager`,
+ * with toolloop's departures): calls that break a limit, name an unknown tool, carry invalid or
+ * truncated arguments, or repeat an id are never executed and get an error response; the valid
+ * calls of a batch run concurrently; every call id is answered exactly once, in call order.
+ * Throws {@link InvalidArgumentError} for invalid options.
+ */
+export function createToolCallingManager(
+  options: ToolCallingManagerOptions = {},
+): ToolCallingManager {
+  return new DefaultToolCallingManager(options);
+}
+
+const RESOLVES_NOTHING: ToolCallbackResolver = { resolve: () => undefined };
+// A model can write any name; messages quote at most this much of it.
+const MAX_QUOTED_NAME_LENGTH = 100;
+const MAX_LISTED_TOOL_NAMES = 50;
+const MAX_LISTED_ISSUES = 20;
+
+class DefaultToolCallingManager implements ToolCallingManager {
+  readonly #resolver: ToolCallbackResolver;
+  readonly #fallback: boolean;
+  readonly #processor: ToolExecutionExceptionProcessor;
+  readonly #limits: ToolCallLimits;
+  readonly #throwOnUnknownTool: boolean;
+  readonly #maxConcurrency: number;
+  readonly #defaultTimeoutMs: number | undefined;
+  readonly #parseOptions: { maxBytes?: number };
+  readonly #observer: ToolCallObserver | undefined;
+
+  constructor(options: ToolCallingManagerOptions) {
+    if (options === null || typeof options !== 'object') {
+      throw new InvalidArgumentError('options must be an object');
+    }
+    if (options.toolCallbackResolver === null) {
+      throw new InvalidArgumentError('toolCallbackResolver cannot be null');
+    }
+    if (options.exceptionProcessor === null) {
+      throw new InvalidArgumentError('exceptionProcessor cannot be null');
+    }
+    if (options.limits === null) throw new InvalidArgumentError('limits cannot be null');
+    if (options.exceptionProcessor !== undefined && options.throwExceptionOnError !== undefined) {
+      throw new InvalidArgumentError(
+        'throwExceptionOnError configures the default exception processor; it cannot be combined with exceptionProcessor',
+      );
+    }
+    const onUnknownTool = options.onUnknownTool ?? 'error-response';
+    if (onUnknownTool !== 'error-response' && onUnknownTool !== 'throw') {
+      throw new InvalidArgumentError("onUnknownTool must be 'error-response' or 'throw'");
+    }
+    const maxConcurrency = options.maxConcurrency ?? DEFAULT_TOOL_CALL_CONCURRENCY;
+    if (
+      typeof maxConcurrency !== 'number' ||
+      !(maxConcurrency >= 1) ||
+      (!Number.isInteger(maxConcurrency) && maxConcurrency !== Number.POSITIVE_INFINITY)
+    ) {
+      throw new InvalidArgumentError('maxConcurrency must be a positive integer or Infinity');
+    }
+    checkPositive(options.defaultTimeoutMs, 'defaultTimeoutMs');
+    checkPositive(options.maxArgumentBytes, 'maxArgumentBytes');
+
+    this.#resolver = options.toolCallbackResolver ?? RESOLVES_NOTHING;
+    this.#fallback = options.resolutionFallbackEnabled ?? false;
+    this.#processor =
+      options.exceptionProcessor ??
+      createDefaultToolExecutionExceptionProcessor({
+        alwaysThrow: options.throwExceptionOnError ?? false,
+      });
+    this.#limits = resolveToolCallLimits(options.limits);
+    this.#throwOnUnknownTool = onUnknownTool === 'throw';
+    this.#maxConcurrency = maxConcurrency;
+    this.#defaultTimeoutMs = options.defaultTimeoutMs;
+    this.#parseOptions =
+      options.maxArgumentBytes === undefined ? {} : { maxBytes: options.maxArgumentBytes };
+    this.#observer = options.observer;
+  }
+
+  resolveToolDefinitions(options: ChatOptions): ToolDefinition[] {
+    if (options == null) throw new InvalidArgumentError('chatOptions cannot be null');
+    const callbacks = options.toolCallbacks ?? [];
+    const definitions: ToolDefinition[] = new Array(callbacks.length);
+    for (let index = 0; index < callbacks.length; index++) {
+      definitions[index] = (callbacks[index] as ToolCallback).definition;
+    }
+    return definitions;
+  }
+
+  async executeToolCalls(
+    prompt: Prompt,
+    chatResponse: ChatResponse,
+    options: ExecuteToolCallsOptions = {},
+  ): Promise<ToolExecutionResult> {
+    if (prompt == null) throw new InvalidArgumentError('prompt cannot be null');
+    if (chatResponse == null) throw new InvalidArgumentError('chatResponse cannot be null');
+    const generation = firstGenerationWithToolCalls(chatResponse);
+    if (generation === undefined) {
+      throw new IllegalStateError('No tool call requested by the chat model');
+    }
+    const signal = options.signal;
+    if (signal?.aborted) throw new AbortError(undefined, { cause: signal.reason });
+
+    const assistant = generation.output;
+    const calls = assistant.toolCalls;
+    const callbacks = prompt.options?.toolCallbacks ?? [];
+    const outputTruncated = generation.metadata?.finishReason === 'length';
+    const breaches = decideToolCallLimits(
+      calls,
+      countPriorToolCalls(prompt.messages),
+      this.#limits,
+    );
+    const throwOnBreach = this.#limits.onLimitExceeded === 'THROW';
+
+    const responses: ToolResponse[] = new Array(calls.length);
+    const plans: PlannedToolCall[] = [];
+    const seenIds = new Set<string>();
+    let breachIndex = -1;
+    for (let index = 0; index < calls.length; index++) {
+      const call = calls[index] as ToolCall;
+      const duplicate = seenIds.has(call.id);
+      seenIds.add(call.id);
+      if (breachIndex !== -1) {
+        responses[index] = errorResponse(
+          call,
+          'Tool call not executed: a tool call limit was reached earlier in this batch.',
+        );
+        continue;
+      }
+      const breach = breaches[index];
+      if (breach !== undefined) {
+        responses[index] = errorResponse(call, breach.message);
+        if (throwOnBreach) breachIndex = index;
+        continue;
+      }
+      if (duplicate) {
+        responses[index] = errorResponse(
+          call,
+          `Tool call not executed: its id '${quote(call.id)}' is already used by an earlier call in this response.`,
+        );
+        continue;
+      }
+      const callback = this.#findCallback(callbacks, call.name);
+      if (callback === undefined) {
+        if (this.#throwOnUnknownTool) {
+          throw new NoSuchToolError({
+            toolName: call.name,
+            availableToolNames: callbacks.map((attached) => attached.definition.name),
+          });
+        }
+        responses[index] = errorResponse(call, unknownToolMessage(call.name, callbacks));
+        continue;
+      }
+      const plan = this.#planCall(index, call, callback, outputTruncated, responses);
+      if (plan !== undefined) plans.push(plan);
+    }
+
+    let returnDirect = false;
+    if (plans.length > 0) {
+      const messages: Message[] = prompt.messages.slice();
+      messages.push(assistant);
+      returnDirect = await runToolCallBatch(plans, {
+        responses,
+        context: Object.freeze({ ...prompt.options?.toolContext }),
+        messages,
+        signal,
+        maxConcurrency: this.#maxConcurrency,
+        processor: this.#processor,
+        observer: this.#observer,
+      });
+    }
+
+    const history: Message[] = prompt.messages.slice();
+    history.push(assistant, { role: 'tool', responses });
+    if (breachIndex !== -1) {
+      const breach = breaches[breachIndex] as NonNullable<(typeof breaches)[number]>;
+      throw new ToolCallLimitExceededError({
+        toolName: breach.toolName,
+        limit: breach.limit,
+        partialResult: { conversationHistory: history, returnDirect },
+        breachIndex,
+      });
+    }
+    return { conversationHistory: history, returnDirect };
+  }
+
+  #findCallback(callbacks: readonly ToolCallback[], name: string): ToolCallback | undefined {
+    if (typeof name !== 'string' || name === '') return undefined;
+    for (const callback of callbacks) if (callback.definition.name === name) return callback;
+    return this.#fallback ? (this.#resolver.resolve(name) ?? undefined) : undefined;
+  }
+
+  /** Checks a call's arguments; returns the plan, or writes the call's error response. */
+  #planCall(
+    index: number,
+    call: ToolCall,
+    callback: ToolCallback,
+    outputTruncated: boolean,
+    responses: ToolResponse[],
+  ): PlannedToolCall | undefined {
+    if (call.metadata?.truncated === true) {
+      responses[index] = errorResponse(call, truncatedMessage(call.name));
+      return undefined;
+    }
+    // A missing text (an adapter bug, or the reference's null) is treated like an empty one.
+    const raw: string = typeof call.arguments === 'string' ? call.arguments : '';
+    const parsed = parseToolArguments(raw, this.#parseOptions);
+    if (!parsed.ok) {
+      responses[index] = errorResponse(
+        call,
+        outputTruncated
+          ? truncatedMessage(call.name)
+          : invalidArgumentsMessage(call.name, parsed.issues),
+      );
+      return undefined;
+    }
+    const issues = validateJsonSchema(callback.definition.inputSchema, parsed.value);
+    if (issues.length > 0) {
+      responses[index] = errorResponse(call, invalidArgumentsMessage(call.name, issues));
+      return undefined;
+    }
+    const metadata = callback.metadata;
+    return {
+      index,
+      call,
+      callback,
+      input: raw.trim() === '' ? '{}' : raw,
+      timeoutMs: metadata?.timeoutMs ?? this.#defaultTimeoutMs,
+      sequential: metadata?.sequential === true,
+    };
+  }
+}
+
+function checkPositive(value: number | undefined, name: string): void {
+  if (value === undefined) return;
+  if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) {
+    throw new InvalidArgumentError(`${name} must be greater than 0`);
+  }
+}
+
+function firstGenerationWithToolCalls(response: ChatResponse): Generation | undefined {
+  for (const generation of response.results ?? []) {
+    if ((generation?.output as AssistantMessage | undefined)?.toolCalls?.length) return generation;
+  }
+  return undefined;
+}
+
+function errorResponse(call: ToolCall, text: string): ToolResponse {
+  return { id: call.id, name: call.name, responseData: text, isError: true };
+}
+
+function quote(text: string): string {
+  return text.length > MAX_QUOTED_NAME_LENGTH ? `${text.slice(0, MAX_QUOTED_NAME_LENGTH)}…` : text;
+}
+
+function unknownToolMessage(name: string, attached: readonly ToolCallback[]): string {
+  const problem =
+    typeof name !== 'string' || name === ''
+      ? 'Tool call not executed: the tool name is empty.'
+      : `Tool call not executed: there is no tool named '${quote(name)}'.`;
+  if (attached.length === 0) return `${problem} No tools are available.`;
+  const names = attached
+    .slice(0, MAX_LISTED_TOOL_NAMES)
+    .map((callback) => callback.definition.name)
+    .join(', ');
+  const more =
+    attached.length > MAX_LISTED_TOOL_NAMES
+      ? ` and ${attached.length - MAX_LISTED_TOOL_NAMES} more`
+      : '';
+  return `${problem} Available tools: ${names}${more}.`;
+}
+
+function truncatedMessage(name: string): string {
+  return `Tool call not executed: the arguments for tool '${quote(name)}' were truncated by the output limit. Call the tool again with complete arguments.`;
+}
+
+function invalidArgumentsMessage(
+  name: string,
+  issues: readonly { path: string; message: string }[],
+): string {
+  let listed = '';
+  const count = Math.min(issues.length, MAX_LISTED_ISSUES);
+  for (let index = 0; index < count; index++) {
+    const issue = issues[index] as { path: string; message: string };
+    listed += `${index === 0 ? '' : '; '}${issue.path === '' ? '(root)' : issue.path}: ${issue.message}`;
+  }
+  if (issues.length > count) listed += `; and ${issues.length - count} more`;
+  return `Tool call not executed: invalid arguments for tool '${quote(name)}': ${listed}. Fix the arguments and call the tool again.`;
+}
