@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   type Advisor,
   type CallAdvisor,
@@ -38,12 +39,8 @@ function weatherTool(executions: string[] = []): ToolCallback {
   return tool({
     name: 'weather',
     description: 'Current weather for a city',
-    inputSchema: {
-      type: 'object',
-      properties: { city: { type: 'string' } },
-      required: ['city'],
-    },
-    execute: (input: { city: string }) => {
+    inputSchema: z.object({ city: z.string() }),
+    execute: (input) => {
       executions.push(input.city);
       return { city: input.city, temperatureCelsius: 21 };
     },
