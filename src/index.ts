@@ -87,6 +87,7 @@ export {
 } from './model/index.js';
 export {
   buildToolExecutionGenerations,
+  type CallToolLoopContext,
   countPriorToolCalls,
   createDefaultToolExecutionExceptionProcessor,
   createToolCallingManager,
@@ -95,13 +96,17 @@ export {
   DEFAULT_TOOL_CALL_CONCURRENCY,
   type DefaultToolExecutionExceptionProcessorOptions,
   decideToolCallLimits,
+  defaultToolExecutionEligibilityChecker,
   type ExecuteToolCallsOptions,
   METADATA_TOOL_ID,
   METADATA_TOOL_NAME,
   RETURN_DIRECT_FINISH_REASON,
   resolveToolCallLimits,
+  type StreamToolLoopContext,
   type ToolCallCounts,
   type ToolCallEndEvent,
+  ToolCallingAdvisor,
+  type ToolCallingAdvisorOptions,
   type ToolCallingManager,
   type ToolCallingManagerOptions,
   type ToolCallLimit,
@@ -114,9 +119,12 @@ export {
   type ToolCallObserver,
   type ToolCallOutcome,
   type ToolCallStartEvent,
+  type ToolExecutionEligibilityChecker,
   type ToolExecutionExceptionProcessor,
   type ToolExecutionResult,
+  type ToolLoopContext,
   type UnknownToolBehavior,
+  UsageAccumulator,
 } from './tool-calling/index.js';
 export type { JsonSchema } from './tools/json-schema.js';
 export type {

@@ -27,11 +27,16 @@ export type {
   ToolCallOutcome,
   ToolCallStartEvent,
 } from './tool-call-observer.js';
+export { ToolCallingAdvisor, type ToolCallingAdvisorOptions } from './tool-calling-advisor.js';
 export type {
   ExecuteToolCallsOptions,
   ToolCallingManager,
   ToolExecutionResult,
 } from './tool-calling-manager.js';
+export {
+  defaultToolExecutionEligibilityChecker,
+  type ToolExecutionEligibilityChecker,
+} from './tool-execution-eligibility.js';
 export {
   createDefaultToolExecutionExceptionProcessor,
   type DefaultToolExecutionExceptionProcessorOptions,
@@ -43,3 +48,9 @@ export {
   METADATA_TOOL_NAME,
   RETURN_DIRECT_FINISH_REASON,
 } from './tool-execution-result.js';
+export type {
+  CallToolLoopContext,
+  StreamToolLoopContext,
+  ToolLoopContext,
+} from './tool-loop-context.js';
+export { UsageAccumulator } from './usage-accumulator.js';

@@ -332,6 +332,8 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
       const previousUsage = state.usage.total;
       const aggregator = new ChatResponseAggregator();
       let context = roundRequest.context;
+      // The round's usage is the last non-empty one: a trailing zero-usage chunk must not hide it.
+      let roundUsage: Usage | undefined;
       for await (const chunk of chain.copy(this).nextStream(roundRequest)) {
         throwIfAborted(state.signal);
         context = chunk.context;
@@ -340,6 +342,9 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
           continue;
         }
         aggregator.add(chunk.chatResponse);
+        if (!isUsageEmpty(chunk.chatResponse.metadata.usage)) {
+          roundUsage = chunk.chatResponse.metadata.usage;
+        }
         const outgoing = this.#outgoingChunk(chunk.chatResponse, state.finalAnswer, previousUsage);
         if (outgoing !== undefined) yield withChatResponse(chunk, outgoing);
       }
@@ -347,8 +352,10 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
         await this.doFinalizeLoop({ chatResponse: null, context }, this.#loopContext(state));
         return;
       }
+      const roundResponse = aggregator.result();
+      if (roundUsage !== undefined) roundResponse.metadata.usage = roundUsage;
       let aggregated = await this.doAfterCall(
-        { chatResponse: aggregator.result(), context },
+        { chatResponse: roundResponse, context },
         this.#loopContext(state),
       );
       state.usage.addRound(aggregated.chatResponse);
