@@ -90,3 +90,44 @@ export function transformSchema(
   visit(copy, path);
   return copy;
 }
+
+/**
+ * Makes the root of a tool schema a plain object schema, which both providers require: a missing
+ * `type` becomes `"object"`, and a root union (`anyOf` / `oneOf`) of object schemas is flattened
+ * into one object holding every branch's properties, none required (the tool's own validation
+ * still checks the real union). Returns the copy and the changes made.
+ */
+export function objectRootSchema(schema: JsonSchema): { schema: JsonSchema; changes: string[] } {
+  const changes: string[] = [];
+  let copy: JsonSchema = { ...schema };
+  const union = Array.isArray(copy.anyOf)
+    ? 'anyOf'
+    : Array.isArray(copy.oneOf)
+      ? 'oneOf'
+      : undefined;
+  if (
+    union &&
+    (copy.type === undefined || copy.type === 'object') &&
+    !isSchemaObject(copy.properties)
+  ) {
+    const properties: Record<string, JsonSchema> = {};
+    for (const branch of copy[union] as unknown[]) {
+      if (!isSchemaObject(branch) || !isSchemaObject(branch.properties)) continue;
+      for (const [name, property] of Object.entries(branch.properties)) {
+        properties[name] ??= property as JsonSchema;
+      }
+    }
+    const { [union]: _removed, required: _required, ...rest } = copy;
+    copy = { ...rest, type: 'object', properties };
+    changes.push(`root ${union} flattened into one object whose properties are all optional at /`);
+  }
+  if (copy.type === undefined) {
+    copy.type = 'object';
+    changes.push('added type "object" at /');
+  }
+  if (copy.type === 'object' && !isSchemaObject(copy.properties)) {
+    copy.properties = {};
+    changes.push('added empty properties at /');
+  }
+  return { schema: copy, changes };
+}

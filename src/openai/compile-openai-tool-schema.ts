@@ -2,6 +2,7 @@ import {
   type CompiledToolSchema,
   describesObject,
   isSchemaObject,
+  objectRootSchema,
   pointerSegment,
   transformSchema,
 } from '../internal/tool-schema-adaptation.js';
@@ -59,7 +60,7 @@ const STRICT_FORMATS = new Set([
 /**
  * Adapts a tool's input schema to what OpenAI's Chat Completions API accepts.
  *
- * Non-strict: the root is made an object schema with `properties`. Strict (`strict: true`): every
+ * Non-strict: the root is made an object schema with `properties` (see `objectRootSchema`). Strict (`strict: true`): every
  * object gets `additionalProperties: false` and lists all its properties in `required`; the
  * optional ones become nullable (`type: [t, 'null']`, or `anyOf` with `{type:'null'}`, and `null`
  * added to an `enum`), so the model may still leave them out by sending `null`; keywords strict
@@ -73,7 +74,7 @@ export function compileOpenAiToolSchema(
 ): CompiledToolSchema {
   const loose = compileLoose(schema);
   if (!options.strict) return loose;
-  const blocker = strictBlocker(schema);
+  const blocker = strictBlocker(loose.schema);
   if (blocker) {
     return { ...loose, changes: [...loose.changes, `strict mode off: ${blocker}`] };
   }
@@ -118,17 +119,8 @@ export function compileOpenAiToolSchema(
 }
 
 function compileLoose(schema: JsonSchema): CompiledToolSchema {
-  const changes: string[] = [];
-  const copy: JsonSchema = { ...schema };
-  if (copy.type === undefined) {
-    copy.type = 'object';
-    changes.push('added type "object" at /');
-  }
-  if (copy.type === 'object' && !isSchemaObject(copy.properties)) {
-    copy.properties = {};
-    changes.push('added empty properties at /');
-  }
-  return { schema: copy, strict: false, changes };
+  const { schema: root, changes } = objectRootSchema(schema);
+  return { schema: root, strict: false, changes };
 }
 
 /** Why a schema cannot be sent in strict mode, or `undefined` when it can. */

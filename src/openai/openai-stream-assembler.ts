@@ -96,8 +96,8 @@ export class OpenAiStreamAssembler implements StreamConverter<ChatResponse> {
   }
 
   /** Called when the byte stream ended. */
-  *end(): Iterable<ChatResponse> {
-    if (this.done) return;
+  end(): Iterable<ChatResponse> {
+    if (this.done) return [];
     const unfinished = [...this.choices.values()].some((state) => !state.finished);
     if (!this.sawFinish || unfinished) {
       throw new ChatModelError({
@@ -106,6 +106,7 @@ export class OpenAiStreamAssembler implements StreamConverter<ChatResponse> {
         retryable: true,
       });
     }
+    return [];
   }
 
   private *flushUnfinished(): Iterable<ChatResponse> {

@@ -1,0 +1,146 @@
+import {
+  definedEntries,
+  type ProviderChatModelOptions,
+} from '../internal/provider-chat-model-options.js';
+import { ProviderTransport } from '../internal/provider-transport.js';
+import type { SchemaAdaptation } from '../internal/tool-schema-adaptation.js';
+import { ToolSchemaCompilerCache } from '../internal/tool-schema-compiler-cache.js';
+import type {
+  ChatModel,
+  ChatModelCallOptions,
+  ChatOptions,
+  ChatResponse,
+  Prompt,
+} from '../model/index.js';
+import type { ToolCallback, ToolDefinition } from '../tools/tool-callback.js';
+import { AnthropicStreamAssembler } from './anthropic-stream-assembler.js';
+import type {
+  AnthropicMessagesRequest,
+  AnthropicToolParam,
+  AnthropicWireMessage,
+} from './anthropic-wire.js';
+import { compileAnthropicToolSchema } from './compile-anthropic-tool-schema.js';
+import { fromAnthropicResponse } from './from-anthropic-response.js';
+import { toAnthropicRequest } from './to-anthropic-request.js';
+
+/** Options of an {@link AnthropicChatModel}. */
+export interface AnthropicChatModelOptions extends ProviderChatModelOptions {
+  /** Default `https://api.anthropic.com` (the `/v1/messages` path is appended). */
+  baseUrl?: string | undefined;
+  /** Default `claude-sonnet-4-5`. */
+  model?: string | undefined;
+  /** Default 4096: the Messages API requires `max_tokens`. */
+  maxTokens?: number | undefined;
+  /** `anthropic-version` header. Default `2023-06-01`. */
+  version?: string | undefined;
+  /** `anthropic-beta` header values. */
+  betas?: string[] | undefined;
+}
+
+const DEFAULT_BASE_URL = 'https://api.anthropic.com';
+const DEFAULT_MODEL = 'claude-sonnet-4-5';
+const DEFAULT_MAX_TOKENS = 4096;
+
+/**
+ * A `ChatModel` for Anthropic's Messages API, on plain `fetch` and `eventsource-parser`. System
+ * messages become the `system` text, tool calls `tool_use` blocks and tool responses
+ * `tool_result` blocks (`is_error` for error results). `options.responseFormat` of type
+ * `json_schema` is sent as `output_config.format` (structured outputs). Per-request options are
+ * the prompt's `ChatOptions`: `model`, `temperature`, `maxTokens`, `toolChoice`,
+ * `parallelToolCalls`, `strictTools`, `topP`, `topK`, `stop`, `responseFormat` and `extraBody`.
+ */
+export class AnthropicChatModel implements ChatModel {
+  /** The options merged under every request's options. */
+  readonly defaultOptions: ChatOptions;
+  private readonly transport: ProviderTransport;
+  private readonly url: string;
+  private readonly schemas: ToolSchemaCompilerCache;
+
+  constructor(options: AnthropicChatModelOptions = {}) {
+    const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '').replace(/\/v1$/, '');
+    this.url = `${baseUrl}/v1/messages`;
+    this.defaultOptions = definedEntries({
+      model: options.model ?? DEFAULT_MODEL,
+      temperature: options.temperature,
+      maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS,
+      toolChoice: options.toolChoice,
+      parallelToolCalls: options.parallelToolCalls,
+      strictTools: options.strictTools,
+      extraBody: options.extraBody,
+    }) as ChatOptions;
+    const headers: Record<string, string> = {
+      'anthropic-version': options.version ?? '2023-06-01',
+      ...options.headers,
+    };
+    if (options.apiKey) headers['x-api-key'] = options.apiKey;
+    if (options.betas && options.betas.length > 0)
+      headers['anthropic-beta'] = options.betas.join(',');
+    this.transport = new ProviderTransport({
+      provider: 'anthropic',
+      headers,
+      secrets: [options.apiKey],
+      fetch: options.fetch,
+      maxRetries: options.maxRetries,
+      timeoutMs: options.timeoutMs,
+      retryDelay: options.retryDelay,
+      maxResponseBytes: options.maxResponseBytes,
+    });
+    this.schemas = new ToolSchemaCompilerCache(
+      'anthropic',
+      compileAnthropicToolSchema,
+      options.onSchemaAdaptation,
+    );
+  }
+
+  /** Sends the prompt and returns the whole response. */
+  async call(prompt: Prompt, options: ChatModelCallOptions = {}): Promise<ChatResponse> {
+    const body = await this.transport.postJson(
+      this.url,
+      this.request(prompt, false),
+      options.signal,
+    );
+    return fromAnthropicResponse(body as AnthropicWireMessage);
+  }
+
+  /** Sends the prompt and yields text deltas as they come, and whole tool calls where they end. */
+  stream(prompt: Prompt, options: ChatModelCallOptions = {}): AsyncIterable<ChatResponse> {
+    return this.transport.postEventStream(
+      this.url,
+      this.request(prompt, true),
+      () => new AnthropicStreamAssembler(),
+      options.signal,
+    );
+  }
+
+  /**
+   * The tools as they would be sent, with every schema adaptation; call it at registration to
+   * see the changes before any request is made.
+   */
+  compileTools(
+    tools: readonly (ToolCallback | ToolDefinition)[],
+    options: { strict?: boolean } = {},
+  ): { tools: AnthropicToolParam[]; adaptations: SchemaAdaptation[] } {
+    const strict = options.strict ?? this.defaultOptions.strictTools === true;
+    const compiled = this.schemas.compileAll(tools, strict);
+    const request = toAnthropicRequest([], {}, compiled.tools, {
+      stream: false,
+      defaultModel: 'x',
+      defaultMaxTokens: 1,
+    });
+    return { tools: request.tools ?? [], adaptations: compiled.adaptations };
+  }
+
+  /** The request body this model sends for a prompt (what `call` / `stream` POST). */
+  request(prompt: Prompt, stream: boolean): AnthropicMessagesRequest {
+    const options: ChatOptions = { ...this.defaultOptions, ...definedEntries(prompt.options) };
+    const { tools } = this.schemas.compileAll(
+      options.toolCallbacks ?? [],
+      options.strictTools === true,
+    );
+    return toAnthropicRequest(prompt.messages, options, tools, {
+      stream,
+      defaultModel: DEFAULT_MODEL,
+      defaultMaxTokens: DEFAULT_MAX_TOKENS,
+    });
+  }
+}

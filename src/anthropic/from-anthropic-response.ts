@@ -1,0 +1,156 @@
+import { ChatModelError } from '../errors/index.js';
+import type { AssistantMessage, Metadata, ToolCall } from '../messages/index.js';
+import {
+  type ChatResponse,
+  type ChatResponseMetadata,
+  FinishReason,
+  type Usage,
+} from '../model/index.js';
+import type {
+  AnthropicWireBlock,
+  AnthropicWireMessage,
+  AnthropicWireUsage,
+} from './anthropic-wire.js';
+
+/** Maps a Messages API `stop_reason` to toolloop's finish reason names. */
+export function mapAnthropicStopReason(reason: string | null | undefined): string | null {
+  switch (reason) {
+    case null:
+    case undefined:
+    case '':
+      return null;
+    case 'end_turn':
+    case 'stop_sequence':
+      return FinishReason.STOP;
+    case 'tool_use':
+      return FinishReason.TOOL_CALLS;
+    case 'max_tokens':
+    case 'model_context_window_exceeded':
+      return FinishReason.LENGTH;
+    case 'refusal':
+      return FinishReason.CONTENT_FILTER;
+    default:
+      return reason;
+  }
+}
+
+/**
+ * Maps a Messages API usage object to {@link Usage}. `promptTokens` counts every input token:
+ * uncached input plus cache reads and cache writes (Anthropic reports them apart, OpenAI
+ * includes them), and the cache counts are also given on their own.
+ */
+export function mapAnthropicUsage(usage: AnthropicWireUsage | null | undefined): Usage | undefined {
+  if (!usage || typeof usage !== 'object') return undefined;
+  const input = numberOr(usage.input_tokens);
+  const cacheRead = usage.cache_read_input_tokens;
+  const cacheWrite = usage.cache_creation_input_tokens;
+  const promptTokens = input + numberOr(cacheRead) + numberOr(cacheWrite);
+  const completionTokens = numberOr(usage.output_tokens);
+  const result: Usage = {
+    promptTokens,
+    completionTokens,
+    totalTokens: promptTokens + completionTokens,
+  };
+  if (typeof cacheRead === 'number') result.cacheReadTokens = cacheRead;
+  if (typeof cacheWrite === 'number') result.cacheWriteTokens = cacheWrite;
+  return result;
+}
+
+/** Client tool calls are `tool_use`; these block types are thinking kept for the next request. */
+const THINKING_TYPES = new Set(['thinking', 'redacted_thinking']);
+
+/**
+ * Converts a non-streamed Messages API body to a {@link ChatResponse}: text blocks joined,
+ * each `tool_use` block one `ToolCall` (arguments = its input as JSON text, id kept), thinking
+ * blocks kept in `output.metadata.thinking` (sent back on the next request), and server-run
+ * blocks (MCP, web search, tool search) kept in `output.metadata.serverToolBlocks` and never
+ * turned into calls the loop would execute. When the output limit stopped the message during a
+ * `tool_use` block, that call is marked `metadata.truncated = true`.
+ */
+export function fromAnthropicResponse(body: AnthropicWireMessage): ChatResponse {
+  if (body.type === 'error') throw anthropicStreamError(body.error);
+  const finishReason = mapAnthropicStopReason(body.stop_reason);
+  const content = body.content ?? [];
+  let text: string | null = null;
+  const toolCalls: ToolCall[] = [];
+  const thinking: AnthropicWireBlock[] = [];
+  const serverToolBlocks: AnthropicWireBlock[] = [];
+  content.forEach((block, position) => {
+    if (block.type === 'text') {
+      if (block.text) text = (text ?? '') + block.text;
+    } else if (block.type === 'tool_use') {
+      const call: ToolCall = {
+        id: block.id ?? '',
+        name: block.name ?? '',
+        arguments: JSON.stringify(block.input ?? {}),
+      };
+      if (finishReason === FinishReason.LENGTH && position === content.length - 1) {
+        call.metadata = { truncated: true };
+      }
+      toolCalls.push(call);
+    } else if (THINKING_TYPES.has(block.type)) {
+      thinking.push(thinkingBlock(block));
+    } else {
+      serverToolBlocks.push(block);
+    }
+  });
+  const output: AssistantMessage = { role: 'assistant', text, toolCalls };
+  const metadata: Metadata = {};
+  if (thinking.length > 0) metadata.thinking = thinking;
+  if (serverToolBlocks.length > 0) metadata.serverToolBlocks = serverToolBlocks;
+  if (Object.keys(metadata).length > 0) output.metadata = metadata;
+  return {
+    results: [{ output, metadata: { finishReason } }],
+    metadata: messageMetadata(body, mapAnthropicUsage(body.usage)),
+  };
+}
+
+/** The id, model and usage of a message. */
+export function messageMetadata(
+  message: AnthropicWireMessage,
+  usage: Usage | undefined,
+): ChatResponseMetadata {
+  const metadata: ChatResponseMetadata = {};
+  if (typeof message.id === 'string' && message.id !== '') metadata.id = message.id;
+  if (typeof message.model === 'string' && message.model !== '') metadata.model = message.model;
+  if (usage) metadata.usage = usage;
+  return metadata;
+}
+
+/** A thinking block reduced to the fields the API wants back. */
+export function thinkingBlock(block: AnthropicWireBlock): AnthropicWireBlock {
+  if (block.type === 'redacted_thinking')
+    return { type: 'redacted_thinking', data: block.data ?? '' };
+  return { type: 'thinking', thinking: block.thinking ?? '', signature: block.signature ?? '' };
+}
+
+const ERROR_STATUS: Record<string, number> = {
+  invalid_request_error: 400,
+  authentication_error: 401,
+  permission_error: 403,
+  not_found_error: 404,
+  request_too_large: 413,
+  rate_limit_error: 429,
+  api_error: 500,
+  overloaded_error: 529,
+};
+
+/** A `ChatModelError` for an `error` event (or error body) delivered inside a 200 response. */
+export function anthropicStreamError(error: unknown): ChatModelError {
+  const record =
+    typeof error === 'object' && error !== null ? (error as Record<string, unknown>) : {};
+  const type = typeof record.type === 'string' ? record.type : 'error';
+  const message =
+    typeof record.message === 'string' ? record.message : 'the provider reported an error';
+  const status = ERROR_STATUS[type];
+  return new ChatModelError({
+    provider: 'anthropic',
+    message: `anthropic stream reported ${type}: ${message.slice(0, 500)}`,
+    ...(status === undefined ? {} : { status }),
+    retryable: status === 429 || status === 500 || status === 529,
+  });
+}
+
+function numberOr(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
