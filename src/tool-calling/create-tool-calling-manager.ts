@@ -97,6 +97,7 @@ const RESOLVES_NOTHING: ToolCallbackResolver = { resolve: () => undefined };
 const MAX_QUOTED_NAME_LENGTH = 100;
 const MAX_LISTED_TOOL_NAMES = 50;
 const MAX_LISTED_ISSUES = 20;
+const NON_WHITESPACE = /\S/;
 
 class DefaultToolCallingManager implements ToolCallingManager {
   readonly #resolver: ToolCallbackResolver;
@@ -193,12 +194,16 @@ class DefaultToolCallingManager implements ToolCallingManager {
 
     const responses: ToolResponse[] = new Array(calls.length);
     const plans: PlannedToolCall[] = [];
-    const seenIds = new Set<string>();
+    // A single call cannot repeat an id; most batches hold one call.
+    const seenIds = calls.length > 1 ? new Set<string>() : undefined;
     let breachIndex = -1;
     for (let index = 0; index < calls.length; index++) {
       const call = calls[index] as ToolCall;
-      const duplicate = seenIds.has(call.id);
-      seenIds.add(call.id);
+      let duplicate = false;
+      if (seenIds !== undefined) {
+        duplicate = seenIds.has(call.id);
+        seenIds.add(call.id);
+      }
       if (breachIndex !== -1) {
         responses[index] = errorResponse(
           call,
@@ -303,7 +308,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
       index,
       call,
       callback,
-      input: raw.trim() === '' ? '{}' : raw,
+      input: NON_WHITESPACE.test(raw) ? raw : '{}',
       timeoutMs: metadata?.timeoutMs ?? this.#defaultTimeoutMs,
       sequential: metadata?.sequential === true,
     };

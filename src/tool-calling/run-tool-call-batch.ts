@@ -137,7 +137,7 @@ class ToolCallBatch {
     const { call, callback } = plan;
     const observer = this.#settings.observer;
     const content = observer?.includeContent === true;
-    const started = performance.now();
+    const started = observer === undefined ? 0 : performance.now();
     observer?.onToolCallStart?.({
       toolName: call.name,
       toolCallId: call.id,
@@ -152,16 +152,27 @@ class ToolCallBatch {
       messages: this.#settings.messages,
       signal: callController?.signal ?? this.#controller.signal,
     };
-    let promise: Promise<string>;
-    try {
-      promise = Promise.resolve(callback.call(plan.input, toolContext));
-    } catch (error) {
-      promise = Promise.reject(error);
+    let outcome: CallOutcome;
+    if (callController === undefined) {
+      try {
+        outcome = { kind: 'value', value: await callback.call(plan.input, toolContext) };
+      } catch (error) {
+        outcome = { kind: 'error', error };
+      }
+    } else {
+      let promise: Promise<string>;
+      try {
+        promise = Promise.resolve(callback.call(plan.input, toolContext));
+      } catch (error) {
+        promise = Promise.reject(error);
+      }
+      outcome = await settleWithin(
+        promise,
+        plan.timeoutMs as number,
+        callController,
+        this.#controller,
+      );
     }
-    const outcome =
-      callController === undefined
-        ? await settle(promise)
-        : await settleWithin(promise, plan.timeoutMs as number, callController, this.#controller);
 
     let result: string | undefined;
     let kind: ToolCallOutcome;
@@ -239,14 +250,6 @@ function toResponseText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value === null || value === undefined) return '';
   return JSON.stringify(value) ?? String(value);
-}
-
-async function settle(promise: Promise<unknown>): Promise<CallOutcome> {
-  try {
-    return { kind: 'value', value: await promise };
-  } catch (error) {
-    return { kind: 'error', error };
-  }
 }
 
 /**
