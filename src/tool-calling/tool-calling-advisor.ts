@@ -105,6 +105,12 @@ interface LoopState {
  * Subclasses extend the loop through one set of hooks shared by call and stream mode
  * (`doInitializeLoop`, `doBeforeCall`, `doAfterCall`, `doFinalizeLoop`,
  * `doGetNextInstructions`); each receives a {@link ToolLoopContext} telling the mode.
+ *
+ * Departures from the reference: the iteration cap (the reference loops until the model stops);
+ * abort checks before every model call and tool batch; in stream mode the text of a chunk that
+ * also carries tool calls still reaches the caller, and `doFinalizeLoop` runs on every ending; the
+ * loop passes through untouched only for a prompt without an options object, since every
+ * `ChatOptions` can carry tools.
  */
 export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvisor {
   /** The default order: `HIGHEST_PRECEDENCE + 300`. */
@@ -322,6 +328,17 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
     return [promptSystemMessage(request.prompt), last];
   }
 
+  /**
+   * The options of the one tools-off call after `maxIterations` tool rounds: the round's options
+   * with no tools (`toolCallbacks: []`) and `toolChoice: 'none'`. Provider adapters must send such
+   * a request even though its history holds tool calls and results (Anthropic, for one, wants the
+   * tools those blocks name declared). Override to keep the definitions and rely on
+   * `toolChoice: 'none'` alone, or to add other settings.
+   */
+  protected finalAnswerOptions(options: ChatOptions): ChatOptions {
+    return { ...options, toolCallbacks: [], toolChoice: 'none' };
+  }
+
   async *#streamLoop(
     request: ChatClientRequest,
     chain: StreamAdvisorChain,
@@ -463,10 +480,7 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
     if (state.finalAnswer) {
       request = {
         ...request,
-        prompt: {
-          ...request.prompt,
-          options: { ...request.prompt.options, toolCallbacks: [], toolChoice: 'none' },
-        },
+        prompt: { ...request.prompt, options: this.finalAnswerOptions(request.prompt.options) },
       };
     }
     throwIfAborted(state.signal);
