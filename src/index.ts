@@ -38,6 +38,19 @@ export {
   type ToolloopErrorCode,
 } from './errors/index.js';
 export {
+  type AppendOptions,
+  type ChatMemory,
+  type ChatMemoryRepository,
+  CONVERSATION_ID,
+  InMemoryChatMemoryRepository,
+  MessageChatMemoryAdvisor,
+  type MessageChatMemoryAdvisorOptions,
+  MessageWindowChatMemory,
+  type MessageWindowChatMemoryOptions,
+  type RetainMessages,
+  windowRetain,
+} from './memory/index.js';
+export {
   type AssistantMessage,
   assistantMessage,
   isAssistantMessage,

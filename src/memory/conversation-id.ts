@@ -1,0 +1,19 @@
+import { InvalidArgumentError } from '../errors/index.js';
+import type { Message } from '../messages/index.js';
+
+/** Throws the reference's error unless `conversationId` is a string with a non-blank character. */
+export function assertConversationId(conversationId: unknown): asserts conversationId is string {
+  if (typeof conversationId !== 'string' || !/\S/u.test(conversationId)) {
+    throw new InvalidArgumentError('conversationId cannot be null or empty');
+  }
+}
+
+/** Throws the reference's errors unless `messages` is an array without null elements. */
+export function assertMessages(messages: unknown): asserts messages is readonly Message[] {
+  if (!Array.isArray(messages)) throw new InvalidArgumentError('messages cannot be null');
+  for (const message of messages) {
+    if (message === null || message === undefined || typeof message !== 'object') {
+      throw new InvalidArgumentError('messages cannot contain null elements');
+    }
+  }
+}

@@ -1,0 +1,57 @@
+import type { Message } from '../messages/index.js';
+import type { AppendOptions, ChatMemoryRepository } from './chat-memory-repository.js';
+import { assertConversationId, assertMessages } from './conversation-id.js';
+
+/**
+ * Keeps conversations in a `Map` of this process. Every read and write copies, so callers never
+ * share arrays with the store; each operation runs without awaiting, so appends are atomic.
+ */
+export class InMemoryChatMemoryRepository implements ChatMemoryRepository {
+  private readonly conversations = new Map<string, Message[]>();
+
+  async findConversationIds(): Promise<string[]> {
+    return [...this.conversations.keys()];
+  }
+
+  async findByConversationId(conversationId: string): Promise<Message[]> {
+    assertConversationId(conversationId);
+    const stored = this.conversations.get(conversationId);
+    return stored ? structuredClone(stored) : [];
+  }
+
+  async saveAll(conversationId: string, messages: readonly Message[]): Promise<void> {
+    assertConversationId(conversationId);
+    assertMessages(messages);
+    this.store(conversationId, structuredClone([...messages]));
+  }
+
+  async deleteByConversationId(conversationId: string): Promise<void> {
+    assertConversationId(conversationId);
+    this.conversations.delete(conversationId);
+  }
+
+  async append(
+    conversationId: string,
+    messages: readonly Message[],
+    options: AppendOptions = {},
+  ): Promise<void> {
+    assertConversationId(conversationId);
+    assertMessages(messages);
+    const existing = this.conversations.get(conversationId) ?? [];
+    const all = [...existing, ...structuredClone([...messages])];
+    if (!options.retain) {
+      this.store(conversationId, all);
+      return;
+    }
+    const keep = options.retain(structuredClone(all), existing.length);
+    this.store(
+      conversationId,
+      keep.map((index) => all[index]).filter((message) => message !== undefined),
+    );
+  }
+
+  private store(conversationId: string, messages: Message[]): void {
+    if (messages.length === 0) this.conversations.delete(conversationId);
+    else this.conversations.set(conversationId, messages);
+  }
+}
