@@ -1,0 +1,62 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { fmt } from './harness.js';
+
+/**
+ * Prints the head of bench/RESULTS.md: the machine, Node, the date, the commit, and the exact
+ * versions of toolloop and of every peer, read from the installed packages.
+ */
+
+const benchRoot = new URL('../../', import.meta.url);
+const projectRoot = new URL('../', benchRoot);
+
+function installedVersion(name: string): string {
+  try {
+    const manifest = JSON.parse(
+      readFileSync(new URL(`node_modules/${name}/package.json`, benchRoot), 'utf8'),
+    ) as { version?: string };
+    return manifest.version ?? 'unknown';
+  } catch {
+    return 'not installed';
+  }
+}
+
+function commit(): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      cwd: projectRoot,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+const toolloopVersion = (
+  JSON.parse(readFileSync(new URL('package.json', projectRoot), 'utf8')) as { version: string }
+).version;
+const cpuList = cpus();
+const peers = [
+  'ai',
+  '@openai/agents',
+  'langchain',
+  '@langchain/core',
+  '@langchain/langgraph',
+  'zod',
+];
+
+const lines = [
+  '# Benchmark results',
+  '',
+  'Written by `npm run bench` (bench/run.sh); do not edit by hand. Every ratio compares numbers measured in this same run. Scripted zero-latency models: only the frameworks are measured.',
+  '',
+  `- Machine: ${cpuList[0]?.model.trim() ?? 'unknown CPU'}, ${cpuList.length} cores, ${fmt(totalmem() / 1024 ** 3)} GB memory (${process.platform} ${process.arch})`,
+  `- Node ${process.version}, run with \`--expose-gc\``,
+  `- Date: ${new Date().toISOString().replace('T', ' ').slice(0, 16)} UTC`,
+  `- toolloop ${toolloopVersion} (commit ${commit()})`,
+  `- Peers: ${peers.map((name) => `\`${name}\` ${installedVersion(name)}`).join(', ')}`,
+  '',
+];
+process.stdout.write(`${lines.join('\n')}\n`);

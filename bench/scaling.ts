@@ -1,0 +1,136 @@
+import { BenchChatModel } from './lib/bench-chat-model.js';
+import { handTools, handWrittenCall } from './lib/hand-written-loop.js';
+import {
+  check,
+  count,
+  fmt,
+  fmtRatio,
+  measure,
+  progress,
+  runSequentially,
+  SMOKE,
+  table,
+  verdict,
+} from './lib/harness.js';
+import { toolloopCall, toolloopSetup } from './lib/toolloop.js';
+import { FINAL_TEXT, inputSchema, noopTool, QUESTION, toolName } from './lib/workload.js';
+
+/**
+ * Scaling: the loop-overhead conversation (three tool calls, then text) with 1, 10, 100 and
+ * 1,000 tools attached to the request, and with 10, 100 and 1,000 prior messages in the prompt,
+ * through toolloop's ChatClient and through the hand-written loop. The cost per conversation
+ * must grow at most linearly with the tools and with the history.
+ */
+
+const CONVERSATIONS = count(500, 6);
+const TOOL_COUNTS = SMOKE ? [1, 10] : [1, 10, 100, 1000];
+const HISTORY_LENGTHS = SMOKE ? [10, 100] : [10, 100, 1000];
+/** Growth between two sizes ten times apart that still counts as linear (noise allowance). */
+const LINEAR_TOLERANCE = 12.5;
+
+interface Point {
+  size: number;
+  toolloopUs: number;
+  handUs: number;
+}
+
+async function point(toolCount: number, historyLength: number): Promise<Point> {
+  const setup = toolloopSetup(toolCount, historyLength);
+  const ours = () => toolloopCall(setup);
+  check(
+    (await ours()) === FINAL_TEXT,
+    `toolloop at ${toolCount} tools / ${historyLength} messages`,
+  );
+  const model = new BenchChatModel(toolCount);
+  const tools = handTools(
+    Array.from({ length: toolCount }, (_, i) => ({
+      name: toolName(i),
+      schema: inputSchema,
+      execute: noopTool,
+    })),
+  );
+  const history = setup.history;
+  const hand = () => handWrittenCall(model, tools, history, QUESTION);
+  const options = {
+    operations: CONVERSATIONS,
+    repetitions: count(3, 1),
+    warmupRepetition: () => runSequentially(Math.ceil(CONVERSATIONS / 4), ours),
+  };
+  const toolloop = await measure(() => runSequentially(CONVERSATIONS, ours), options);
+  const handMeasured = await measure(() => runSequentially(CONVERSATIONS, hand), {
+    ...options,
+    warmupRepetition: () => runSequentially(Math.ceil(CONVERSATIONS / 4), hand),
+  });
+  return { size: 0, toolloopUs: toolloop.usPerOp, handUs: handMeasured.usPerOp };
+}
+
+function growthRows(points: Point[]): string[][] {
+  return points.map((p, i) => {
+    const previous = points[i - 1];
+    return [
+      fmt(p.size),
+      fmt(p.toolloopUs),
+      previous ? fmtRatio(p.toolloopUs / previous.toolloopUs) : '—',
+      previous ? fmt((p.toolloopUs - previous.toolloopUs) / (p.size - previous.size), 3) : '—',
+      fmt(p.handUs),
+      fmtRatio(p.toolloopUs / p.handUs),
+    ];
+  });
+}
+
+function isLinear(points: Point[]): { linear: boolean; worst: number } {
+  let worst = 0;
+  for (let i = 1; i < points.length; i++) {
+    const growth = points[i]!.toolloopUs / points[i - 1]!.toolloopUs;
+    const sizeGrowth = points[i]!.size / points[i - 1]!.size;
+    worst = Math.max(worst, growth / (sizeGrowth / 10));
+  }
+  return { linear: worst <= LINEAR_TOLERANCE, worst };
+}
+
+const toolPoints: Point[] = [];
+for (const toolCount of TOOL_COUNTS) {
+  const p = await point(toolCount, 0);
+  p.size = toolCount;
+  progress(`scaling: ${toolCount} tools → ${fmt(p.toolloopUs)} µs`);
+  toolPoints.push(p);
+}
+const historyPoints: Point[] = [];
+for (const historyLength of HISTORY_LENGTHS) {
+  const p = await point(3, historyLength);
+  p.size = historyLength;
+  progress(`scaling: ${historyLength} messages → ${fmt(p.toolloopUs)} µs`);
+  historyPoints.push(p);
+}
+
+const header = (what: string) => [
+  what,
+  'toolloop µs / conversation',
+  'growth vs previous row',
+  `µs per extra ${what.split(' ')[0]!.replace(/s$/, '')}`,
+  'hand-written µs',
+  'toolloop ÷ hand-written',
+];
+
+const tools = isLinear(toolPoints);
+const history = isLinear(historyPoints);
+const out: string[] = ['## Scaling', ''];
+out.push(
+  `Workload: the loop-overhead conversation (3 parallel tool calls, then text), ${fmt(CONVERSATIONS)} conversations one after another per repetition, median of ${count(3, 1)}. First with 1 to 1,000 tools attached to each request (\`.tools(...)\` on every request, so toolloop resolves, de-duplicates and sends all of them every time; the calls go to three of them), then with 3 tools and 10 to 1,000 prior messages in the prompt. The hand-written loop builds its tool map once and copies the history once per conversation.`,
+  '',
+);
+out.push('Attached tools:', '', table(header('tools attached'), growthRows(toolPoints)), '');
+out.push(
+  'History length:',
+  '',
+  table(header('messages in history'), growthRows(historyPoints)),
+  '',
+);
+out.push('Targets:', '');
+out.push(
+  `- Linear or better in attached tools (growth ≤ ${LINEAR_TOLERANCE}× per 10× more tools, allowing for noise): worst ${fmtRatio(tools.worst)} — ${verdict(tools.linear)}.`,
+);
+out.push(
+  `- Linear or better in history length: worst ${fmtRatio(history.worst)} per 10× more messages — ${verdict(history.linear)}.`,
+);
+process.stdout.write(`${out.join('\n')}\n`);
