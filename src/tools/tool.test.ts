@@ -1,0 +1,211 @@
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { z } from 'zod';
+import {
+  AbortError,
+  InvalidToolInputError,
+  ToolDefinitionError,
+  ToolExecutionError,
+} from '../errors/index.js';
+import { tool } from './tool.js';
+import type { ToolCallback, ToolContext } from './tool-callback.js';
+
+async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('tool() with execute (function tools)', () => {
+  it('builds a ToolCallback from a Zod schema, typed from the schema', async () => {
+    const currentWeather = tool({
+      name: 'currentWeather',
+      inputSchema: z.object({ city: z.string(), unit: z.enum(['C', 'F']).default('C') }),
+      execute: async (input) => {
+        expectTypeOf(input).toEqualTypeOf<{ city: string; unit: 'C' | 'F' }>();
+        return { city: input.city, temperature: 21, unit: input.unit };
+      },
+    });
+    expectTypeOf(currentWeather).toEqualTypeOf<ToolCallback>();
+    expect(currentWeather.definition.name).toBe('currentWeather');
+    expect(currentWeather.definition.description).toBe('current weather');
+    expect(currentWeather.definition.inputSchema.required).toEqual(['city']);
+    expect(currentWeather.metadata).toEqual({ returnDirect: false, sequential: false });
+    expect(await currentWeather.call('{"city":"Paris"}')).toBe(
+      '{"city":"Paris","temperature":21,"unit":"C"}',
+    );
+  });
+
+  it('takes a raw JSON Schema and validates with it', async () => {
+    const echo = tool({
+      name: 'echo',
+      description: 'Echoes a word',
+      inputSchema: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] },
+      execute: (input) => {
+        expectTypeOf(input).toEqualTypeOf<Record<string, unknown>>();
+        return input.word;
+      },
+    });
+    expect(echo.definition.description).toBe('Echoes a word');
+    expect(await echo.call('{"word":"hi"}')).toBe('"hi"');
+    const error = await rejectionOf(echo.call('{"word":3}'));
+    expect(error).toBeInstanceOf(InvalidToolInputError);
+    expect((error as InvalidToolInputError).issues).toEqual([
+      { path: '/word', message: 'must be string' },
+    ]);
+  });
+
+  it('without inputSchema takes no arguments and treats empty text as {}', async () => {
+    let received: unknown;
+    const now = tool({
+      name: 'now',
+      execute: (input) => {
+        received = input;
+        return '2026-01-01';
+      },
+    });
+    expect(JSON.stringify(now.definition.inputSchema)).toBe(
+      '{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"required":[],"additionalProperties":false}',
+    );
+    expect(await now.call('')).toBe('"2026-01-01"');
+    expect(received).toEqual({});
+    expect(await now.call('  {} ')).toBe('"2026-01-01"');
+  });
+
+  it('never runs execute on bad input and reports JSON-pointer issues', async () => {
+    let runs = 0;
+    const lookup = tool({
+      name: 'lookup',
+      inputSchema: z.object({ id: z.number(), tags: z.array(z.string()) }),
+      execute: () => {
+        runs++;
+        return 'found';
+      },
+    });
+    for (const raw of [
+      '{"id":',
+      '[1]',
+      'null',
+      '{"__proto__":{"x":1}}',
+      '{"id":"a","tags":[1]}',
+      '{}',
+    ]) {
+      const error = await rejectionOf(lookup.call(raw));
+      expect(error).toBeInstanceOf(InvalidToolInputError);
+      expect((error as InvalidToolInputError).toolName).toBe('lookup');
+    }
+    const error = (await rejectionOf(
+      lookup.call('{"id":"a","tags":[1]}'),
+    )) as InvalidToolInputError;
+    expect(error.issues.map((issue) => issue.path)).toEqual(['/id', '/tags/0']);
+    expect(runs).toBe(0);
+  });
+
+  it('passes the caller context, or an empty one when none is given', async () => {
+    const contexts: ToolContext[] = [];
+    const whoAmI = tool({
+      name: 'whoAmI',
+      inputSchema: z.object({}),
+      execute: (_input, context) => {
+        contexts.push(context);
+        return context.context.userId ?? 'anonymous';
+      },
+    });
+    const signal = new AbortController().signal;
+    expect(
+      await whoAmI.call('{}', { context: { userId: 'alice' }, toolCallId: 'c1', signal }),
+    ).toBe('"alice"');
+    expect(await whoAmI.call('{}')).toBe('"anonymous"');
+    expect(contexts[0]?.toolCallId).toBe('c1');
+    expect(contexts[0]?.signal).toBe(signal);
+    expect(contexts[1]).toEqual({ context: {} });
+    expect(JSON.stringify(whoAmI.definition)).not.toContain('userId');
+  });
+
+  it('wraps what the tool throws in ToolExecutionError with the cause', async () => {
+    const cause = new RangeError('test exception');
+    const failing = tool({
+      name: 'failing',
+      execute: () => {
+        throw cause;
+      },
+    });
+    const error = await rejectionOf(failing.call('{}'));
+    expect(error).toBeInstanceOf(ToolExecutionError);
+    expect((error as ToolExecutionError).message).toBe('test exception');
+    expect((error as ToolExecutionError).toolName).toBe('failing');
+    expect((error as ToolExecutionError).cause).toBe(cause);
+  });
+
+  it('passes ToolExecutionError and abort errors through unchanged', async () => {
+    const own = new ToolExecutionError({ toolName: 'other', message: 'already wrapped' });
+    const aborted = new AbortError();
+    const domAbort = new DOMException('stopped', 'AbortError');
+    for (const thrown of [own, aborted, domAbort]) {
+      const passing = tool({
+        name: 'passing',
+        execute: async () => {
+          throw thrown;
+        },
+      });
+      expect(await rejectionOf(passing.call('{}'))).toBe(thrown);
+    }
+  });
+
+  it('converts void to "Done", and uses a custom converter when given', async () => {
+    const silent = tool({ name: 'silent', execute: () => undefined });
+    expect(await silent.call('{}')).toBe('"Done"');
+    const custom = tool({
+      name: 'custom',
+      resultConverter: (result) => `<${String(result)}>`,
+      execute: () => 42,
+    });
+    expect(await custom.call('{}')).toBe('<42>');
+  });
+
+  it('turns an unconvertible result into a ToolExecutionError', async () => {
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    const error = await rejectionOf(tool({ name: 'loop', execute: () => circular }).call('{}'));
+    expect(error).toBeInstanceOf(ToolExecutionError);
+    expect((error as Error).message).toMatch(/circular reference/);
+  });
+
+  it('carries returnDirect, sequential and timeoutMs into the metadata', () => {
+    const direct = tool({
+      name: 'direct',
+      returnDirect: true,
+      sequential: true,
+      timeoutMs: 5000,
+      execute: () => 'x',
+    });
+    expect(direct.metadata).toEqual({ returnDirect: true, sequential: true, timeoutMs: 5000 });
+  });
+
+  const badOptions: [Record<string, unknown>, string][] = [
+    [{ name: '', execute: () => 1 }, 'Tool name cannot be null or empty'],
+    [{ name: '  ', execute: () => 1 }, 'Tool name cannot be null or empty'],
+    [{ name: 'x', execute: 'nope' }, "Tool 'x': execute must be a function"],
+    [{ name: 'x', execute: undefined }, "Tool 'x': execute must be a function"],
+    [{ name: 'x', timeoutMs: 0, execute: () => 1 }, 'timeoutMs must be a positive number'],
+    [{ name: 'x', timeoutMs: Number.NaN, execute: () => 1 }, 'timeoutMs must be a positive number'],
+    [{ name: 'x', timeoutMs: '5', execute: () => 1 }, 'timeoutMs must be a positive number'],
+    [{ name: 'x', returnDirect: 'yes', execute: () => 1 }, 'returnDirect must be a boolean'],
+    [{ name: 'x', description: 5, execute: () => 1 }, 'description must be a string'],
+    [
+      { name: 'x', resultConverter: 'json', execute: () => 1 },
+      'resultConverter must be a function',
+    ],
+    [
+      { name: 'x', inputSchema: { type: 'string' }, execute: () => 1 },
+      'must describe a JSON object',
+    ],
+  ];
+  it.each(badOptions)('rejects bad options at definition time: %j', (options, message) => {
+    const define = () => tool(options as never);
+    expect(define).toThrow(ToolDefinitionError);
+    expect(define).toThrow(message);
+  });
+});
