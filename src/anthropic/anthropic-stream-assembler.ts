@@ -144,8 +144,11 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
     this.outputTokens =
       typeof message.usage?.output_tokens === 'number' ? message.usage.output_tokens : 0;
     // A message_start inside an unfinished message: the abandoned message's open blocks never
-    // ended, so they are dropped rather than emitted half-done.
+    // ended, so they are dropped rather than emitted half-done, and its thinking (whose signature
+    // belongs to that message) is not sent back.
     this.blocks.clear();
+    this.thinking = [];
+    this.serverToolBlocks = [];
     this.started = true;
     this.stopped = false;
     this.finished = false;
