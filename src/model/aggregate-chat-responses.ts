@@ -1,5 +1,11 @@
 import type { AssistantMessage, Metadata, ToolCall } from '../messages/index.js';
-import type { ChatResponse, ChatResponseMetadata, Generation, Usage } from './chat-response.js';
+import {
+  type ChatResponse,
+  type ChatResponseMetadata,
+  type Generation,
+  isUsageEmpty,
+  type Usage,
+} from './chat-response.js';
 
 interface GenerationAccumulator {
   text: string;
@@ -11,8 +17,8 @@ interface GenerationAccumulator {
 
 /**
  * Folds streamed chunks into one response incrementally: text is concatenated per generation,
- * tool calls are kept whole in arrival order, usage is taken from the (last) chunk that carries
- * it, and other metadata is merged with later chunks winning.
+ * tool calls are kept whole in arrival order, usage is taken from the last chunk that carries
+ * non-zero counts, and other metadata is merged with later chunks winning.
  */
 export class ChatResponseAggregator {
   private readonly generations: GenerationAccumulator[] = [];
@@ -24,7 +30,8 @@ export class ChatResponseAggregator {
   add(chunk: ChatResponse): void {
     this.chunkCount++;
     const { usage, ...rest } = chunk.metadata;
-    if (usage) this.usage = usage;
+    // Providers repeat zeroed usage on content chunks; only a chunk with real counts replaces it.
+    if (usage && (!this.usage || !isUsageEmpty(usage))) this.usage = usage;
     if (Object.keys(rest).length > 0) this.metadata = { ...this.metadata, ...rest };
     chunk.results.forEach((generation, index) => {
       let accumulator = this.generations[index];

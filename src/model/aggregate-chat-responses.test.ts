@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { assistantMessage, toolCall } from '../messages/index.js';
+import { aggregateChatResponses, ChatResponseAggregator } from './aggregate-chat-responses.js';
+import { type ChatResponse, chatResponse } from './chat-response.js';
+
+function chunk(
+  text: string | null,
+  options: Partial<Pick<ChatResponse, 'metadata'>> & {
+    calls?: ReturnType<typeof toolCall>[];
+    finishReason?: string | null;
+  } = {},
+): ChatResponse {
+  return chatResponse(assistantMessage(text, options.calls ?? []), {
+    finishReason: options.finishReason ?? null,
+    metadata: options.metadata ?? {},
+  });
+}
+
+describe('aggregateChatResponses', () => {
+  it('concatenates text, keeps tool calls whole and in order, and takes the finish reason last set', () => {
+    const first = toolCall('call-1', 'weather', { city: 'Boston' });
+    const second = toolCall('call-2', 'weather', { city: 'Paris' });
+    const result = aggregateChatResponses([
+      chunk('Let me '),
+      chunk('check.', { calls: [first] }),
+      chunk(null, { calls: [second], finishReason: 'tool_calls' }),
+    ]);
+    expect(result.results).toHaveLength(1);
+    expect(result.results[0]?.output).toEqual({
+      role: 'assistant',
+      text: 'Let me check.',
+      toolCalls: [first, second],
+    });
+    expect(result.results[0]?.metadata.finishReason).toBe('tool_calls');
+  });
+
+  it('takes usage from the chunk that carries it, not from zeroed chunks after it', () => {
+    const usage = { promptTokens: 10, completionTokens: 5, totalTokens: 15 };
+    const zero = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+    const result = aggregateChatResponses([
+      chunk('a', { metadata: { usage: zero } }),
+      chunk('b', { metadata: { usage, id: 'resp-1' } }),
+      chunk('c', { metadata: { usage: zero, model: 'm' } }),
+    ]);
+    expect(result.metadata).toEqual({ usage, id: 'resp-1', model: 'm' });
+  });
+
+  it('keeps text null when no chunk carried text and aggregates incrementally', () => {
+    const aggregator = new ChatResponseAggregator();
+    aggregator.add(chunk(null, { calls: [toolCall('c', 't')] }));
+    expect(aggregator.size).toBe(1);
+    expect(aggregator.result().results[0]?.output.text).toBeNull();
+    aggregator.add(chunk('done'));
+    expect(aggregator.result().results[0]?.output.text).toBe('done');
+  });
+
+  it('produces plain JSON that round-trips', () => {
+    const result = aggregateChatResponses([
+      chunk('x', {
+        calls: [toolCall('1', 'n', '{"a":1}')],
+        metadata: { usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 } },
+      }),
+    ]);
+    expect(JSON.parse(JSON.stringify(result))).toEqual(result);
+  });
+});
