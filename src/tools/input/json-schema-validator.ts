@@ -3,9 +3,10 @@ import { ToolDefinitionError, type ToolInputIssue } from '../../errors/index.js'
 import type { JsonSchema } from '../json-schema.js';
 import { escapeJsonPointerToken } from './json-pointer.js';
 
-// Formats are not checked (no format plugin is a dependency). One compiler for every schema; each compiled function is removed from ajv's own cache right
-// away (it stays usable), so schemas listed anew on every request (MCP) do not pile up in memory
-// and two schemas with the same `$id` do not collide.
+// Formats are not checked (no format plugin is a dependency). One compiler serves every schema;
+// each compiled function is removed from ajv's own cache right away (it stays usable), so schemas
+// listed anew on every request (MCP) do not pile up in memory and two schemas with one `$id` do
+// not collide.
 const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
 const compiled = new WeakMap<object, ValidateFunction>();
 

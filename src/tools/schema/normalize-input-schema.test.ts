@@ -51,7 +51,7 @@ describe('normalizeInputSchema', () => {
     });
     const properties = normalized.properties as Record<string, JsonSchema>;
     expect(properties.person?.additionalProperties).toBe(false);
-    expect((properties.people?.items as JsonSchema).additionalProperties).toBe(false);
+    expect((properties.people?.items as JsonSchema | undefined)?.additionalProperties).toBe(false);
     expect(properties.open?.additionalProperties).toBe(true);
     expect(properties.scores?.additionalProperties).toEqual({ type: 'number' });
     expect(normalized.$defs?.Node?.additionalProperties).toBe(false);
