@@ -3,6 +3,7 @@ import {
   IllegalStateError,
   InvalidArgumentError,
   NoSuchToolError,
+  ToolDefinitionError,
   ToolExecutionError,
 } from '../errors/index.js';
 import type { Message, ToolResponse, ToolResponseMessage } from '../messages/index.js';
@@ -667,6 +668,33 @@ describe('executeToolCalls: exception processing', () => {
       responseData: 'custom text',
       isError: true,
     });
+  });
+
+  it('answers with the empty string when a custom processor returns nothing', async () => {
+    const manager = createToolCallingManager({
+      exceptionProcessor: () => undefined as unknown as string,
+    });
+    const result = await manager.executeToolCalls(
+      promptWith([spyTool('toolA', { execute: () => Promise.reject(new Error('x')) })]),
+      toolCallResponse([toolCall('1', 'toolA')]),
+    );
+    expect(lastResponses(result.conversationHistory)).toEqual([
+      { id: '1', name: 'toolA', responseData: '', isError: true },
+    ]);
+  });
+
+  it('fails the request when a tool input schema cannot be compiled', async () => {
+    const broken = spyTool('broken', {
+      inputSchema: { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } },
+    });
+    const error = await rejectionOf(
+      createToolCallingManager().executeToolCalls(
+        promptWith([broken]),
+        toolCallResponse([toolCall('1', 'broken', '{"a":1}')]),
+      ),
+    );
+    expect(error).toBeInstanceOf(ToolDefinitionError);
+    expect(broken.invocations).toHaveLength(0);
   });
 
   it('propagates what the processor throws', async () => {

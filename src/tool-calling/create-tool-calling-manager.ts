@@ -80,10 +80,31 @@ export interface ToolCallingManagerOptions {
 export const DEFAULT_TOOL_CALL_CONCURRENCY = 8;
 
 /**
- * Creates the default {@link ToolCallingManager} (the reference's `DefaultToolCallingManager`,
- * with toolloop's departures): calls that break a limit, name an unknown tool, carry invalid or
- * truncated arguments, or repeat an id are never executed and get an error response; the valid
- * calls of a batch run concurrently; every call id is answered exactly once, in call order.
+ * Creates the default {@link ToolCallingManager}: the reference's `DefaultToolCallingManager`
+ * (spec §10.3) with toolloop's departures. `executeToolCalls` answers every call of the batch
+ * with exactly one `ToolResponse`, at the call's position (`responses[i].id === calls[i].id`):
+ *
+ * - Limits are decided in call order before anything runs (the reference's counting rules).
+ * - Never executed, answered with an error response (`isError: true`): a call that breaks a limit
+ *   (`RETURN_ERROR_RESPONSE`); a call whose id an earlier call of the batch already used (the first
+ *   one runs, each repeat gets its own error); an empty or unknown name, or a tool known only to
+ *   the resolver while the fallback is off (the text lists the attached tools only); arguments
+ *   that are not a JSON object or fail the tool's input schema (issues with JSON-pointer paths);
+ *   a call marked `metadata.truncated`, or whose arguments do not parse while the generation's
+ *   finish reason is `'length'`. An `InvalidToolInputError` thrown by the tool is answered the
+ *   same way.
+ * - With `'THROW'`, the calls before the breach run, then a {@link ToolCallLimitExceededError} is
+ *   thrown whose partial history answers every call: results before the breach, the breach text,
+ *   then "not executed" errors for the calls after it (the reference leaves those unanswered).
+ * - Every error a tool throws goes through the exception processor (JavaScript has no checked /
+ *   unchecked split; the reference processes only `ToolExecutionException`); abort errors and
+ *   whatever the processor throws end the request.
+ * - Valid calls run concurrently up to `maxConcurrency` in call order; a `sequential` tool runs
+ *   alone. A timeout aborts the call's signal and answers "Tool '<name>' timed out after N ms".
+ *   The caller's abort keeps queued calls from starting, aborts running ones and rejects with an
+ *   `AbortError`.
+ * - A tool input schema that cannot be compiled fails the request with a `ToolDefinitionError`.
+ *
  * Throws {@link InvalidArgumentError} for invalid options.
  */
 export function createToolCallingManager(

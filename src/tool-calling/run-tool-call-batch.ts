@@ -203,7 +203,8 @@ class ToolCallBatch {
           ? (error as ToolExecutionError)
           : new ToolExecutionError({ toolName: call.name, toolCallId: call.id, cause: error });
         try {
-          result = this.#settings.processor(toolError);
+          // A custom processor written in plain JS may return a non-string.
+          result = toResponseText(this.#settings.processor(toolError));
           kind = 'tool-error';
         } catch (thrown) {
           kind = 'failed';
