@@ -182,6 +182,8 @@ describe('@tool on class methods', () => {
 
   it('supports static methods through the class itself', async () => {
     class MathTools {
+      readonly label = 'math';
+
       @tool({ inputSchema: z.object({ a: z.number(), b: z.number() }) })
       static add(input: { a: number; b: number }) {
         return input.a + input.b;
