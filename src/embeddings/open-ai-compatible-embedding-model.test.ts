@@ -1,0 +1,181 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChatModelError } from '../errors/index.js';
+import { OpenAiCompatibleEmbeddingModel } from './open-ai-compatible-embedding-model.js';
+
+interface Received {
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: { model: string; input: string[]; encoding_format: string; dimensions?: number };
+}
+
+const received: Received[] = [];
+let mode: 'ok' | 'shuffled' | 'unauthorized' | 'overloaded' | 'short' | 'html' = 'ok';
+let server: Server;
+let baseUrl: string;
+
+/** A vector derived from the text, so the test can check which vector belongs to which input. */
+const vectorFor = (text: string) => [text.length, text.charCodeAt(0) || 0, 0.5];
+
+function handle(request: IncomingMessage, response: ServerResponse): void {
+  let raw = '';
+  request.on('data', (chunk) => {
+    raw += chunk;
+  });
+  request.on('end', () => {
+    const body = JSON.parse(raw) as Received['body'];
+    received.push({ url: request.url ?? '', headers: request.headers, body });
+    response.setHeader('content-type', 'application/json');
+    if (mode === 'unauthorized') {
+      response.statusCode = 401;
+      response.end(
+        JSON.stringify({
+          error: {
+            message:
+              'Incorrect API key provided: sk-test-secret-123. You can find your API key at https://platform.openai.com/account/api-keys.',
+            type: 'invalid_request_error',
+            param: null,
+            code: 'invalid_api_key',
+          },
+        }),
+      );
+      return;
+    }
+    if (mode === 'overloaded') {
+      response.statusCode = 503;
+      response.end(
+        JSON.stringify({ error: { message: 'The server is overloaded', type: 'server_error' } }),
+      );
+      return;
+    }
+    if (mode === 'html') {
+      response.setHeader('content-type', 'text/html');
+      response.end('<html>gateway</html>');
+      return;
+    }
+    const data = body.input.map((text, index) => ({
+      object: 'embedding',
+      index,
+      embedding: vectorFor(text),
+    }));
+    if (mode === 'shuffled') data.reverse();
+    if (mode === 'short') data.pop();
+    response.end(
+      JSON.stringify({
+        object: 'list',
+        data,
+        model: body.model,
+        usage: { prompt_tokens: body.input.length * 3, total_tokens: body.input.length * 3 },
+      }),
+    );
+  });
+}
+
+beforeAll(async () => {
+  server = createServer(handle);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+const reset = (next: typeof mode) => {
+  mode = next;
+  received.length = 0;
+};
+
+describe('OpenAiCompatibleEmbeddingModel', () => {
+  it('requires a model and a positive batch size', () => {
+    expect(() => new OpenAiCompatibleEmbeddingModel({ model: ' ' })).toThrow('model is required');
+    expect(() => new OpenAiCompatibleEmbeddingModel({ model: 'm', maxBatchSize: 0 })).toThrow(
+      'maxBatchSize must be a positive integer',
+    );
+  });
+
+  it('posts to {baseUrl}/embeddings with model, input, key and dimensions', async () => {
+    reset('ok');
+    const model = new OpenAiCompatibleEmbeddingModel({
+      baseUrl: `${baseUrl}/`,
+      apiKey: 'sk-test-secret-123',
+      model: 'text-embedding-3-small',
+      dimensions: 3,
+      headers: { 'x-team': 'search' },
+    });
+    const vectors = await model.embed(['alpha', 'be']);
+    expect(vectors).toEqual([vectorFor('alpha'), vectorFor('be')]);
+    expect(received).toHaveLength(1);
+    expect(received[0]?.url).toBe('/v1/embeddings');
+    expect(received[0]?.headers.authorization).toBe('Bearer sk-test-secret-123');
+    expect(received[0]?.headers['x-team']).toBe('search');
+    expect(received[0]?.body).toEqual({
+      model: 'text-embedding-3-small',
+      input: ['alpha', 'be'],
+      encoding_format: 'float',
+      dimensions: 3,
+    });
+  });
+
+  it('splits inputs into batches and keeps input order, also when the server reorders', async () => {
+    reset('shuffled');
+    const model = new OpenAiCompatibleEmbeddingModel({
+      baseUrl,
+      model: 'nomic-embed-text',
+      maxBatchSize: 2,
+    });
+    const texts = ['a', 'bb', 'ccc', 'dddd', 'eeeee'];
+    expect(await model.embed(texts)).toEqual(texts.map(vectorFor));
+    expect(received.map((r) => r.body.input)).toEqual([['a', 'bb'], ['ccc', 'dddd'], ['eeeee']]);
+    expect(received[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it('fails with the status, without the API key, and marks retryable errors', async () => {
+    reset('unauthorized');
+    const model = new OpenAiCompatibleEmbeddingModel({
+      baseUrl,
+      apiKey: 'sk-test-secret-123',
+      model: 'm',
+    });
+    const error = await model.embed(['x']).catch((e) => e);
+    expect(error).toBeInstanceOf(ChatModelError);
+    expect(error.status).toBe(401);
+    expect(error.retryable).toBe(false);
+    expect(error.message).toContain('HTTP 401');
+    expect(error.message).toContain('Incorrect API key provided');
+    expect(error.message).not.toContain('sk-test-secret-123');
+    reset('overloaded');
+    const overloaded = await model.embed(['x']).catch((e) => e);
+    expect(overloaded.status).toBe(503);
+    expect(overloaded.retryable).toBe(true);
+  });
+
+  it('rejects a response with missing vectors or a body that is not JSON', async () => {
+    const model = new OpenAiCompatibleEmbeddingModel({ baseUrl, model: 'm' });
+    reset('short');
+    await expect(model.embed(['a', 'b'])).rejects.toThrow('expected 2 embeddings');
+    reset('html');
+    await expect(model.embed(['a'])).rejects.toThrow('the body is not JSON');
+  });
+
+  it('reports an unreachable server as retryable, and passes an abort through', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const model = new OpenAiCompatibleEmbeddingModel({
+      baseUrl: `http://127.0.0.1:${port}`,
+      model: 'm',
+    });
+    const error = await model.embed(['a']).catch((e) => e);
+    expect(error).toBeInstanceOf(ChatModelError);
+    expect(error.retryable).toBe(true);
+    reset('ok');
+    const aborted = AbortSignal.abort();
+    const live = new OpenAiCompatibleEmbeddingModel({ baseUrl, model: 'm' });
+    const abortError = await live.embed(['a'], { signal: aborted }).catch((e) => e);
+    expect(abortError).not.toBeInstanceOf(ChatModelError);
+    expect(abortError.name).toBe('AbortError');
+  });
+});

@@ -1,0 +1,164 @@
+import { ChatModelError, InvalidArgumentError, isAbortError } from '../errors/index.js';
+import type { EmbeddingModel, EmbedOptions } from './embedding-model.js';
+
+/** Options of {@link OpenAiCompatibleEmbeddingModel}. */
+export interface OpenAiCompatibleEmbeddingModelOptions {
+  /** The embedding model, e.g. `'text-embedding-3-small'` or Ollama's `'nomic-embed-text'`. */
+  readonly model: string;
+  /** The API root; `/embeddings` is appended. Default `'https://api.openai.com/v1'`. */
+  readonly baseUrl?: string;
+  /** Sent as `Authorization: Bearer …` when given (local servers usually need none). */
+  readonly apiKey?: string;
+  /** Requested vector length, for models that support shortening (`dimensions`). */
+  readonly dimensions?: number;
+  /** Texts per HTTP request; larger inputs are split. Default 256. */
+  readonly maxBatchSize?: number;
+  /** Extra request headers. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The fetch implementation. Default: the global `fetch`. */
+  readonly fetch?: typeof fetch;
+}
+
+const PROVIDER = 'openai-compatible-embeddings';
+const MAX_ERROR_DETAIL = 300;
+
+/**
+ * Embeddings from any server speaking the OpenAI embeddings API (`POST {baseUrl}/embeddings`):
+ * OpenAI, Azure-compatible gateways, Ollama (`http://localhost:11434/v1`), vLLM, LM Studio. Inputs
+ * are sent in batches of `maxBatchSize`; vectors come back in input order. A failed request throws
+ * a `ChatModelError` with the HTTP status (`retryable` for 408, 429 and 5xx); its message never
+ * contains the API key.
+ */
+export class OpenAiCompatibleEmbeddingModel implements EmbeddingModel {
+  /** The embedding model name sent with each request. */
+  readonly model: string;
+  /** The API root. */
+  readonly baseUrl: string;
+  readonly #apiKey: string | undefined;
+  readonly #dimensions: number | undefined;
+  readonly #maxBatchSize: number;
+  readonly #headers: Readonly<Record<string, string>>;
+  readonly #fetch: typeof fetch;
+
+  constructor(options: OpenAiCompatibleEmbeddingModelOptions) {
+    if (typeof options?.model !== 'string' || options.model.trim() === '') {
+      throw new InvalidArgumentError('model is required');
+    }
+    const maxBatchSize = options.maxBatchSize ?? 256;
+    if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1) {
+      throw new InvalidArgumentError('maxBatchSize must be a positive integer');
+    }
+    this.model = options.model;
+    this.baseUrl = (options.baseUrl ?? 'https://api.openai.com/v1').replace(/\/+$/, '');
+    this.#apiKey = options.apiKey;
+    this.#dimensions = options.dimensions;
+    this.#maxBatchSize = maxBatchSize;
+    this.#headers = options.headers ?? {};
+    this.#fetch = options.fetch ?? globalThis.fetch;
+  }
+
+  /** {@inheritDoc EmbeddingModel.embed} */
+  async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<number[][]> {
+    const vectors: number[][] = [];
+    for (let start = 0; start < texts.length; start += this.#maxBatchSize) {
+      const batch = texts.slice(start, start + this.#maxBatchSize);
+      vectors.push(...(await this.#embedBatch(batch, options.signal)));
+    }
+    return vectors;
+  }
+
+  async #embedBatch(
+    input: readonly string[],
+    signal: AbortSignal | undefined,
+  ): Promise<number[][]> {
+    const body: Record<string, unknown> = { model: this.model, input, encoding_format: 'float' };
+    if (this.#dimensions !== undefined) body.dimensions = this.#dimensions;
+    let response: Response;
+    try {
+      response = await this.#fetch(`${this.baseUrl}/embeddings`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          ...(this.#apiKey === undefined ? {} : { authorization: `Bearer ${this.#apiKey}` }),
+          ...this.#headers,
+        },
+        body: JSON.stringify(body),
+        ...(signal === undefined ? {} : { signal }),
+      });
+    } catch (error) {
+      if (isAbortError(error) || signal?.aborted) throw error;
+      throw new ChatModelError({
+        provider: PROVIDER,
+        message: 'embeddings request failed: the server could not be reached',
+        retryable: true,
+        cause: error,
+      });
+    }
+    const text = await response.text();
+    if (!response.ok) {
+      const status = response.status;
+      throw new ChatModelError({
+        provider: PROVIDER,
+        status,
+        retryable: status === 408 || status === 429 || status >= 500,
+        message: `embeddings request failed with HTTP ${status}${this.#errorDetail(text)}`,
+      });
+    }
+    return this.#parseVectors(text, input.length);
+  }
+
+  #parseVectors(text: string, expected: number): number[][] {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw this.#malformed('the body is not JSON');
+    }
+    const data = (parsed as { data?: unknown })?.data;
+    if (!Array.isArray(data) || data.length !== expected) {
+      throw this.#malformed(`expected ${expected} embeddings`);
+    }
+    const vectors = new Array<number[]>(expected);
+    data.forEach((item: { index?: unknown; embedding?: unknown }, position) => {
+      const index = typeof item?.index === 'number' ? item.index : position;
+      const embedding = item?.embedding;
+      if (
+        !Number.isInteger(index) ||
+        index < 0 ||
+        index >= expected ||
+        vectors[index] !== undefined ||
+        !Array.isArray(embedding) ||
+        !embedding.every((value) => typeof value === 'number')
+      ) {
+        throw this.#malformed('an embedding is missing or not a number array');
+      }
+      vectors[index] = embedding as number[];
+    });
+    return vectors;
+  }
+
+  #malformed(reason: string): ChatModelError {
+    return new ChatModelError({
+      provider: PROVIDER,
+      retryable: false,
+      message: `embeddings response is malformed: ${reason}`,
+    });
+  }
+
+  /** The provider's error message, without the API key, shortened. */
+  #errorDetail(body: string): string {
+    let message: unknown;
+    try {
+      message = (JSON.parse(body) as { error?: { message?: unknown } })?.error?.message;
+    } catch {
+      return '';
+    }
+    if (typeof message !== 'string' || message === '') return '';
+    let safe = message;
+    if (this.#apiKey !== undefined && this.#apiKey !== '')
+      safe = safe.replaceAll(this.#apiKey, '***');
+    safe = safe.replace(/\b(sk|key|token)[-_][A-Za-z0-9_-]{6,}/g, '***');
+    return `: ${safe.slice(0, MAX_ERROR_DETAIL)}`;
+  }
+}
