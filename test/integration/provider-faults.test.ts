@@ -1,0 +1,471 @@
+import type { ServerResponse } from 'node:http';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AnthropicChatModel } from '../../src/anthropic/index.js';
+import { ChatModelError, isAbortError } from '../../src/errors/index.js';
+import { userMessage } from '../../src/messages/index.js';
+import type { ChatModel, ChatResponse, Prompt } from '../../src/model/index.js';
+import { OpenAiChatModel } from '../../src/openai/index.js';
+import { FixtureHttpServer, sendEvents, sendJson } from './support/fixture-http-server.js';
+
+const API_KEY = 'sk-fault-test-SECRET-0123456789abcdef';
+const prompt: Prompt = { messages: [userMessage('Hi')], options: {} };
+
+/** A successful answer of each provider, streamed and whole. */
+const PROVIDERS = {
+  openai: {
+    create: (baseUrl: string, options: Record<string, unknown> = {}) =>
+      new OpenAiChatModel({
+        baseUrl: `${baseUrl}/v1`,
+        apiKey: API_KEY,
+        retryDelay: { initialMs: 1 },
+        ...options,
+      }),
+    body: {
+      id: 'chatcmpl-1',
+      model: 'gpt-test',
+      choices: [
+        { index: 0, message: { role: 'assistant', content: 'Hello there' }, finish_reason: 'stop' },
+      ],
+      usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
+    },
+    events: (texts: string[]) =>
+      [
+        ...texts.map(
+          (text) =>
+            `data: ${JSON.stringify({ id: 'c1', model: 'gpt-test', choices: [{ index: 0, delta: { content: text }, finish_reason: null }] })}\n\n`,
+        ),
+        `data: ${JSON.stringify({ id: 'c1', model: 'gpt-test', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`,
+        'data: [DONE]\n\n',
+      ].join(''),
+    firstEvent: (text: string) =>
+      `data: ${JSON.stringify({ id: 'c1', model: 'gpt-test', choices: [{ index: 0, delta: { content: text }, finish_reason: null }] })}\n\n`,
+  },
+  anthropic: {
+    create: (baseUrl: string, options: Record<string, unknown> = {}) =>
+      new AnthropicChatModel({
+        baseUrl,
+        apiKey: API_KEY,
+        retryDelay: { initialMs: 1 },
+        ...options,
+      }),
+    body: {
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-test',
+      content: [{ type: 'text', text: 'Hello there' }],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 3, output_tokens: 2 },
+    },
+    events: (texts: string[]) =>
+      [
+        anthropicEvent({
+          type: 'message_start',
+          message: {
+            id: 'msg_1',
+            model: 'claude-test',
+            usage: { input_tokens: 3, output_tokens: 1 },
+          },
+        }),
+        anthropicEvent({
+          type: 'content_block_start',
+          index: 0,
+          content_block: { type: 'text', text: '' },
+        }),
+        ...texts.map((text) =>
+          anthropicEvent({
+            type: 'content_block_delta',
+            index: 0,
+            delta: { type: 'text_delta', text },
+          }),
+        ),
+        anthropicEvent({ type: 'content_block_stop', index: 0 }),
+        anthropicEvent({
+          type: 'message_delta',
+          delta: { stop_reason: 'end_turn' },
+          usage: { output_tokens: 2 },
+        }),
+        anthropicEvent({ type: 'message_stop' }),
+      ].join(''),
+    firstEvent: (text: string) =>
+      anthropicEvent({
+        type: 'message_start',
+        message: { id: 'msg_1', model: 'claude-test', usage: { input_tokens: 3 } },
+      }) +
+      anthropicEvent({
+        type: 'content_block_start',
+        index: 0,
+        content_block: { type: 'text', text: '' },
+      }) +
+      anthropicEvent({
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'text_delta', text },
+      }),
+  },
+} as const;
+
+function anthropicEvent(payload: { type: string; [key: string]: unknown }): string {
+  return `event: ${payload.type}\ndata: ${JSON.stringify(payload)}\n\n`;
+}
+
+async function collectTexts(stream: AsyncIterable<ChatResponse>): Promise<string[]> {
+  const texts: string[] = [];
+  for await (const chunk of stream) {
+    const text = chunk.results[0]?.output.text;
+    if (text) texts.push(text);
+  }
+  return texts;
+}
+
+async function failure(promise: Promise<unknown>): Promise<ChatModelError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(ChatModelError);
+  const typed = error as ChatModelError;
+  expect(typed.message).not.toContain(API_KEY);
+  expect(String(typed)).not.toContain(API_KEY);
+  return typed;
+}
+
+/** Writes the events, then keeps the response open until the client goes away. */
+function openStream(events: string) {
+  return (_request: unknown, response: ServerResponse) => {
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    response.write(events);
+  };
+}
+
+describe.each(['openai', 'anthropic'] as const)('%s adapter under provider faults', (name) => {
+  const provider = PROVIDERS[name];
+  let server: FixtureHttpServer;
+
+  beforeEach(async () => {
+    server = new FixtureHttpServer();
+    await server.start();
+  });
+  afterEach(() => server.stop());
+
+  it('retries a 429 after the retry-after delay, then succeeds', async () => {
+    server.reply(
+      sendJson({ error: { type: 'rate_limit_error', message: 'slow down' } }, 429, {
+        'retry-after': '0.3',
+      }),
+      sendJson(provider.body),
+    );
+    const model = provider.create(server.baseUrl, { retryDelay: { initialMs: 0 } });
+    const started = performance.now();
+    const response = await model.call(prompt);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(280);
+    expect(response.results[0]?.output.text).toBe('Hello there');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('honours retry-after-ms on a streamed request', async () => {
+    server.reply(
+      sendJson({ error: { message: 'slow down' } }, 429, { 'retry-after-ms': '250' }),
+      sendEvents(provider.events(['Hel', 'lo'])),
+    );
+    const model = provider.create(server.baseUrl, { retryDelay: { initialMs: 0 } });
+    const started = performance.now();
+    expect(await collectTexts(model.stream!(prompt))).toEqual(['Hel', 'lo']);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(230);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('retries a 500, then succeeds', async () => {
+    server.reply(sendJson({ error: { message: 'internal' } }, 500), sendJson(provider.body));
+    const response = await provider.create(server.baseUrl).call(prompt);
+    expect(response.results[0]?.output.text).toBe('Hello there');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('gives up after maxRetries with a retryable typed error', async () => {
+    const unavailable = () => sendJson({ error: { message: 'unavailable' } }, 503);
+    server.reply(unavailable(), unavailable(), unavailable(), sendJson(provider.body));
+    const error = await failure(provider.create(server.baseUrl, { maxRetries: 2 }).call(prompt));
+    expect(error).toMatchObject({ provider: name, status: 503, retryable: true });
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('does not retry a 400 and does not retry when x-should-retry says false', async () => {
+    server.reply(
+      sendJson({ error: { message: 'bad' } }, 400),
+      sendJson({ error: { message: 'no' } }, 500, { 'x-should-retry': 'false' }),
+    );
+    const model = provider.create(server.baseUrl);
+    expect(await failure(model.call(prompt))).toMatchObject({ status: 400, retryable: false });
+    expect(await failure(model.call(prompt))).toMatchObject({ status: 500, retryable: false });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('turns an HTML error page into a readable error with the status', async () => {
+    const page =
+      '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>502</h1><p>nginx</p></body></html>';
+    server.reply(async (_request, response) => {
+      response.writeHead(502, { 'content-type': 'text/html' }).end(page);
+    });
+    const error = await failure(provider.create(server.baseUrl, { maxRetries: 0 }).call(prompt));
+    expect(error).toMatchObject({ status: 502, retryable: true });
+    expect(error.message).toContain('HTTP 502');
+    expect(error.message).toContain('HTML page ("502 Bad Gateway")');
+    expect(error.message).not.toContain('<body>');
+  });
+
+  it('never puts the API key in an error, even when the provider echoes it', async () => {
+    server.reply(
+      sendJson(
+        {
+          error: {
+            type: 'authentication_error',
+            message: `Incorrect API key provided: ${API_KEY}.`,
+          },
+        },
+        401,
+      ),
+    );
+    const error = await failure(provider.create(server.baseUrl).call(prompt));
+    expect(error).toMatchObject({ status: 401, retryable: false });
+    expect(error.message).toContain('[redacted]');
+  });
+
+  it('refuses a redirect: the credentials never reach the other address', async () => {
+    const target = new FixtureHttpServer();
+    await target.start();
+    try {
+      target.reply(sendJson(provider.body));
+      server.reply(async (_request, response) => {
+        response.writeHead(307, { location: `${target.baseUrl}/latest/meta-data` }).end();
+      });
+      const error = await failure(provider.create(server.baseUrl).call(prompt));
+      expect(error).toMatchObject({ status: 307, retryable: false });
+      expect(target.requests).toHaveLength(0);
+    } finally {
+      await target.stop();
+    }
+  });
+
+  it('caps a 100 MB body without buffering it (served as a slow stream)', async () => {
+    let written = 0;
+    server.reply(async (_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      const megabyte = Buffer.alloc(1024 * 1024, 0x20);
+      response.write('{"padding":"');
+      while (written < 100 * 1024 * 1024 && !response.destroyed) {
+        if (!response.write(megabyte)) {
+          await new Promise((resolve) => {
+            response.once('drain', resolve);
+            response.once('close', resolve);
+          });
+        }
+        written += megabyte.length;
+      }
+      response.end('"}');
+    });
+    const error = await failure(
+      provider.create(server.baseUrl, { maxResponseBytes: 2 * 1024 * 1024 }).call(prompt),
+    );
+    expect(error.message).toContain('exceeds the 2097152 byte limit');
+    expect(error.retryable).toBe(false);
+    await server.requests[0]?.closed;
+    expect(server.requests[0]?.closedEarly).toBe(true);
+    expect(written).toBeLessThan(100 * 1024 * 1024);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('caps a stream that never ends its event', async () => {
+    server.reply(async (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write('data: "');
+      const chunk = 'x'.repeat(64 * 1024);
+      while (!response.destroyed) {
+        if (!response.write(chunk)) await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+    });
+    const error = await failure(
+      collectTexts(
+        provider.create(server.baseUrl, { maxResponseBytes: 1024 * 1024 }).stream!(prompt),
+      ),
+    );
+    expect(error.message).toMatch(/limit/);
+    await server.requests[0]?.closed;
+    expect(server.requests[0]?.closedEarly).toBe(true);
+  });
+
+  it('a connection reset after the first chunk ends the stream with a retryable error, nothing duplicated', async () => {
+    server.reply(
+      async (request, response) => {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.write(provider.firstEvent('Hel'));
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        request.socket.destroy();
+      },
+      sendEvents(provider.events(['Hel', 'lo'])),
+    );
+    const texts: string[] = [];
+    const error = await failure(
+      (async () => {
+        for await (const chunk of provider.create(server.baseUrl).stream!(prompt)) {
+          const text = chunk.results[0]?.output.text;
+          if (text) texts.push(text);
+        }
+      })(),
+    );
+    expect(error.retryable).toBe(true);
+    expect(texts).toEqual(['Hel']);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a connection reset before anything was yielded is retried', async () => {
+    server.reply(
+      async (request) => {
+        request.socket.destroy();
+      },
+      sendEvents(provider.events(['Hel', 'lo'])),
+    );
+    expect(await collectTexts(provider.create(server.baseUrl).stream!(prompt))).toEqual([
+      'Hel',
+      'lo',
+    ]);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('a stream that stops before the response finished is an error, not a short answer', async () => {
+    server.reply(async (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.end(provider.firstEvent('Hel'));
+    });
+    const error = await failure(
+      collectTexts(provider.create(server.baseUrl, { maxRetries: 0 }).stream!(prompt)),
+    );
+    expect(error.message).toMatch(/ended before/);
+  });
+
+  it('an abort after the first chunk closes the HTTP request and yields nothing more', async () => {
+    server.reply(openStream(provider.firstEvent('Hel')));
+    const controller = new AbortController();
+    const texts: string[] = [];
+    let caught: unknown;
+    try {
+      for await (const chunk of provider.create(server.baseUrl).stream!(prompt, {
+        signal: controller.signal,
+      })) {
+        texts.push(chunk.results[0]?.output.text ?? '');
+        controller.abort();
+      }
+    } catch (error) {
+      caught = error;
+    }
+    expect(isAbortError(caught)).toBe(true);
+    expect(texts).toEqual(['Hel']);
+    await server.requests[0]?.closed;
+    expect(server.requests[0]?.closedEarly).toBe(true);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a consumer that stops reading early releases the connection', async () => {
+    server.reply(openStream(provider.firstEvent('Hel')));
+    for await (const _chunk of provider.create(server.baseUrl).stream!(prompt)) break;
+    await server.requests[0]?.closed;
+    expect(server.requests[0]?.closedEarly).toBe(true);
+  });
+
+  it('an aborted call() rejects with an AbortError and closes the request', async () => {
+    server.reply(async (_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"id":');
+    });
+    const controller = new AbortController();
+    const pending = provider.create(server.baseUrl).call(prompt, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    const caught = await pending.catch((error: unknown) => error);
+    expect(isAbortError(caught)).toBe(true);
+    await server.requests[0]?.closed;
+    expect(server.requests[0]?.closedEarly).toBe(true);
+  });
+
+  it('times out a server that never answers', async () => {
+    server.reply(() => undefined);
+    const error = await failure(
+      provider.create(server.baseUrl, { timeoutMs: 200, maxRetries: 0 }).call(prompt),
+    );
+    expect(error.retryable).toBe(true);
+    expect(error.message).toContain('timed out after 200 ms');
+  });
+
+  it('uses the fetch implementation it is given', async () => {
+    server.reply(sendJson(provider.body));
+    const seen: string[] = [];
+    const model: ChatModel = provider.create(server.baseUrl, {
+      fetch: (input: string, init: RequestInit) => {
+        seen.push(`${init.method} ${input}`);
+        return fetch(input, init);
+      },
+    });
+    await model.call(prompt);
+    expect(seen).toEqual([
+      `POST ${server.baseUrl}${name === 'openai' ? '/v1/chat/completions' : '/v1/messages'}`,
+    ]);
+  });
+});
+
+describe('Anthropic-specific faults', () => {
+  let server: FixtureHttpServer;
+  beforeEach(async () => {
+    server = new FixtureHttpServer();
+    await server.start();
+  });
+  afterEach(() => server.stop());
+
+  it('retries 529 overloaded, then succeeds', async () => {
+    server.reply(
+      sendJson({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, 529),
+      sendJson(PROVIDERS.anthropic.body),
+    );
+    const response = await PROVIDERS.anthropic.create(server.baseUrl).call(prompt);
+    expect(response.results[0]?.output.text).toBe('Hello there');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('retries an overloaded error event that arrives before any output', async () => {
+    server.reply(
+      sendEvents(
+        anthropicEvent({
+          type: 'error',
+          error: { type: 'overloaded_error', message: 'Overloaded' },
+        }),
+      ),
+      sendEvents(PROVIDERS.anthropic.events(['Hi'])),
+    );
+    expect(await collectTexts(PROVIDERS.anthropic.create(server.baseUrl).stream(prompt))).toEqual([
+      'Hi',
+    ]);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('an error event mid-stream ends it with a typed error and no retry', async () => {
+    server.reply(
+      sendEvents(
+        PROVIDERS.anthropic.firstEvent('Hel') +
+          anthropicEvent({
+            type: 'error',
+            error: { type: 'overloaded_error', message: 'Overloaded' },
+          }),
+      ),
+    );
+    const texts: string[] = [];
+    const error = await failure(
+      (async () => {
+        for await (const chunk of PROVIDERS.anthropic.create(server.baseUrl).stream(prompt)) {
+          texts.push(chunk.results[0]?.output.text ?? '');
+        }
+      })(),
+    );
+    expect(error).toMatchObject({ status: 529, retryable: true });
+    expect(error.message).toContain('overloaded_error');
+    expect(texts).toEqual(['Hel']);
+    expect(server.requests).toHaveLength(1);
+  });
+});
