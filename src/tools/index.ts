@@ -37,6 +37,11 @@ export {
   type ToolInputSchema,
   type ToolInputValidation,
 } from './schema/tool-input-schema.js';
+export {
+  type InferTypedJsonSchemaInput,
+  jsonSchema,
+  type TypedJsonSchema,
+} from './schema/typed-json-schema.js';
 export { staticToolCallbackProvider } from './static-tool-callback-provider.js';
 export { StaticToolCallbackResolver } from './static-tool-callback-resolver.js';
 export { tool } from './tool.js';

@@ -139,6 +139,10 @@ describe('@tool on class methods', () => {
     expect(toolCallbacksFrom(new Named())[0]?.definition.name).toBe('hidden');
   });
 
+  it('refuses options that are not an object', () => {
+    expect(() => tool('getWeather' as never)).toThrow('@tool takes an options object');
+  });
+
   it('refuses anything but a class method', () => {
     const decorator = tool({ name: 'x' }) as unknown as (value: unknown, context: unknown) => void;
     expect(() => decorator(() => 1, { kind: 'field', name: 'x' })).toThrow(

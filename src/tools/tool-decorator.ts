@@ -30,6 +30,9 @@ const TOOL_DECORATOR = Symbol('toolloop.toolDecorator');
 export function toolMethodDecorator<Schema extends ToolInputSchema | undefined = undefined>(
   options: ToolMethodOptions<Schema> = {},
 ): ToolMethodDecorator<Schema> {
+  if (typeof options !== 'object' || options === null) {
+    throw new ToolDefinitionError('@tool takes an options object, e.g. @tool({ description })');
+  }
   const decorator = function toolDecorator(method: unknown, context: unknown): void {
     const decoratorContext = context as Partial<ClassMethodDecoratorContext> | undefined;
     if (typeof method !== 'function' || decoratorContext?.kind !== 'method') {

@@ -6,6 +6,7 @@ import {
   ToolDefinitionError,
   ToolExecutionError,
 } from '../errors/index.js';
+import { jsonSchema } from './schema/typed-json-schema.js';
 import { tool } from './tool.js';
 import type { ToolCallback, ToolContext } from './tool-callback.js';
 
@@ -55,6 +56,23 @@ describe('tool() with execute (function tools)', () => {
     expect((error as InvalidToolInputError).issues).toEqual([
       { path: '/word', message: 'must be string' },
     ]);
+  });
+
+  it('types the input of a raw JSON Schema marked with jsonSchema<T>()', async () => {
+    const echo = tool({
+      name: 'echo',
+      inputSchema: jsonSchema<{ word: string }>({
+        type: 'object',
+        properties: { word: { type: 'string' } },
+        required: ['word'],
+      }),
+      execute: ({ word }) => {
+        expectTypeOf(word).toEqualTypeOf<string>();
+        return word.toUpperCase();
+      },
+    });
+    expect(await echo.call('{"word":"hi"}')).toBe('"HI"');
+    await expect(echo.call('{}')).rejects.toBeInstanceOf(InvalidToolInputError);
   });
 
   it('without inputSchema takes no arguments and treats empty text as {}', async () => {

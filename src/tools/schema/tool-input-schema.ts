@@ -12,6 +12,7 @@ import {
   type StandardSchemaIssue,
   type StandardSchemaV1,
 } from './standard-schema.js';
+import type { InferTypedJsonSchemaInput } from './typed-json-schema.js';
 
 /**
  * What a tool's `inputSchema` may be: a Standard Schema that exposes JSON Schema (Zod ≥ 4.2
@@ -21,14 +22,17 @@ import {
 export type ToolInputSchema = StandardJsonSchemaV1 | JsonSchema;
 
 /**
- * The input type a tool's `execute` receives: the schema's output type for a Standard Schema, a
- * plain record for a raw JSON Schema, and an empty object when the tool takes no input.
+ * The input type a tool's `execute` receives: the schema's output type for a Standard Schema, the
+ * type named with `jsonSchema<T>()` or else a plain record for a raw JSON Schema, and an empty
+ * object when the tool takes no input.
  */
 export type InferToolInput<Schema> = [Schema] extends [undefined]
   ? Record<string, never>
   : Schema extends StandardSchemaV1
     ? InferStandardOutput<Schema>
-    : Record<string, unknown>;
+    : unknown extends InferTypedJsonSchemaInput<Schema>
+      ? Record<string, unknown>
+      : InferTypedJsonSchemaInput<Schema>;
 
 /** Outcome of checking parsed arguments against a tool's input schema. */
 export type ToolInputValidation =
