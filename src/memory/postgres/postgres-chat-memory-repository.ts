@@ -1,0 +1,366 @@
+import { createHash } from 'node:crypto';
+import { MemoryError } from '../../errors/index.js';
+import type { Message } from '../../messages/index.js';
+import type { AppendOptions, ChatMemoryRepository } from '../chat-memory-repository.js';
+import { assertConversationId, assertMessages } from '../conversation-id.js';
+import { decodeSafeJson, decodeSafeText, encodeSafeJson, encodeSafeText } from '../safe-text.js';
+import { runStoreOperation } from '../store-operation.js';
+import type { PostgresPool, PostgresPoolClient, PostgresQueryable } from './postgres-client.js';
+import {
+  migratePostgresChatMemory,
+  type PostgresChatMemorySchemaOptions,
+  type PostgresChatMemoryTables,
+  postgresChatMemoryTables,
+} from './postgres-schema.js';
+
+/** Options of {@link PostgresChatMemoryRepository}: a `pool` (recommended) or one `client`. */
+export type PostgresChatMemoryRepositoryOptions = PostgresChatMemorySchemaOptions & {
+  /** Create the tables on first use (default true); set false when you run the migration yourself. */
+  autoMigrate?: boolean;
+  /** A store operation that takes longer fails with a `MemoryError`. Default 10 000 ms; 0 waits. */
+  timeoutMs?: number;
+} & (
+    | { /** Your `pg` `Pool`. */ pool: PostgresPool; client?: never }
+    | {
+        /** One `pg` `Client`; toolloop runs its transactions one at a time on it. */
+        client: PostgresQueryable;
+        pool?: never;
+      }
+  );
+
+interface Lease {
+  connection: PostgresQueryable;
+  done(destroy?: boolean): void;
+}
+
+const BACKEND = 'postgres';
+
+/**
+ * Chat memory in PostgreSQL through `pg`. One JSONB row per message under
+ * `(conversation_key, seq)`, the sequence handed out by the conversation's row: an append locks
+ * that row (`INSERT … ON CONFLICT DO UPDATE`), so concurrent appends to one conversation queue up
+ * and each lands whole, in one transaction committed with `synchronous_commit = on`. Ids and
+ * messages are always bound parameters. Strings PostgreSQL cannot hold (NUL, lone surrogates) are
+ * escaped reversibly. Tables are created on first use, or by {@link migratePostgresChatMemory}.
+ */
+export class PostgresChatMemoryRepository implements ChatMemoryRepository {
+  readonly timeoutMs: number;
+  readonly #tables: PostgresChatMemoryTables;
+  readonly #schemaOptions: PostgresChatMemorySchemaOptions;
+  readonly #pool: PostgresPool | undefined;
+  readonly #client: PostgresQueryable | undefined;
+  readonly #autoMigrate: boolean;
+  #ready: Promise<void> | undefined;
+  #clientQueue: Promise<void> = Promise.resolve();
+
+  constructor(options: PostgresChatMemoryRepositoryOptions) {
+    this.#schemaOptions = { schema: options.schema, tablePrefix: options.tablePrefix };
+    this.#tables = postgresChatMemoryTables(this.#schemaOptions);
+    this.#pool = options.pool;
+    this.#client = options.client;
+    if (!this.#pool && !this.#client) {
+      throw new MemoryError({
+        backend: BACKEND,
+        message: 'postgres chat memory needs a pool or a client',
+      });
+    }
+    this.#autoMigrate = options.autoMigrate ?? true;
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+  }
+
+  /** Creates the tables when missing (what the first operation does when `autoMigrate` is on). */
+  async migrate(): Promise<void> {
+    await runStoreOperation({ backend: BACKEND, operation: 'migrate' }, async () => {
+      const lease = await this.#lease();
+      let failed = false;
+      try {
+        await migratePostgresChatMemory(lease.connection, this.#schemaOptions);
+      } catch (error) {
+        failed = true;
+        throw error;
+      } finally {
+        lease.done(failed);
+      }
+    });
+  }
+
+  async findConversationIds(): Promise<string[]> {
+    return this.#query('findConversationIds', undefined, async (connection) => {
+      const { conversations, messages } = this.#tables;
+      const result = await connection.query(
+        `SELECT c.conversation_id FROM ${conversations} c
+         WHERE EXISTS (SELECT 1 FROM ${messages} m WHERE m.conversation_key = c.conversation_key)`,
+      );
+      return result.rows.map((row) => decodeSafeText(String(row.conversation_id)));
+    });
+  }
+
+  async findByConversationId(conversationId: string): Promise<Message[]> {
+    assertConversationId(conversationId);
+    return this.#query('read', conversationId, async (connection) => {
+      const result = await connection.query(
+        `SELECT message FROM ${this.#tables.messages} WHERE conversation_key = $1 ORDER BY seq`,
+        [conversationKey(conversationId)],
+      );
+      return result.rows.map((row) => decodeSafeJson(row.message) as Message);
+    });
+  }
+
+  async saveAll(conversationId: string, messages: readonly Message[]): Promise<void> {
+    assertConversationId(conversationId);
+    assertMessages(messages);
+    const rows = messages.map(serialize);
+    await this.#transaction('saveAll', conversationId, async (connection) => {
+      const key = conversationKey(conversationId);
+      if (rows.length === 0) {
+        await connection.query(
+          `DELETE FROM ${this.#tables.conversations} WHERE conversation_key = $1`,
+          [key],
+        );
+        return;
+      }
+      await this.#claim(connection, conversationId, 0);
+      await connection.query(`DELETE FROM ${this.#tables.messages} WHERE conversation_key = $1`, [
+        key,
+      ]);
+      await this.#insert(connection, key, 1, rows);
+      await connection.query(
+        `UPDATE ${this.#tables.conversations} SET last_seq = $2 WHERE conversation_key = $1`,
+        [key, rows.length],
+      );
+    });
+  }
+
+  async deleteByConversationId(conversationId: string): Promise<void> {
+    assertConversationId(conversationId);
+    await this.#query('delete', conversationId, async (connection) => {
+      await connection.query(
+        `DELETE FROM ${this.#tables.conversations} WHERE conversation_key = $1`,
+        [conversationKey(conversationId)],
+      );
+    });
+  }
+
+  async append(
+    conversationId: string,
+    messages: readonly Message[],
+    options: AppendOptions = {},
+  ): Promise<void> {
+    assertConversationId(conversationId);
+    assertMessages(messages);
+    const rows = messages.map(serialize);
+    const retain = options.retain;
+    if (rows.length === 0 && !retain) return;
+    await this.#transaction('append', conversationId, async (connection) => {
+      const key = conversationKey(conversationId);
+      const last = await this.#claim(connection, conversationId, rows.length);
+      const start = last - rows.length + 1;
+      await this.#insert(connection, key, start, rows);
+      if (!retain) return;
+      const stored = await connection.query(
+        `SELECT seq, message FROM ${this.#tables.messages} WHERE conversation_key = $1 ORDER BY seq`,
+        [key],
+      );
+      const seqs = stored.rows.map((row) => Number(row.seq));
+      const appendedFrom = seqs.findIndex((seq) => seq >= start);
+      const keep = new Set(
+        retain(
+          stored.rows.map((row) => decodeSafeJson(row.message) as Message),
+          appendedFrom === -1 ? seqs.length : appendedFrom,
+        ),
+      );
+      const evicted = seqs.filter((_, index) => !keep.has(index));
+      if (evicted.length > 0) {
+        await connection.query(
+          `DELETE FROM ${this.#tables.messages} WHERE conversation_key = $1 AND seq = ANY($2::bigint[])`,
+          [key, evicted],
+        );
+      }
+    });
+  }
+
+  /** Upserts the conversation row (locking it until commit) and returns the new last sequence. */
+  async #claim(
+    connection: PostgresQueryable,
+    conversationId: string,
+    count: number,
+  ): Promise<number> {
+    const result = await connection.query(
+      `INSERT INTO ${this.#tables.conversations} AS c (conversation_key, conversation_id, last_seq)
+       VALUES ($1, $2, $3)
+       ON CONFLICT (conversation_key)
+       DO UPDATE SET last_seq = c.last_seq + EXCLUDED.last_seq, updated_at = now()
+       RETURNING last_seq`,
+      [conversationKey(conversationId), encodeSafeText(conversationId), count],
+    );
+    return Number(result.rows[0]?.last_seq);
+  }
+
+  async #insert(
+    connection: PostgresQueryable,
+    key: string,
+    start: number,
+    rows: string[],
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    await connection.query(
+      `INSERT INTO ${this.#tables.messages} (conversation_key, seq, message)
+       SELECT $1, s.seq, s.message::jsonb FROM unnest($2::bigint[], $3::text[]) AS s(seq, message)`,
+      [key, rows.map((_, index) => start + index), rows],
+    );
+  }
+
+  #query<T>(
+    operation: string,
+    conversationId: string | undefined,
+    work: (connection: PostgresQueryable) => Promise<T>,
+  ): Promise<T> {
+    return this.#withLease(operation, conversationId, work, false);
+  }
+
+  #transaction<T>(
+    operation: string,
+    conversationId: string,
+    work: (connection: PostgresQueryable) => Promise<T>,
+  ): Promise<T> {
+    return this.#withLease(operation, conversationId, work, true);
+  }
+
+  /**
+   * Runs `work` on one connection, inside a transaction when asked. On a timeout every connection
+   * the operation holds is destroyed, which makes the server roll its transaction back.
+   */
+  #withLease<T>(
+    operation: string,
+    conversationId: string | undefined,
+    work: (connection: PostgresQueryable) => Promise<T>,
+    transactional: boolean,
+  ): Promise<T> {
+    return runStoreOperation({ backend: BACKEND, operation, conversationId }, async () => {
+      const held: Lease[] = [];
+      const acquire = async (): Promise<Lease> => {
+        const lease = onceDone(await this.#lease());
+        held.push(lease);
+        return lease;
+      };
+      const body = async (): Promise<T> => {
+        await this.#ensureSchema(acquire);
+        const lease = await acquire();
+        try {
+          if (!transactional) {
+            const result = await work(lease.connection);
+            lease.done(false);
+            return result;
+          }
+          await lease.connection.query('BEGIN');
+          try {
+            await lease.connection.query('SET LOCAL synchronous_commit = on');
+            const result = await work(lease.connection);
+            await lease.connection.query('COMMIT');
+            lease.done(false);
+            return result;
+          } catch (error) {
+            await lease.connection.query('ROLLBACK').catch(() => {});
+            throw error;
+          }
+        } catch (error) {
+          lease.done(true);
+          throw error;
+        }
+      };
+      if (this.timeoutMs <= 0) return body();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const pending = body();
+      pending.catch(() => {});
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          for (const lease of held) lease.done(true);
+          reject(
+            new MemoryError({
+              backend: BACKEND,
+              conversationId,
+              message: `postgres chat memory ${operation} timed out after ${this.timeoutMs} ms`,
+            }),
+          );
+        }, this.timeoutMs);
+      });
+      try {
+        return await Promise.race([pending, timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+    });
+  }
+
+  async #ensureSchema(acquire: () => Promise<Lease>): Promise<void> {
+    if (!this.#autoMigrate) return;
+    let ready = this.#ready;
+    if (!ready) {
+      ready = (async () => {
+        const lease = await acquire();
+        try {
+          await migratePostgresChatMemory(lease.connection, this.#schemaOptions);
+          lease.done(false);
+        } catch (error) {
+          lease.done(true);
+          throw error;
+        }
+      })();
+      this.#ready = ready;
+      // A migration that never finishes (its connection destroyed by a timeout) is retried by the
+      // next operation instead of blocking it.
+      const current = ready;
+      const timer =
+        this.timeoutMs > 0
+          ? setTimeout(() => {
+              if (this.#ready === current) this.#ready = undefined;
+            }, this.timeoutMs)
+          : undefined;
+      current.then(
+        () => clearTimeout(timer),
+        () => clearTimeout(timer),
+      );
+    }
+    try {
+      await ready;
+    } catch (error) {
+      if (this.#ready === ready) this.#ready = undefined;
+      throw error;
+    }
+  }
+
+  async #lease(): Promise<Lease> {
+    if (this.#pool) {
+      const client: PostgresPoolClient = await this.#pool.connect();
+      return { connection: client, done: (destroy) => client.release(destroy === true) };
+    }
+    const client = this.#client as PostgresQueryable;
+    const previous = this.#clientQueue;
+    let release!: () => void;
+    this.#clientQueue = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await previous;
+    return { connection: client, done: () => release() };
+  }
+}
+
+function onceDone(lease: Lease): Lease {
+  let done = false;
+  return {
+    connection: lease.connection,
+    done(destroy) {
+      if (done) return;
+      done = true;
+      lease.done(destroy);
+    },
+  };
+}
+
+function conversationKey(conversationId: string): string {
+  return createHash('sha256').update(Buffer.from(conversationId, 'utf16le')).digest('hex');
+}
+
+function serialize(message: Message): string {
+  return JSON.stringify(encodeSafeJson(message));
+}

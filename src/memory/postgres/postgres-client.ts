@@ -1,0 +1,22 @@
+/** The result shape toolloop reads from a `pg` query. */
+export interface PostgresQueryResult {
+  rows: Record<string, unknown>[];
+}
+
+/** Anything that runs a parameterised query: a `pg` `Pool`, `PoolClient` or `Client`. */
+export interface PostgresQueryable {
+  query(text: string, values?: unknown[]): Promise<PostgresQueryResult>;
+}
+
+/** A connection checked out of a pool; `release(error)` destroys it instead of reusing it. */
+export interface PostgresPoolClient extends PostgresQueryable {
+  release(destroy?: boolean | Error): void;
+}
+
+/**
+ * The part of a `pg` `Pool` toolloop uses. Declared here so this package never loads the driver
+ * itself: pass your own `new Pool({ connectionString })`.
+ */
+export interface PostgresPool extends PostgresQueryable {
+  connect(): Promise<PostgresPoolClient>;
+}

@@ -1,0 +1,5 @@
+export {
+  RedisChatMemoryRepository,
+  type RedisChatMemoryRepositoryOptions,
+} from './redis-chat-memory-repository.js';
+export type { RedisClient } from './redis-client.js';

@@ -1,0 +1,612 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { HIGHEST_PRECEDENCE } from '../../src/advisors/index.js';
+import { ChatClient } from '../../src/client/index.js';
+import { MemoryError } from '../../src/errors/index.js';
+import {
+  type ChatMemoryRepository,
+  CONVERSATION_ID,
+  MessageChatMemoryAdvisor,
+  MessageWindowChatMemory,
+} from '../../src/memory/index.js';
+import type { Message } from '../../src/messages/index.js';
+import { ScriptedChatModel, textResponse, toolCallResponse } from '../../src/testing/index.js';
+import { tool } from '../../src/tools/tool.js';
+import type { FaultInjector, FaultMode } from './fault-injection.js';
+import { arbitraryMetadata, arbitraryTurns, assertToolPairsIntact } from './transcripts.js';
+
+/** A repository under test, and optionally a second one over the same storage via its own connection. */
+export interface RepositoryFixture {
+  repository: ChatMemoryRepository;
+  sibling?: ChatMemoryRepository;
+}
+
+/** How the shared suite reaches one backend. */
+export interface ChatMemoryContractOptions {
+  /** Backend name, as the repository puts it in a `MemoryError`. */
+  backend: string;
+  /** A fresh, isolated repository (its own file, key prefix or tables). */
+  create(): Promise<RepositoryFixture>;
+  /**
+   * A fresh repository whose driver calls go through `injector` (`repository`), and a clean one
+   * over the same storage (`sibling`) to check the state with.
+   */
+  createFaulty?(injector: FaultInjector): Promise<Required<RepositoryFixture>>;
+  /** The driver methods the injector counts and fails. */
+  faultMethods?: readonly string[];
+  /** Fault kinds the backend can meet (a synchronous driver cannot hang). */
+  faultModes?: readonly FaultMode[];
+  /** Property runs for the slower network backends. Default 50. */
+  propertyRuns?: number;
+}
+
+/** Plain JSON strings, plus the ones stores trip over: NUL, lone surrogates, escapes, emoji. */
+function arbitraryText(): fc.Arbitrary<string> {
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.string({ maxLength: 20, unit: 'binary' }) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '',
+        '\u0000',
+        'a\u0000b',
+        '\ud800',
+        'x\udc00y',
+        '\ue000',
+        '\ue0000041',
+        '👩‍👩‍👧 emoji',
+        '{"role":"tool","responses":[]}',
+        "'); DROP TABLE x;--",
+        '\r\n*3\r\n$3\r\nDEL\r\n',
+        '{"lc":1,"type":"constructor","id":["x"]}',
+      ),
+    },
+  );
+}
+
+function arbitraryMessage(): fc.Arbitrary<Message> {
+  const text = arbitraryText();
+  const metadata = arbitraryMetadata();
+  const call = fc.record(
+    { id: text, name: text, arguments: text, metadata },
+    { requiredKeys: ['id', 'name', 'arguments'] },
+  );
+  return fc.oneof(
+    fc.record(
+      { role: fc.constant('system' as const), text, metadata },
+      { requiredKeys: ['role', 'text'] },
+    ),
+    fc.record(
+      {
+        role: fc.constant('user' as const),
+        text,
+        media: fc.array(fc.record({ mimeType: text, data: text }), { maxLength: 2 }),
+        metadata,
+      },
+      { requiredKeys: ['role', 'text'] },
+    ),
+    fc.record(
+      {
+        role: fc.constant('assistant' as const),
+        text: fc.option(text, { nil: null }),
+        toolCalls: fc.array(call, { maxLength: 3 }),
+        metadata,
+      },
+      { requiredKeys: ['role', 'text', 'toolCalls'] },
+    ),
+    fc.record(
+      {
+        role: fc.constant('tool' as const),
+        responses: fc.array(
+          fc.record(
+            { id: text, name: text, responseData: text, isError: fc.boolean() },
+            { requiredKeys: ['id', 'name', 'responseData'] },
+          ),
+          { maxLength: 3 },
+        ),
+        metadata,
+      },
+      { requiredKeys: ['role', 'responses'] },
+    ),
+  ) as fc.Arbitrary<Message>;
+}
+
+/** JSON data as a store holds it (`-0` is `0` in JSON). */
+function asJson<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/** Heavy tests get room on a shared, busy machine; they never assert speed. */
+const SLOW_TEST_MS = 180_000;
+
+let counter = 0;
+function uniqueId(label: string): string {
+  counter++;
+  return `${label}-${process.pid}-${Date.now().toString(36)}-${counter}`;
+}
+
+function marker(writer: number, index: number, extra: Record<string, unknown> = {}): Message {
+  return { role: 'user', text: `w${writer}#${index}`, metadata: { writer, index, ...extra } };
+}
+
+function weatherTool() {
+  return tool({
+    name: 'weather',
+    description: 'Current weather for a city',
+    inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    execute: (input: Record<string, unknown>) => `${String(input.city)}: 21C`,
+  });
+}
+
+function toolTurnModel(prefix: string, rounds: number, answer: string): ScriptedChatModel {
+  return new ScriptedChatModel([
+    ...Array.from({ length: rounds }, (_, index) =>
+      toolCallResponse([
+        { id: `${prefix}-${index + 1}`, name: 'weather', arguments: { city: `City${index + 1}` } },
+      ]),
+    ),
+    textResponse(answer),
+  ]);
+}
+
+/**
+ * The contract every `ChatMemoryRepository` meets (research/reliability.md T24-T34), run against
+ * the in-memory, SQLite, Redis and PostgreSQL repositories on real servers.
+ */
+export function chatMemoryRepositoryContract(options: ChatMemoryContractOptions): void {
+  const runs = options.propertyRuns ?? 50;
+
+  describe('repository basics (reference tests)', () => {
+    it('lists, saves, finds, overwrites and deletes conversations', async () => {
+      const { repository } = await options.create();
+      expect(await repository.findConversationIds()).toEqual([]);
+      expect(await repository.findByConversationId('unknown')).toEqual([]);
+
+      const one: Message[] = [{ role: 'user', text: 'Hello' }];
+      const many: Message[] = [
+        { role: 'system', text: 'Be brief' },
+        { role: 'user', text: 'Hi' },
+        { role: 'assistant', text: 'Hello!', toolCalls: [] },
+      ];
+      await repository.saveAll('a', one);
+      await repository.saveAll('b', many);
+      expect(await repository.findByConversationId('a')).toEqual(one);
+      expect(await repository.findByConversationId('b')).toEqual(many);
+      expect((await repository.findConversationIds()).sort()).toEqual(['a', 'b']);
+
+      await repository.saveAll('a', many);
+      expect(await repository.findByConversationId('a')).toEqual(many);
+
+      await repository.append('a', one);
+      expect(await repository.findByConversationId('a')).toEqual([...many, ...one]);
+
+      await repository.deleteByConversationId('a');
+      expect(await repository.findByConversationId('a')).toEqual([]);
+      expect(await repository.findConversationIds()).toEqual(['b']);
+
+      await repository.saveAll('b', []);
+      expect(await repository.findConversationIds()).toEqual([]);
+    });
+
+    it('returns copies: changing a returned or saved array does not change the store', async () => {
+      const { repository } = await options.create();
+      const saved: Message[] = [{ role: 'user', text: 'original', metadata: { n: 1 } }];
+      await repository.saveAll('c', saved);
+      (saved[0] as { text: string }).text = 'changed after save';
+      const read = await repository.findByConversationId('c');
+      (read[0] as { text: string }).text = 'changed after read';
+      expect(await repository.findByConversationId('c')).toEqual([
+        { role: 'user', text: 'original', metadata: { n: 1 } },
+      ]);
+    });
+
+    it('validates arguments with the reference messages', async () => {
+      const { repository } = await options.create();
+      for (const bad of ['', '   ', null, undefined]) {
+        const id = bad as unknown as string;
+        await expect(repository.findByConversationId(id)).rejects.toThrow(
+          'conversationId cannot be null or empty',
+        );
+        await expect(repository.saveAll(id, [])).rejects.toThrow(
+          'conversationId cannot be null or empty',
+        );
+        await expect(repository.append(id, [])).rejects.toThrow(
+          'conversationId cannot be null or empty',
+        );
+        await expect(repository.deleteByConversationId(id)).rejects.toThrow(
+          'conversationId cannot be null or empty',
+        );
+      }
+      await expect(repository.saveAll('c', null as unknown as Message[])).rejects.toThrow(
+        'messages cannot be null',
+      );
+      await expect(repository.saveAll('c', [null as unknown as Message])).rejects.toThrow(
+        'messages cannot contain null elements',
+      );
+    });
+  });
+
+  describe('T24/T25/T34 round-trip fidelity', () => {
+    it(
+      'property: any transcript comes back deep-equal, whether saved whole or appended in pieces',
+      async () => {
+        const { repository } = await options.create();
+        await fc.assert(
+          fc.asyncProperty(
+            fc.array(arbitraryMessage(), { maxLength: 12 }),
+            fc.integer({ min: 1, max: 4 }),
+            async (generated, pieces) => {
+              const messages = asJson(generated);
+              const saved = uniqueId('saved');
+              await repository.saveAll(saved, messages);
+              expect(await repository.findByConversationId(saved)).toEqual(messages);
+
+              const appended = uniqueId('appended');
+              const size = Math.ceil(messages.length / pieces) || 1;
+              for (let start = 0; start < messages.length; start += size) {
+                await repository.append(appended, messages.slice(start, start + size));
+              }
+              expect(await repository.findByConversationId(appended)).toEqual(messages);
+            },
+          ),
+          { numRuns: runs },
+        );
+      },
+      SLOW_TEST_MS,
+    );
+
+    it('keeps every message shape exactly: tool calls, tool responses, typed metadata, 1 MB text', async () => {
+      const { repository } = await options.create();
+      const big = 'x'.repeat(1024 * 1024);
+      const messages: Message[] = [
+        { role: 'system', text: 'sys', metadata: { version: 2, strict: true, none: null } },
+        {
+          role: 'user',
+          text: '{"role":"tool","responses":[{"id":"fake","name":"x","responseData":"y"}]}',
+          media: [{ mimeType: 'image/png', data: 'iVBORw0KGgo=' }],
+        },
+        {
+          role: 'assistant',
+          text: null,
+          toolCalls: [
+            { id: 'c1', name: 'weather', arguments: '{"city":"Paris","nested":{"a":[1,2]}}' },
+            {
+              id: 'c2',
+              name: 'time',
+              arguments: 'not json',
+              metadata: { signature: 'sig', n: 1.5 },
+            },
+          ],
+          metadata: { tokens: 12, cached: false, tags: ['a', 'b'], nested: { deep: { x: null } } },
+        },
+        {
+          role: 'tool',
+          responses: [
+            { id: 'c1', name: 'weather', responseData: '"sunny"' },
+            { id: 'c2', name: 'time', responseData: 'boom', isError: true },
+          ],
+        },
+        { role: 'assistant', text: big, toolCalls: [] },
+        { role: 'assistant', text: '', toolCalls: [] },
+      ];
+      await repository.saveAll('shapes', messages);
+      const read = await repository.findByConversationId('shapes');
+      expect(read).toEqual(messages);
+      // Stored content stays data of its original role: a user text that looks like a tool message.
+      expect(read[1]?.role).toBe('user');
+    });
+
+    it('T33: 1,000 messages saved in one batch keep their order (a sequence, not a timestamp)', async () => {
+      const { repository } = await options.create();
+      const messages = Array.from({ length: 1000 }, (_, index) => marker(0, index));
+      await repository.append('batch', messages);
+      expect(await repository.findByConversationId('batch')).toEqual(messages);
+    });
+  });
+
+  describe('T32 conversation ids are data', () => {
+    const hostile = [
+      '*',
+      '%',
+      '_',
+      'a:*',
+      'a:b*',
+      '?',
+      '[ab]',
+      '../x',
+      '..\\x',
+      "'; DROP TABLE x; --",
+      'a\u0000b',
+      '\ud800',
+      'a%',
+      '🙂'.repeat(2560),
+      'é'.repeat(10 * 1024),
+    ];
+
+    it('no id reads, overwrites or deletes another conversation', async () => {
+      const { repository } = await options.create();
+      const victims = ['a:b', 'a:bc', 'ab', 'x', 'victim'];
+      for (const victim of victims) {
+        await repository.saveAll(victim, [{ role: 'user', text: `secret of ${victim}` }]);
+      }
+      for (const id of hostile) {
+        expect(await repository.findByConversationId(id)).toEqual([]);
+        await repository.append(id, [{ role: 'user', text: `own ${id.length}` }]);
+        expect(await repository.findByConversationId(id)).toEqual([
+          { role: 'user', text: `own ${id.length}` },
+        ]);
+      }
+      expect((await repository.findConversationIds()).sort()).toEqual(
+        [...victims, ...hostile].sort(),
+      );
+      for (const id of hostile) await repository.deleteByConversationId(id);
+      for (const victim of victims) {
+        expect(await repository.findByConversationId(victim)).toEqual([
+          { role: 'user', text: `secret of ${victim}` },
+        ]);
+      }
+      expect((await repository.findConversationIds()).sort()).toEqual([...victims].sort());
+    });
+  });
+
+  describe('T26 concurrency: 0 lost, 0 duplicated, 0 reordered', () => {
+    it(
+      '200 conversations x 50 appends',
+      async () => {
+        const fixture = await options.create();
+        const writers = [fixture.repository, fixture.sibling ?? fixture.repository];
+        const ids = Array.from({ length: 200 }, (_, index) => `conversation-${index}`);
+        await Promise.all(
+          ids.map(async (id, conversation) => {
+            for (let index = 0; index < 50; index++) {
+              const repository = writers[index % writers.length] as ChatMemoryRepository;
+              await repository.append(id, [marker(conversation, index)]);
+            }
+          }),
+        );
+        const stored = await Promise.all(
+          ids.map((id) => fixture.repository.findByConversationId(id)),
+        );
+        stored.forEach((messages, conversation) => {
+          expect(messages).toEqual(
+            Array.from({ length: 50 }, (_, index) => marker(conversation, index)),
+          );
+        });
+        expect((await fixture.repository.findConversationIds()).sort()).toEqual([...ids].sort());
+      },
+      SLOW_TEST_MS,
+    );
+
+    it(
+      '20 concurrent writers on one conversation, reads interleaved',
+      async () => {
+        const fixture = await options.create();
+        const writers = [fixture.repository, fixture.sibling ?? fixture.repository];
+        const perWriter = 25;
+        const reads: Message[][] = [];
+        await Promise.all([
+          ...Array.from({ length: 20 }, async (_, writer) => {
+            const repository = writers[writer % writers.length] as ChatMemoryRepository;
+            for (let index = 0; index < perWriter; index++) {
+              // Two messages per append: each append must land as one contiguous run.
+              await repository.append('shared', [
+                marker(writer, index, { part: 1 }),
+                marker(writer, index, { part: 2 }),
+              ]);
+            }
+          }),
+          (async () => {
+            for (let read = 0; read < 20; read++) {
+              reads.push(await fixture.repository.findByConversationId('shared'));
+            }
+          })(),
+        ]);
+        const stored = await fixture.repository.findByConversationId('shared');
+        expect(stored).toHaveLength(20 * perWriter * 2);
+        const seen = new Set<string>();
+        const nextIndex = new Map<number, number>();
+        for (let position = 0; position < stored.length; position += 2) {
+          const first = stored[position]?.metadata as {
+            writer: number;
+            index: number;
+            part: number;
+          };
+          const second = stored[position + 1]?.metadata as {
+            writer: number;
+            index: number;
+            part: number;
+          };
+          expect([first.part, second.part]).toEqual([1, 2]);
+          expect([second.writer, second.index]).toEqual([first.writer, first.index]);
+          const key = `${first.writer}#${first.index}`;
+          expect(seen.has(key), `duplicate ${key}`).toBe(false);
+          seen.add(key);
+          expect(first.index).toBe(nextIndex.get(first.writer) ?? 0);
+          nextIndex.set(first.writer, first.index + 1);
+        }
+        expect(seen.size).toBe(20 * perWriter);
+        // Every interleaved read saw a prefix of the final order.
+        for (const read of reads) expect(read).toEqual(stored.slice(0, read.length));
+      },
+      SLOW_TEST_MS,
+    );
+
+    it(
+      '20 concurrent window adds of whole turns to one conversation all land',
+      async () => {
+        const fixture = await options.create();
+        const memories = [fixture.repository, fixture.sibling ?? fixture.repository].map(
+          (repository) => new MessageWindowChatMemory({ repository, maxMessages: 1000 }),
+        );
+        await Promise.all(
+          Array.from({ length: 20 }, async (_, writer) => {
+            const memory = memories[writer % memories.length] as MessageWindowChatMemory;
+            for (let index = 0; index < 5; index++) {
+              await memory.add('window', [
+                marker(writer, index),
+                { role: 'assistant', text: `answer ${writer}#${index}`, toolCalls: [] },
+              ]);
+            }
+          }),
+        );
+        const stored = await fixture.repository.findByConversationId('window');
+        expect(stored).toHaveLength(200);
+        expect(new Set(stored.map((message) => JSON.stringify(message))).size).toBe(200);
+      },
+      SLOW_TEST_MS,
+    );
+  });
+
+  describe('T27 windows over this store keep tool pairs', () => {
+    it(
+      'property: every stored window is valid for a strict provider and equals the in-process window',
+      async () => {
+        const { repository } = await options.create();
+        await fc.assert(
+          fc.asyncProperty(
+            arbitraryTurns({ maxTurns: 6 }),
+            fc.integer({ min: 1, max: 20 }),
+            async (turns, max) => {
+              const id = uniqueId('window');
+              const stored = new MessageWindowChatMemory({ repository, maxMessages: max });
+              const reference = new MessageWindowChatMemory({ maxMessages: max });
+              for (const turn of turns) {
+                await stored.add(id, turn);
+                await reference.add(id, turn);
+                const window = await stored.get(id);
+                assertToolPairsIntact(window);
+                expect(window).toEqual(await reference.get(id));
+              }
+            },
+          ),
+          { numRuns: Math.max(10, Math.floor(runs / 2)) },
+        );
+      },
+      SLOW_TEST_MS,
+    );
+  });
+
+  describe('T28 memory inside and outside the tool loop', () => {
+    it('inside: a 3-round tool turn is stored in full and fed back once', async () => {
+      const { repository } = await options.create();
+      const chatMemory = new MessageWindowChatMemory({ repository, maxMessages: 100 });
+      const model = toolTurnModel('in', 3, 'Checked three cities.');
+      const client = ChatClient.create(model, {
+        tools: [weatherTool()],
+        advisors: [new MessageChatMemoryAdvisor({ chatMemory, order: HIGHEST_PRECEDENCE + 400 })],
+      });
+      await client
+        .prompt('Weather?')
+        .advisors((a) => a.param(CONVERSATION_ID, 'loop'))
+        .call()
+        .content();
+      const stored = await repository.findByConversationId('loop');
+      expect(stored.map((message) => message.role)).toEqual([
+        'user',
+        'assistant',
+        'tool',
+        'assistant',
+        'tool',
+        'assistant',
+        'tool',
+        'assistant',
+      ]);
+      assertToolPairsIntact(stored);
+      model.enqueue(textResponse('You asked about the weather.'));
+      await client
+        .prompt('What did I ask?')
+        .advisors((a) => a.param(CONVERSATION_ID, 'loop'))
+        .call()
+        .content();
+      expect(model.prompts[4]?.messages).toEqual([
+        ...stored,
+        { role: 'user', text: 'What did I ask?' },
+      ]);
+    });
+
+    it('outside: the same turn stores the question and the answer only', async () => {
+      const { repository } = await options.create();
+      const chatMemory = new MessageWindowChatMemory({ repository });
+      const model = toolTurnModel('out', 3, 'Checked three cities.');
+      const client = ChatClient.create(model, {
+        tools: [weatherTool()],
+        advisors: [new MessageChatMemoryAdvisor({ chatMemory })],
+      });
+      await client
+        .prompt('Weather?')
+        .advisors((a) => a.param(CONVERSATION_ID, 'loop'))
+        .call()
+        .content();
+      expect(await repository.findByConversationId('loop')).toEqual([
+        { role: 'user', text: 'Weather?' },
+        { role: 'assistant', text: 'Checked three cities.', toolCalls: [] },
+      ]);
+    });
+  });
+
+  const createFaulty = options.createFaulty;
+  const faultMethods = options.faultMethods;
+  if (createFaulty && faultMethods) {
+    describe('T30 store faults', () => {
+      for (const mode of options.faultModes ?? ['error']) {
+        it(
+          `${mode}: a failing k-th store operation surfaces a MemoryError and leaves the conversation before or after the whole turn, for every k`,
+          async () => {
+            const { FaultInjector } = await import('./fault-injection.js');
+            const injector = new FaultInjector(faultMethods);
+            const { repository, sibling } = await createFaulty(injector);
+            const before: Message[] = [
+              { role: 'user', text: 'Earlier' },
+              { role: 'assistant', text: 'Noted', toolCalls: [] },
+            ];
+            let failures = 0;
+            for (let k = 1; k < 200; k++) {
+              const id = `fault-${mode}-${k}`;
+              await sibling.saveAll(id, before);
+              const chatMemory = new MessageWindowChatMemory({ repository, maxMessages: 100 });
+              const model = toolTurnModel(`k${k}`, 5, 'Five cities checked.');
+              const client = ChatClient.create(model, {
+                tools: [weatherTool()],
+                advisors: [
+                  new MessageChatMemoryAdvisor({ chatMemory, order: HIGHEST_PRECEDENCE + 400 }),
+                ],
+              });
+              injector.arm(k, mode);
+              let error: unknown;
+              try {
+                await client
+                  .prompt('Weather in five cities?')
+                  .advisors((a) => a.param(CONVERSATION_ID, id))
+                  .call()
+                  .content();
+              } catch (caught) {
+                error = caught;
+              }
+              injector.disarm();
+              const after = await sibling.findByConversationId(id);
+              if (injector.fired) {
+                failures++;
+                expect(error).toBeInstanceOf(MemoryError);
+                expect((error as MemoryError).backend).toBe(options.backend);
+                expect((error as MemoryError).conversationId).toBe(id);
+                expect((error as Error).message).not.toContain('Weather in five cities');
+              } else {
+                expect(error).toBeUndefined();
+              }
+              if (after.length === before.length) {
+                expect(after).toEqual(before);
+              } else {
+                expect(after).toHaveLength(before.length + 12);
+                expect(after.slice(0, 2)).toEqual(before);
+                assertToolPairsIntact(after);
+              }
+              if (!injector.fired) break;
+            }
+            expect(failures).toBeGreaterThan(5);
+          },
+          SLOW_TEST_MS,
+        );
+      }
+    });
+  }
+}
