@@ -1,0 +1,67 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+// The benchmarks are not part of the test suite (they take minutes and measure, never assert
+// timings); this runs each bench/*.ts script once with tiny counts (BENCH_SMOKE=1) so they never
+// rot: each must compile, finish, pass its own self-checks and print its markdown section.
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bench = join(root, 'bench');
+const peersInstalled = existsSync(join(bench, 'node_modules', '.package-lock.json'));
+const scripts = readdirSync(bench)
+  .filter((file) => file.endsWith('.ts'))
+  .map((file) => file.slice(0, -'.ts'.length))
+  .sort();
+
+describe.skipIf(!peersInstalled && !process.env.CI)(
+  'benchmarks, smoke run (needs `npm ci --prefix bench`; skipped when the peers are not installed outside CI)',
+  () => {
+    beforeAll(() => {
+      expect(peersInstalled, 'bench/node_modules is missing: run npm ci --prefix bench').toBe(true);
+      const compiled = spawnSync(
+        process.execPath,
+        [
+          join(bench, 'node_modules', 'typescript', 'bin', 'tsc'),
+          '-p',
+          join(bench, 'tsconfig.json'),
+        ],
+        { cwd: root, encoding: 'utf8' },
+      );
+      expect(compiled.status, compiled.stdout + compiled.stderr).toBe(0);
+    }, 180_000);
+
+    it('finds the four core benchmarks', () => {
+      expect(scripts).toEqual(
+        expect.arrayContaining([
+          'loop-overhead',
+          'streaming',
+          'scaling',
+          'memory-per-conversation',
+        ]),
+      );
+    });
+
+    for (const name of scripts) {
+      it(`${name} runs with tiny counts and prints its section`, () => {
+        const run = spawnSync(
+          process.execPath,
+          ['--expose-gc', join(bench, 'dist', `${name}.js`)],
+          {
+            cwd: root,
+            encoding: 'utf8',
+            env: { ...process.env, BENCH_SMOKE: '1' },
+            timeout: 150_000,
+          },
+        );
+        expect(run.status, run.stderr).toBe(0);
+        expect(run.stdout).toMatch(/^## \S/);
+        expect(run.stdout.match(/^## /gm)).toHaveLength(1);
+        // A section holds numbers: at least one markdown table.
+        expect(run.stdout).toMatch(/^\|.*\|\n\|(\s*:?-+:?\s*\|)+$/m);
+      }, 180_000);
+    }
+  },
+);
