@@ -9,13 +9,15 @@ export const MAX_REGEX_PATTERN_LENGTH = 200;
 /** Only this many characters of a query are read; the rest cannot change a 200-char pattern. */
 const MAX_QUERY_LENGTH = 4096;
 const DEFAULT_MAX_RESULTS = 10;
+/** Longest token kept; no tool name or description word is longer. */
+const MAX_TOKEN_LENGTH = 64;
 const TOKEN_SEPARATOR = /[\s,;:.!?()[\]{}"']+/u;
 const MATCH_ALL = '.*';
 
 /**
  * Converts a query into the index's pattern (without flags; it is compiled case-insensitive):
  * lower-cased tokens of at least 2 characters that are not stop words, regex-escaped,
- * de-duplicated, joined as an alternation and capped at 200 characters. Because every token is
+ * de-duplicated (each cut to 64 characters), joined as an alternation and capped at 200 characters. Because every token is
  * escaped the pattern is a plain list of literals, which matches in linear time whatever the
  * query holds. `'weather tools'` → `'(weather|tools)'`; a blank query → `'.*'`.
  */
@@ -26,15 +28,16 @@ export function queryToRegexPattern(query: string | null | undefined): string {
     .toLowerCase()
     .split(TOKEN_SEPARATOR)
     .filter((token) => token.length > 0);
-  let kept = unique(tokens.filter((t) => t.length >= 2 && !STOP_WORDS.has(t)).map(escapeRegex));
-  if (kept.length === 0) kept = unique(tokens.map(escapeRegex));
+  let kept = unique(tokens.filter((t) => t.length >= 2 && !STOP_WORDS.has(t)).map(escapeToken));
+  if (kept.length === 0) kept = unique(tokens.map(escapeToken));
   if (kept.length === 0) return MATCH_ALL;
-  let pattern = `(${kept.join('|')})`;
-  while (pattern.length > MAX_REGEX_PATTERN_LENGTH && kept.length > 1) {
-    kept = kept.slice(0, -1);
-    pattern = `(${kept.join('|')})`;
+  // Keep the longest prefix of tokens that fits (the reference drops tokens from the end).
+  let pattern = `(${kept[0]}`;
+  for (const token of kept.slice(1)) {
+    if (pattern.length + token.length + 2 > MAX_REGEX_PATTERN_LENGTH) break;
+    pattern += `|${token}`;
   }
-  return pattern;
+  return `${pattern})`;
 }
 
 /** True when `pattern` is non-blank, at most 200 characters and compiles. */
@@ -49,8 +52,12 @@ export function isValidRegexPattern(pattern: string | null | undefined): boolean
   }
 }
 
-function escapeRegex(token: string): string {
-  return token.replace(/[\\.*+?^${}[\]|()/]/g, '\\$&');
+/** Escapes a token, cut to 64 characters first so that a lone token stays within the pattern cap. */
+function escapeToken(token: string): string {
+  return Array.from(token)
+    .slice(0, MAX_TOKEN_LENGTH)
+    .join('')
+    .replace(/[\\.*+?^${}[\]|()/]/g, '\\$&');
 }
 
 function unique(values: string[]): string[] {

@@ -1,0 +1,45 @@
+export { Bm25ToolIndex, type Bm25ToolIndexOptions } from './bm25-tool-index.js';
+export { AlwaysEvictStrategy } from './eviction/always-evict-strategy.js';
+export { CompositeEvictionStrategy } from './eviction/composite-eviction-strategy.js';
+export {
+  LruEvictionStrategy,
+  type LruEvictionStrategyOptions,
+} from './eviction/lru-eviction-strategy.js';
+export { NeverEvictStrategy } from './eviction/never-evict-strategy.js';
+export type { ToolIndexEvictionStrategy } from './eviction/tool-index-eviction-strategy.js';
+export {
+  TtlEvictionStrategy,
+  type TtlEvictionStrategyOptions,
+} from './eviction/ttl-eviction-strategy.js';
+export { extractToolNameReferences } from './extract-tool-name-references.js';
+export { HybridToolIndex, type HybridToolIndexOptions } from './hybrid-tool-index.js';
+export {
+  isValidRegexPattern,
+  MAX_REGEX_PATTERN_LENGTH,
+  queryToRegexPattern,
+  RegexToolIndex,
+} from './regex-tool-index.js';
+export type { IndexToolsOptions, ToolIndex } from './tool-index.js';
+export type {
+  SearchMetadata,
+  ToolReference,
+  ToolSearchRequest,
+  ToolSearchResponse,
+} from './tool-reference.js';
+export { schemaParameterText, toolSearchText } from './tool-search-text.js';
+export {
+  TOOL_SEARCH_TOOL_DESCRIPTION,
+  TOOL_SEARCH_TOOL_INPUT_SCHEMA,
+  TOOL_SEARCH_TOOL_NAME,
+  TOOL_SEARCH_TOOL_SESSION_ID_KEY,
+  type ToolSearchToolOptions,
+  toolSearchTool,
+} from './tool-search-tool.js';
+export {
+  DEFAULT_TOOL_SEARCH_SESSION_ID_KEY,
+  DEFAULT_TOOL_SEARCH_SYSTEM_MESSAGE_SUFFIX,
+  ToolSearchToolCallingAdvisor,
+  type ToolSearchToolCallingAdvisorOptions,
+} from './tool-search-tool-calling-advisor.js';
+export { toolSetFingerprint } from './tool-set-fingerprint.js';
+export { VectorToolIndex, type VectorToolIndexOptions } from './vector-tool-index.js';

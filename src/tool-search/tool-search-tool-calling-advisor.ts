@@ -1,0 +1,302 @@
+import type { ChatClientRequest } from '../advisors/index.js';
+import { InvalidArgumentError } from '../errors/index.js';
+import type { Message } from '../messages/index.js';
+import { augmentSystemMessage } from '../model/index.js';
+import {
+  ToolCallingAdvisor,
+  type ToolCallingAdvisorOptions,
+} from '../tool-calling/tool-calling-advisor.js';
+import type { ToolLoopContext } from '../tool-calling/tool-loop-context.js';
+import type { ToolCallback } from '../tools/tool-callback.js';
+import { LruEvictionStrategy } from './eviction/lru-eviction-strategy.js';
+import type { ToolIndexEvictionStrategy } from './eviction/tool-index-eviction-strategy.js';
+import { extractToolNameReferences } from './extract-tool-name-references.js';
+import type { ToolIndex } from './tool-index.js';
+import type { ToolReference } from './tool-reference.js';
+import { isBlank } from './tool-search-text.js';
+import {
+  TOOL_SEARCH_TOOL_NAME,
+  TOOL_SEARCH_TOOL_SESSION_ID_KEY,
+  toolSearchTool,
+} from './tool-search-tool.js';
+import { toolSetFingerprint } from './tool-set-fingerprint.js';
+
+/** The advisor-param key the session id is read from by default (the chat-memory conversation id). */
+export const DEFAULT_TOOL_SEARCH_SESSION_ID_KEY = 'chat_memory_conversation_id';
+
+/** Appended to the system message by default, exactly as in the reference. */
+export const DEFAULT_TOOL_SEARCH_SYSTEM_MESSAGE_SUFFIX =
+  "\nYou have access to a special tool called `toolSearchTool` that allows you to discover relevant tools on-demand. When you need to perform an action but don't see an appropriate tool in your current context, use `toolSearchTool` to search for it.\n";
+
+/** Options of a {@link ToolSearchToolCallingAdvisor}: the loop's options plus the search's. */
+export interface ToolSearchToolCallingAdvisorOptions extends ToolCallingAdvisorOptions {
+  /** Holds every session's tools; required. */
+  toolIndex: ToolIndex;
+  /** Results per search when the model gives no `maxResults`; the index's default when absent. */
+  maxResults?: number;
+  /** The advisor param holding the session id. Default `'chat_memory_conversation_id'`. */
+  sessionIdKeyName?: string;
+  /** Appended to the first system message (one is added when there is none). */
+  systemMessageSuffix?: string;
+  /**
+   * Offer every tool found by any search of the turn (default `true`); `false` offers only the
+   * tools found by the latest round of searches.
+   */
+  referenceToolNameAccumulation?: boolean;
+  /** Which idle sessions' indexes to drop. Default: LRU, 1000 sessions. */
+  evictionStrategy?: ToolIndexEvictionStrategy;
+}
+
+/** Per-request data the initialization leaves in the advisor params for every round. */
+interface ToolSearchTurn {
+  readonly sessionId: string;
+  readonly searchTool: ToolCallback;
+  readonly callbacks: ReadonlyMap<string, ToolCallback>;
+}
+
+/** What the advisor knows of an index's sessions; shared by every advisor (and copy) using it. */
+interface IndexSessions {
+  readonly fingerprints: Map<string, string>;
+  readonly updates: Map<string, Promise<void>>;
+}
+
+const TURN_KEY = 'toolloop.toolSearch.turn';
+const sessionsByIndex = new WeakMap<ToolIndex, IndexSessions>();
+
+function indexSessions(index: ToolIndex): IndexSessions {
+  let sessions = sessionsByIndex.get(index);
+  if (sessions === undefined) {
+    sessions = { fingerprints: new Map(), updates: new Map() };
+    sessionsByIndex.set(index, sessions);
+  }
+  return sessions;
+}
+
+/**
+ * Progressive tool disclosure: the tool loop, but the model first sees only `toolSearchTool`, and
+ * each round it is offered the search tool plus the tools its searches found so far in the turn.
+ * A library of hundreds of tools then costs the first call one small definition instead of all of
+ * them.
+ *
+ * Per session (the advisor param `sessionIdKeyName`) the request's whole tool set is indexed once
+ * and re-indexed only when the set's fingerprint changes. Discovered tools are derived from the
+ * search results in the prompt and the turn's history, never stored, and are offered in the order
+ * they were found, so the tool list of consecutive calls only grows at its end and a provider's
+ * prompt cache keeps hitting. Search results are limited to the tools attached to the request. A
+ * request without tools passes through as in the plain loop (no search tool, no suffix).
+ */
+export class ToolSearchToolCallingAdvisor extends ToolCallingAdvisor {
+  override readonly name: string = 'ToolSearchToolCallingAdvisor';
+  /** The index holding every session's tools. */
+  readonly toolIndex: ToolIndex;
+  /** Results per search when the model gives none. */
+  readonly maxResults: number | undefined;
+  /** The advisor param holding the session id. */
+  readonly sessionIdKeyName: string;
+  /** Appended to the system message. */
+  readonly systemMessageSuffix: string;
+  /** Whether tools found by earlier searches of the turn stay offered. */
+  readonly referenceToolNameAccumulation: boolean;
+  /** Which idle sessions' indexes to drop. */
+  readonly evictionStrategy: ToolIndexEvictionStrategy;
+
+  /**
+   * @throws InvalidArgumentError without a `toolIndex`, with a blank `sessionIdKeyName` or
+   *   `systemMessageSuffix`, a `maxResults` that is not a positive integer, or a `null` eviction
+   *   strategy; and for the loop's own invalid options.
+   */
+  constructor(options: ToolSearchToolCallingAdvisorOptions) {
+    if (options == null) throw new InvalidArgumentError('toolIndex is required');
+    const evictionStrategy = options.evictionStrategy ?? new LruEvictionStrategy();
+    super({ ...options, evictionStrategy } as ToolSearchToolCallingAdvisorOptions);
+    if ((options.toolIndex as unknown) === null) {
+      throw new InvalidArgumentError('toolIndex cannot be null');
+    }
+    if (options.toolIndex === undefined) throw new InvalidArgumentError('toolIndex is required');
+    if ((options.evictionStrategy as unknown) === null) {
+      throw new InvalidArgumentError('evictionStrategy cannot be null');
+    }
+    const sessionIdKeyName = options.sessionIdKeyName ?? DEFAULT_TOOL_SEARCH_SESSION_ID_KEY;
+    if (isBlank(sessionIdKeyName))
+      throw new InvalidArgumentError('sessionIdKeyName cannot be empty');
+    const suffix = options.systemMessageSuffix ?? DEFAULT_TOOL_SEARCH_SYSTEM_MESSAGE_SUFFIX;
+    if (isBlank(suffix)) throw new InvalidArgumentError('systemMessageSuffix cannot be empty');
+    if (
+      options.maxResults !== undefined &&
+      !(Number.isInteger(options.maxResults) && options.maxResults > 0)
+    ) {
+      throw new InvalidArgumentError('maxResults must be a positive integer');
+    }
+    this.toolIndex = options.toolIndex;
+    this.maxResults = options.maxResults;
+    this.sessionIdKeyName = sessionIdKeyName;
+    this.systemMessageSuffix = suffix;
+    this.referenceToolNameAccumulation = options.referenceToolNameAccumulation ?? true;
+    this.evictionStrategy = evictionStrategy;
+  }
+
+  /**
+   * Drops a session's index and fingerprint now (e.g. when its conversation ends); its next request
+   * indexes its tools again.
+   */
+  async evictSession(sessionId: string): Promise<void> {
+    await this.toolIndex.clearIndex(sessionId);
+    indexSessions(this.toolIndex).fingerprints.delete(sessionId);
+    this.evictionStrategy.onRemoved(sessionId);
+  }
+
+  /**
+   * Reads the session id, evicts idle sessions, (re-)indexes the request's tools when the set
+   * changed, and appends the suffix to the system message.
+   *
+   * @throws InvalidArgumentError when the advisor params hold no session id.
+   */
+  protected override async doInitializeLoop(
+    request: ChatClientRequest,
+    loop: ToolLoopContext,
+  ): Promise<ChatClientRequest> {
+    const initialized = await super.doInitializeLoop(request, loop);
+    const options = initialized.prompt.options;
+    const attached = (options.toolCallbacks ?? []).filter(
+      (callback) => callback.definition.name !== TOOL_SEARCH_TOOL_NAME,
+    );
+    if (attached.length === 0) return initialized;
+
+    const rawSessionId = initialized.context[this.sessionIdKeyName];
+    if (rawSessionId === undefined || rawSessionId === null) {
+      throw new InvalidArgumentError(
+        `context must contain a non-null value for '${this.sessionIdKeyName}'`,
+      );
+    }
+    const sessionId = String(rawSessionId);
+    for (const evicted of this.evictionStrategy.onAccess(sessionId)) {
+      await this.evictSession(evicted);
+    }
+
+    const callbacks = new Map<string, ToolCallback>();
+    for (const callback of attached) {
+      if (!callbacks.has(callback.definition.name))
+        callbacks.set(callback.definition.name, callback);
+    }
+    await this.#ensureIndexed(sessionId, [...callbacks.values()].map(toolReference), loop.signal);
+
+    const turn: ToolSearchTurn = {
+      sessionId,
+      callbacks,
+      searchTool: toolSearchTool({
+        toolIndex: this.toolIndex,
+        ...(this.maxResults === undefined ? {} : { maxResults: this.maxResults }),
+        allowedToolNames: new Set(callbacks.keys()),
+      }),
+    };
+    const suffix = this.systemMessageSuffix;
+    return {
+      ...initialized,
+      prompt: {
+        ...initialized.prompt,
+        messages: augmentSystemMessage(initialized.prompt.messages, (system) => ({
+          ...system,
+          text: system.text + suffix,
+        })),
+      },
+      context: {
+        ...initialized.context,
+        [TURN_KEY]: turn,
+        [TOOL_SEARCH_TOOL_SESSION_ID_KEY]: sessionId,
+      },
+    };
+  }
+
+  /**
+   * Offers the search tool plus the tools found so far (first found first), and puts the session
+   * id into the tool context for the search tool.
+   */
+  protected override async doBeforeCall(
+    request: ChatClientRequest,
+    loop: ToolLoopContext,
+  ): Promise<ChatClientRequest> {
+    const prepared = await super.doBeforeCall(request, loop);
+    const turn = prepared.context[TURN_KEY] as ToolSearchTurn | undefined;
+    if (turn === undefined) return prepared;
+    // The turn's full history holds every search of the turn even when a memory advisor inside
+    // the loop trims the prompt to the latest tool results; the prompt adds what an outer memory
+    // advisor replayed.
+    const messages = uniqueMessages(loop.conversationHistory, prepared.prompt.messages);
+    const offered: ToolCallback[] = [turn.searchTool];
+    for (const name of extractToolNameReferences(messages, this.referenceToolNameAccumulation)) {
+      const callback = turn.callbacks.get(name);
+      if (callback !== undefined) offered.push(callback);
+    }
+    const options = prepared.prompt.options;
+    return {
+      ...prepared,
+      prompt: {
+        ...prepared.prompt,
+        options: {
+          ...options,
+          toolCallbacks: offered,
+          toolContext: {
+            ...options.toolContext,
+            [TOOL_SEARCH_TOOL_SESSION_ID_KEY]: turn.sessionId,
+          },
+        },
+      },
+    };
+  }
+
+  /** Indexes the session's tools unless the index already holds exactly this set. */
+  async #ensureIndexed(
+    sessionId: string,
+    references: ToolReference[],
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    const sessions = indexSessions(this.toolIndex);
+    const fingerprint = toolSetFingerprint(references);
+    // Updates of one session run one after another, so concurrent first requests index once.
+    const previous = sessions.updates.get(sessionId) ?? Promise.resolve();
+    const update = previous
+      .catch(() => undefined)
+      .then(async () => {
+        if (sessions.fingerprints.get(sessionId) === fingerprint) return;
+        sessions.fingerprints.delete(sessionId);
+        await this.toolIndex.clearIndex(sessionId);
+        await this.toolIndex.indexTools(
+          sessionId,
+          references,
+          signal === undefined ? {} : { signal },
+        );
+        sessions.fingerprints.set(sessionId, fingerprint);
+      });
+    sessions.updates.set(sessionId, update);
+    try {
+      await update;
+    } finally {
+      if (sessions.updates.get(sessionId) === update) sessions.updates.delete(sessionId);
+    }
+  }
+}
+
+function toolReference(callback: ToolCallback): ToolReference {
+  const { name, description, inputSchema } = callback.definition;
+  const category = callback.metadata.category;
+  return {
+    toolName: name,
+    summary: description,
+    inputSchema,
+    ...(typeof category === 'string' ? { category } : {}),
+  };
+}
+
+function uniqueMessages(...lists: (readonly Message[])[]): Message[] {
+  const seen = new Set<Message>();
+  const out: Message[] = [];
+  for (const list of lists) {
+    for (const message of list) {
+      if (!seen.has(message)) {
+        seen.add(message);
+        out.push(message);
+      }
+    }
+  }
+  return out;
+}
