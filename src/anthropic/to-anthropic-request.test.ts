@@ -1,22 +1,11 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { transcriptArbitrary } from '../../test/support/transcript-arbitrary.js';
 import type { Message } from '../messages/index.js';
 import { AnthropicChatModel } from './anthropic-chat-model.js';
 import type { AnthropicContentBlockParam, AnthropicMessagesRequest } from './anthropic-wire.js';
 import { toAnthropicMessages } from './to-anthropic-request.js';
-
-// Type-level: every request this adapter can build is a request the official SDK accepts.
-type AssertAssignable<T extends U, U> = T;
-export type RequestIsSdkParams = AssertAssignable<
-  AnthropicMessagesRequest,
-  Anthropic.MessageCreateParams
->;
-export type BlockIsSdkBlock = AssertAssignable<
-  AnthropicContentBlockParam,
-  Anthropic.ContentBlockParam
->;
 
 const weatherTool = {
   definition: {
@@ -37,6 +26,14 @@ function blocks(content: string | AnthropicContentBlockParam[]): AnthropicConten
 }
 
 describe('toAnthropicMessages', () => {
+  it('builds only requests the official SDK types accept (checked by tsc)', () => {
+    expectTypeOf<AnthropicMessagesRequest>().toExtend<Anthropic.MessageCreateParams>();
+    expectTypeOf<AnthropicContentBlockParam>().toExtend<Anthropic.ContentBlockParam>();
+    expectTypeOf<AnthropicMessagesRequest['tools']>().toExtend<
+      Anthropic.MessageCreateParams['tools']
+    >();
+  });
+
   it('alternates roles, answers every tool_use in the next user message, ids one to one (property)', () => {
     fc.assert(
       fc.property(transcriptArbitrary, (messages: Message[]) => {

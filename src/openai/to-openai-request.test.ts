@@ -1,22 +1,11 @@
 import fc from 'fast-check';
 import type OpenAI from 'openai';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { transcriptArbitrary } from '../../test/support/transcript-arbitrary.js';
 import type { Message } from '../messages/index.js';
 import { OpenAiChatModel } from './openai-chat-model.js';
 import type { OpenAiChatRequest } from './openai-wire.js';
 import { toOpenAiMessages } from './to-openai-request.js';
-
-// Type-level: every request this adapter can build is a request the official SDK accepts.
-type AssertAssignable<T extends U, U> = T;
-export type RequestIsSdkParams = AssertAssignable<
-  OpenAiChatRequest,
-  OpenAI.ChatCompletionCreateParams
->;
-export type MessageIsSdkMessage = AssertAssignable<
-  OpenAiChatRequest['messages'][number],
-  OpenAI.ChatCompletionMessageParam
->;
 
 const weatherTool = {
   definition: {
@@ -61,11 +50,21 @@ function checkMessageShape(message: OpenAI.ChatCompletionMessageParam): void {
 }
 
 describe('toOpenAiMessages', () => {
+  it('builds only requests the official SDK types accept (checked by tsc)', () => {
+    expectTypeOf<OpenAiChatRequest>().toExtend<OpenAI.ChatCompletionCreateParams>();
+    expectTypeOf<
+      OpenAiChatRequest['messages'][number]
+    >().toExtend<OpenAI.ChatCompletionMessageParam>();
+    expectTypeOf<
+      NonNullable<OpenAiChatRequest['tools']>[number]
+    >().toExtend<OpenAI.ChatCompletionTool>();
+  });
+
   it('keeps every message, every tool call id one to one, and answers each call right after it (property)', () => {
     fc.assert(
       fc.property(transcriptArbitrary, (messages: Message[]) => {
         const converted = toOpenAiMessages(messages);
-        converted.forEach((message) => checkMessageShape(message));
+        for (const message of converted) checkMessageShape(message);
         const inputCalls = messages.flatMap((message) =>
           message.role === 'assistant' ? message.toolCalls : [],
         );
