@@ -1,4 +1,5 @@
 import {
+  AbortError,
   InvalidToolInputError,
   isAbortError,
   ToolExecutionError,
@@ -14,7 +15,8 @@ const EMPTY_TOOL_CONTEXT: ToolContext = Object.freeze({ context: Object.freeze({
  * Builds the {@link ToolCallback} of a prepared tool around the function that does the work.
  * `call` parses and validates the raw arguments first and never runs the tool on bad input
  * (`InvalidToolInputError` with JSON-pointer issues); what the tool throws comes back as a
- * `ToolExecutionError`, except abort errors, which pass through untouched.
+ * `ToolExecutionError`, except abort errors, which pass through untouched. A tool whose
+ * `context.signal` is already aborted is not started (an `AbortError` is thrown).
  */
 export function createToolCallback(
   tool: PreparedTool,
@@ -35,14 +37,31 @@ export function createToolCallback(
         throw asToolExecutionError(toolName, error);
       }
       if (!checked.ok) throw new InvalidToolInputError({ toolName, issues: checked.issues });
+      const signal = context?.signal;
+      if (signal?.aborted) {
+        throw isAbortError(signal.reason)
+          ? signal.reason
+          : new AbortError(`Tool '${toolName}' was not started: its signal is aborted`, {
+              cause: signal.reason,
+            });
+      }
       try {
-        const result = await invoke(checked.value, context ?? EMPTY_TOOL_CONTEXT);
+        const result = await invoke(checked.value, withContextMap(context));
         return resultConverter(result);
       } catch (error) {
         throw asToolExecutionError(toolName, error);
       }
     },
   });
+}
+
+function withContextMap(context: ToolContext | undefined): ToolContext {
+  if (context === undefined) return EMPTY_TOOL_CONTEXT;
+  // A hand-built context may lack the map; tools may always read `context.context`.
+  if (typeof context.context !== 'object' || context.context === null) {
+    return { ...context, context: Object.freeze({}) };
+  }
+  return context;
 }
 
 /**

@@ -52,7 +52,7 @@ describe('@tool on class methods', () => {
     expect(time?.definition.name).toBe('getServerTime');
     expect(time?.definition.description).toBe('get server time');
     expect(alerts?.definition.name).toBe('weather_alerts');
-    expect(alerts?.definition.description).toBe('weather_alerts');
+    expect(alerts?.definition.description).toBe('alerts');
   });
 
   it('finds only decorated methods and gives a method without schema the no-argument schema', () => {

@@ -20,8 +20,8 @@ const TOOL_DECORATOR = Symbol('toolloop.toolDecorator');
 
 /**
  * Creates the `@tool` decorator for a class method (TC39 decorators; no `experimentalDecorators`).
- * The name defaults to the method name and the description to its words (`getWeather` →
- * "get weather"). TC39 decorators cannot see parameter types, so a method without `inputSchema`
+ * The name defaults to the method name and the description to the method name's words
+ * (`getWeather` → "get weather"), also when an explicit name is given. TC39 decorators cannot see parameter types, so a method without `inputSchema`
  * takes no arguments and must declare no parameters; a method that needs only the context
  * declares `inputSchema: z.object({})` (or `{ type: 'object', properties: {} }`) and takes
  * `(input, context)`. Everything is checked when the class is defined. Write `@tool` above any
@@ -59,7 +59,8 @@ export function toolMethodDecorator<Schema extends ToolInputSchema | undefined =
         { toolName: displayName },
       );
     }
-    toolMethods.set(method, prepareTool(options, methodName));
+    const defaults = methodName === undefined ? {} : { name: methodName, describeAs: methodName };
+    toolMethods.set(method, prepareTool(options, defaults));
   };
   Object.defineProperty(decorator, TOOL_DECORATOR, { value: true });
   return decorator as ToolMethodDecorator<Schema>;

@@ -60,15 +60,17 @@ export interface PreparedTool {
 /**
  * Checks the options every tool style shares and resolves the schema, so that a tool declared
  * wrongly fails where it is declared, with a {@link ToolDefinitionError} naming the tool.
+ * `defaults.name` stands in for a missing name; a missing description is the camelCase split of
+ * `defaults.describeAs` (a method's name) or else of the tool name.
  */
 export function prepareTool(
   options: ToolOptionsBase & { name?: unknown },
-  fallbackName?: string,
+  defaults: { name?: string; describeAs?: string } = {},
 ): PreparedTool {
   if (typeof options !== 'object' || options === null) {
     throw new ToolDefinitionError('Tool options must be an object');
   }
-  const name = assertToolName(options.name ?? fallbackName);
+  const name = assertToolName(options.name ?? defaults.name);
   const fail = (message: string): never => {
     throw new ToolDefinitionError(`Tool '${name}': ${message}`, { toolName: name });
   };
@@ -94,7 +96,7 @@ export function prepareTool(
   }
   const description =
     options.description === undefined || options.description.trim() === ''
-      ? splitCamelCase(name)
+      ? splitCamelCase(defaults.describeAs ?? name)
       : options.description;
   const inputSchema = resolveToolInputSchema(options.inputSchema, name);
   const metadata: ToolMetadata = {

@@ -142,6 +142,29 @@ describe('tool() with execute (function tools)', () => {
     expect(JSON.stringify(whoAmI.definition)).not.toContain('userId');
   });
 
+  it('does not start a tool whose signal is already aborted', async () => {
+    let runs = 0;
+    const counted = tool({ name: 'counted', execute: () => ++runs });
+    const controller = new AbortController();
+    controller.abort();
+    const error = await rejectionOf(counted.call('{}', { context: {}, signal: controller.signal }));
+    expect(error).toBe(controller.signal.reason);
+    const custom = new AbortController();
+    custom.abort(new Error('shutdown'));
+    const wrapped = await rejectionOf(counted.call('{}', { context: {}, signal: custom.signal }));
+    expect(wrapped).toBeInstanceOf(AbortError);
+    expect((wrapped as AbortError).cause).toBe(custom.signal.reason);
+    expect(runs).toBe(0);
+  });
+
+  it('gives a tool an empty map when a hand-built context lacks one', async () => {
+    const reader = tool({
+      name: 'reader',
+      execute: (_input, context) => Object.keys(context.context).length,
+    });
+    expect(await reader.call('{}', { toolCallId: 'x' } as unknown as ToolContext)).toBe('0');
+  });
+
   it('wraps what the tool throws in ToolExecutionError with the cause', async () => {
     const cause = new RangeError('test exception');
     const failing = tool({
