@@ -4,6 +4,8 @@ import type {
   CallAdvisorChain,
   ChatClientRequest,
   ChatClientResponse,
+  StreamAdvisor,
+  StreamAdvisorChain,
 } from '../advisors/index.js';
 import { InvalidArgumentError, ToolDefinitionError } from '../errors/index.js';
 import { assistantMessage, userMessage } from '../messages/index.js';
@@ -12,13 +14,14 @@ import { tool } from '../tools/tool.js';
 import type { ToolCallback, ToolCallbackProvider } from '../tools/tool-callback.js';
 import { AdvisorParams } from './advisor-params.js';
 import { ChatClient } from './chat-client.js';
+import type { ChatClientRequestSpec } from './chat-client-request-spec.js';
 
 function echoTool(name: string): ToolCallback {
   return tool({ name, description: `The ${name} tool`, execute: () => name });
 }
 
 /** Records each request that reaches it, then passes it on. Sits just before the model. */
-class RecordingAdvisor implements CallAdvisor {
+class RecordingAdvisor implements CallAdvisor, StreamAdvisor {
   readonly name = 'Recording Advisor';
   readonly requests: ChatClientRequest[] = [];
   constructor(readonly order = 1_000_000) {}
@@ -26,33 +29,50 @@ class RecordingAdvisor implements CallAdvisor {
     this.requests.push(request);
     return chain.nextCall(request);
   }
+  adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain) {
+    this.requests.push(request);
+    return chain.nextStream(request);
+  }
 }
 
 function noAutoRegister() {
   return AdvisorParams.toolCallingAdvisorAutoRegister(false);
 }
 
-describe('ChatClient request assembly', () => {
+type Mode = 'call' | 'stream';
+
+async function run(spec: ChatClientRequestSpec, mode: Mode): Promise<string | null> {
+  if (mode === 'call') return spec.call().content();
+  let text = '';
+  for await (const delta of spec.stream().content()) text += delta;
+  return text;
+}
+
+describe.each(['call', 'stream'] as const)('ChatClient request assembly (%s)', (mode) => {
   it('orders messages system, then .messages(), then user, and skips empty system text', async () => {
     const model = new ScriptedChatModel([textResponse('a'), textResponse('b')]);
     const client = ChatClient.create(model, { system: 'Be brief.' });
-    await client
-      .prompt('Now?')
-      .messages(userMessage('Earlier'), [assistantMessage('Earlier answer')])
-      .call()
-      .content();
+    await run(
+      client.prompt('Now?').messages(userMessage('Earlier'), [assistantMessage('Earlier answer')]),
+      mode,
+    );
     expect(model.prompts[0]?.messages).toEqual([
       { role: 'system', text: 'Be brief.' },
       { role: 'user', text: 'Earlier' },
       { role: 'assistant', text: 'Earlier answer', toolCalls: [] },
       { role: 'user', text: 'Now?' },
     ]);
-    await client
-      .prompt()
-      .system('  ')
-      .user({ text: 'Look', media: [{ mimeType: 'image/png', data: 'AA==' }], metadata: { k: 1 } })
-      .call()
-      .content();
+    await run(
+      client
+        .prompt()
+        .system('  ')
+        .user({
+          text: 'Look',
+          media: [{ mimeType: 'image/png', data: 'AA==' }],
+          metadata: { k: 1 },
+        }),
+      mode,
+    );
     expect(model.prompts[1]?.messages).toEqual([
       {
         role: 'user',
@@ -68,7 +88,7 @@ describe('ChatClient request assembly', () => {
       defaultOptions: { model: 'm-1', temperature: 0.1, maxTokens: 100 },
     });
     const client = ChatClient.create(model, { options: { temperature: 0.5, seed: 7 } });
-    await client.prompt('x').options({ maxTokens: 5 }).options({ seed: 8 }).call().content();
+    await run(client.prompt('x').options({ maxTokens: 5 }).options({ seed: 8 }), mode);
     expect(model.prompts[0]?.options).toEqual({
       model: 'm-1',
       temperature: 0.5,
@@ -80,21 +100,20 @@ describe('ChatClient request assembly', () => {
   it('replaces option-level tool callbacks with the request tools (.options(tool1).tools(tool2) → [tool2])', async () => {
     const tool1 = echoTool('tool1');
     const tool2 = echoTool('tool2');
-    const model = new ScriptedChatModel([textResponse('a'), textResponse('b')]);
+    const model = new ScriptedChatModel([textResponse('a'), textResponse('b'), textResponse('c')]);
     const client = ChatClient.create(model);
-    await client
-      .prompt('x')
-      .options({ toolCallbacks: [tool1] })
-      .tools(tool2)
-      .call()
-      .content();
+    await run(
+      client
+        .prompt('x')
+        .options({ toolCallbacks: [tool1] })
+        .tools(tool2),
+      mode,
+    );
     expect(model.prompts[0]?.options.toolCallbacks).toEqual([tool2]);
-    await client
-      .prompt('x')
-      .options({ toolCallbacks: [tool1] })
-      .call()
-      .content();
+    await run(client.prompt('x').options({ toolCallbacks: [tool1] }), mode);
     expect(model.prompts[1]?.options.toolCallbacks).toEqual([tool1]);
+    await run(client.prompt('x'), mode);
+    expect(model.prompts[2]?.options.toolCallbacks).toBeUndefined();
   });
 
   it('merges tool context: model default, options, client default, call (call wins)', async () => {
@@ -102,13 +121,14 @@ describe('ChatClient request assembly', () => {
       defaultOptions: { toolContext: { fromModel: 1, shared: 'model' } },
     });
     const client = ChatClient.create(model, { toolContext: { fromClient: 3, shared: 'client' } });
-    await client
-      .prompt('x')
-      .options({ toolContext: { key1: 'v1', shared: 'options' } })
-      .toolContext({ key2: 'v2' })
-      .toolContext({ shared: 'call' })
-      .call()
-      .content();
+    await run(
+      client
+        .prompt('x')
+        .options({ toolContext: { key1: 'v1', shared: 'options' } })
+        .toolContext({ key2: 'v2' })
+        .toolContext({ shared: 'call' }),
+      mode,
+    );
     expect(model.prompts[0]?.options.toolContext).toEqual({
       fromModel: 1,
       key1: 'v1',
@@ -143,8 +163,8 @@ describe('ChatClient request assembly', () => {
     const model = new ScriptedChatModel([textResponse('a'), textResponse('b')]);
     const client = ChatClient.create(model, { tools: [provider, echoTool('default_tool')] });
     const spec = client.prompt('x').tools([echoTool('call_tool')]);
-    await spec.call().content();
-    await spec.call().content();
+    await run(spec, mode);
+    await run(spec, mode);
     const names = model.prompts.map((prompt) =>
       prompt.options.toolCallbacks?.map((callback) => callback.definition.name),
     );
@@ -159,11 +179,9 @@ describe('ChatClient request assembly', () => {
     const model = new ScriptedChatModel([textResponse('never')]);
     const client = ChatClient.create(model, { tools: [echoTool('lookup')] });
     const spec = client.prompt('x').tools(echoTool('lookup'));
-    const failure = spec.call().content();
+    const failure = run(spec, mode);
     await expect(failure).rejects.toBeInstanceOf(ToolDefinitionError);
-    await expect(spec.call().content()).rejects.toThrow(
-      /Multiple tools with the same name \(lookup\)/,
-    );
+    await expect(run(spec, mode)).rejects.toThrow(/Multiple tools with the same name \(lookup\)/);
     expect(model.callCount).toBe(0);
   });
 
@@ -178,11 +196,10 @@ describe('ChatClient request assembly', () => {
     const client = ChatClient.create(model, {
       advisors: [recorder, (a) => a.param('tenant', 'acme').param('shared', 'client')],
     });
-    await client
-      .prompt('x')
-      .advisors((a) => a.params({ shared: 'call', conversation: 'c-1' }))
-      .call()
-      .content();
+    await run(
+      client.prompt('x').advisors((a) => a.params({ shared: 'call', conversation: 'c-1' })),
+      mode,
+    );
     expect(recorder.requests[0]?.context).toEqual({
       tenant: 'acme',
       shared: 'call',
@@ -197,9 +214,9 @@ describe('ChatClient request assembly', () => {
     const base = client.prompt().system('S');
     const first = base.user('first');
     const second = base.user('second').toolContext({ a: 1 });
-    await first.call().content();
-    await second.call().content();
-    await first.call().content();
+    await run(first, mode);
+    await run(second, mode);
+    await run(first, mode);
     expect(
       model.prompts.map((prompt) =>
         prompt.messages.map((message) => message.role === 'user' && message.text),
@@ -213,6 +230,26 @@ describe('ChatClient request assembly', () => {
     expect(model.prompts[2]?.options.toolContext).toBeUndefined();
   });
 
+  it('derives clients with mutate() and leaves the original unchanged', async () => {
+    const model = new ScriptedChatModel([textResponse('a'), textResponse('b')]);
+    const client = ChatClient.create(model, { system: 'Original', tools: [echoTool('t1')] });
+    const derived = client.mutate({
+      system: 'Derived',
+      tools: [...(client.defaults.tools ?? []), echoTool('t2')],
+    });
+    await run(derived.prompt('x').advisors(noAutoRegister()), mode);
+    await run(client.prompt('x').advisors(noAutoRegister()), mode);
+    expect(model.prompts[0]?.messages[0]).toEqual({ role: 'system', text: 'Derived' });
+    expect(model.prompts[0]?.options.toolCallbacks?.map((t) => t.definition.name)).toEqual([
+      't1',
+      't2',
+    ]);
+    expect(model.prompts[1]?.messages[0]).toEqual({ role: 'system', text: 'Original' });
+    expect(model.prompts[1]?.options.toolCallbacks?.map((t) => t.definition.name)).toEqual(['t1']);
+  });
+});
+
+describe('ChatClient responses', () => {
   it('runs a .call() once however many response methods read it', async () => {
     const model = new ScriptedChatModel([
       textResponse('only once', {
@@ -248,24 +285,6 @@ describe('ChatClient request assembly', () => {
     for await (const chunk of client.prompt('y').stream().chatClientResponse()) chunks.push(chunk);
     expect(chunks.at(-1)?.chatResponse?.results[0]?.metadata.finishReason).toBe('stop');
     expect(model.callCount).toBe(2);
-  });
-
-  it('derives clients with mutate() and leaves the original unchanged', async () => {
-    const model = new ScriptedChatModel([textResponse('a'), textResponse('b')]);
-    const client = ChatClient.create(model, { system: 'Original', tools: [echoTool('t1')] });
-    const derived = client.mutate({
-      system: 'Derived',
-      tools: [...(client.defaults.tools ?? []), echoTool('t2')],
-    });
-    await derived.prompt('x').advisors(noAutoRegister()).call().content();
-    await client.prompt('x').advisors(noAutoRegister()).call().content();
-    expect(model.prompts[0]?.messages[0]).toEqual({ role: 'system', text: 'Derived' });
-    expect(model.prompts[0]?.options.toolCallbacks?.map((t) => t.definition.name)).toEqual([
-      't1',
-      't2',
-    ]);
-    expect(model.prompts[1]?.messages[0]).toEqual({ role: 'system', text: 'Original' });
-    expect(model.prompts[1]?.options.toolCallbacks?.map((t) => t.definition.name)).toEqual(['t1']);
   });
 
   it('passes a tool-call response through untouched when auto-registration is off', async () => {
