@@ -266,7 +266,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
       messages.push(assistant);
       returnDirect = await runToolCallBatch(plans, {
         responses,
-        context: Object.freeze({ ...prompt.options?.toolContext }),
+        context: frozenCopy(prompt.options?.toolContext),
         messages,
         signal,
         maxConcurrency: this.#maxConcurrency,
@@ -334,6 +334,14 @@ class DefaultToolCallingManager implements ToolCallingManager {
       sequential: metadata?.sequential === true,
     };
   }
+}
+
+const EMPTY_CONTEXT: Readonly<Record<string, unknown>> = Object.freeze({});
+
+function frozenCopy(
+  context: Record<string, unknown> | undefined,
+): Readonly<Record<string, unknown>> {
+  return context == null ? EMPTY_CONTEXT : Object.freeze(Object.assign({}, context));
 }
 
 function checkPositive(value: number | undefined, name: string): void {

@@ -326,6 +326,47 @@ describe('caller abort', () => {
   });
 });
 
+describe('signals', () => {
+  it("gives a lone call without a timeout the caller's own signal, or none", async () => {
+    const tool = spyTool('work');
+    const controller = new AbortController();
+    const manager = createToolCallingManager();
+    await manager.executeToolCalls(promptWith([tool]), toolCallResponse([toolCall('1', 'work')]), {
+      signal: controller.signal,
+    });
+    await manager.executeToolCalls(promptWith([tool]), toolCallResponse([toolCall('2', 'work')]));
+    expect(tool.invocations[0]?.context?.signal).toBe(controller.signal);
+    expect(tool.invocations[1]?.context?.signal).toBeUndefined();
+  });
+
+  it('gives the calls of a multi-call batch one shared signal of the batch', async () => {
+    const tool = spyTool('work');
+    const controller = new AbortController();
+    await createToolCallingManager().executeToolCalls(
+      promptWith([tool]),
+      toolCallResponse([toolCall('1', 'work'), toolCall('2', 'work')]),
+      { signal: controller.signal },
+    );
+    const [first, second] = tool.invocations.map((invocation) => invocation.context?.signal);
+    expect(first).toBeInstanceOf(AbortSignal);
+    expect(first).toBe(second);
+    expect(first).not.toBe(controller.signal);
+  });
+
+  it('gives a call with a timeout its own signal', async () => {
+    const tool = spyTool('work', { metadata: { timeoutMs: 60_000 } });
+    const controller = new AbortController();
+    await createToolCallingManager().executeToolCalls(
+      promptWith([tool]),
+      toolCallResponse([toolCall('1', 'work')]),
+      { signal: controller.signal },
+    );
+    const signal = tool.invocations[0]?.context?.signal;
+    expect(signal).toBeInstanceOf(AbortSignal);
+    expect(signal).not.toBe(controller.signal);
+  });
+});
+
 describe('observer', () => {
   function recordingObserver(includeContent?: boolean) {
     const starts: ToolCallStartEvent[] = [];
