@@ -229,6 +229,28 @@ describe('@tool on class methods', () => {
   });
 });
 
+describe('@tool composed into a project decorator (the reference meta-annotation case)', () => {
+  /** A team's own decorator with house defaults, built on @tool. */
+  function financeTool(description: string) {
+    return tool({ description: `[finance] ${description}`, sequential: true });
+  }
+
+  class FinanceTools {
+    @financeTool('Look up an invoice')
+    lookupInvoice() {
+      return { id: 'INV-1001' };
+    }
+  }
+
+  it('keeps the defaults and the method name', async () => {
+    const [lookup] = toolCallbacksFrom(new FinanceTools());
+    expect(lookup?.definition.name).toBe('lookupInvoice');
+    expect(lookup?.definition.description).toBe('[finance] Look up an invoice');
+    expect(lookup?.metadata.sequential).toBe(true);
+    expect(await lookup?.call('{}')).toBe('{"id":"INV-1001"}');
+  });
+});
+
 describe('toolCallbacksFrom', () => {
   it('throws for an object without @tool methods', () => {
     class PlainService {

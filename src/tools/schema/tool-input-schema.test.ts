@@ -136,6 +136,65 @@ describe('resolveToolInputSchema', () => {
     });
   });
 
+  describe('reference generator cases, with Zod', () => {
+    it('simple parameters: all required, no extra properties', () => {
+      const { jsonSchema } = resolveToolInputSchema(
+        z.object({ name: z.string(), age: z.number() }),
+        'simple',
+      );
+      expect(JSON.stringify(jsonSchema)).toBe(
+        '{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"type":"string"},"age":{"type":"number"}},"required":["name","age"],"additionalProperties":false}',
+      );
+    });
+
+    it('an optional described parameter: only the other one is required', () => {
+      const { jsonSchema } = resolveToolInputSchema(
+        z.object({
+          username: z.string().optional().describe('The user name'),
+          password: z.string(),
+        }),
+        'login',
+      );
+      expect(jsonSchema.required).toEqual(['password']);
+      expect((jsonSchema.properties as Record<string, JsonSchema>).username?.description).toBe(
+        'The user name',
+      );
+    });
+
+    it('map-like parameters keep their value schema and validate', async () => {
+      const resolved = resolveToolInputSchema(
+        z.object({
+          counts: z.record(z.string(), z.number()),
+          rows: z.array(z.record(z.string(), z.number())),
+        }),
+        'maps',
+      );
+      const counts = (resolved.jsonSchema.properties as Record<string, JsonSchema>)
+        .counts as JsonSchema;
+      expect(counts.additionalProperties).toEqual({ type: 'number' });
+      expect(await resolved.validate({ counts: { a: 1 }, rows: [{ b: 2 }, {}] })).toEqual({
+        ok: true,
+        value: { counts: { a: 1 }, rows: [{ b: 2 }, {}] },
+      });
+      const bad = await resolved.validate({ counts: { a: 'x' }, rows: [{ b: 2 }, { c: 'y' }] });
+      expect(bad.ok ? [] : bad.issues.map((issue) => issue.path)).toEqual([
+        '/counts/a',
+        '/rows/1/c',
+      ]);
+    });
+
+    it('an enum becomes a string enum', () => {
+      const { jsonSchema } = resolveToolInputSchema(
+        z.object({ month: z.enum(['JANUARY', 'FEBRUARY']) }),
+        'm',
+      );
+      expect((jsonSchema.properties as Record<string, JsonSchema>).month).toEqual({
+        type: 'string',
+        enum: ['JANUARY', 'FEBRUARY'],
+      });
+    });
+  });
+
   describe('another Standard Schema', () => {
     it('is detected structurally and validated by its own validate', async () => {
       const schema = evenNumberSchema();
