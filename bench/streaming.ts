@@ -38,8 +38,8 @@ const WARMUP_CONVERSATIONS = count(300, 4);
 interface Entry {
   id: string;
   label: string;
-  /** One conversation; resolves with the number of text chunks the consumer received. */
-  run: () => Promise<number>;
+  /** One conversation: the text chunks its consumer reads. */
+  stream: () => AsyncIterable<unknown>;
 }
 
 async function* bareIterator(): AsyncGenerator<string> {
@@ -58,58 +58,81 @@ const entries: Entry[] = [
   {
     id: 'bare',
     label: 'bare async iterator (50 deltas, no model, no tools)',
-    async run() {
-      let chunks = 0;
-      for await (const _delta of bareIterator()) chunks++;
-      return chunks;
-    },
+    stream: bareIterator,
   },
   {
     id: 'hand-written',
     label: 'hand-written streaming tool loop',
-    async run() {
-      let chunks = 0;
-      for await (const _delta of handWrittenStream(model, tools, QUESTION)) chunks++;
-      return chunks;
-    },
+    stream: () => handWrittenStream(model, tools, QUESTION),
   },
   {
     id: 'toolloop',
     label: 'toolloop ChatClient `.stream().content()`',
-    run: () => toolloopStream(ours),
+    stream: () => toolloopStream(ours),
   },
   {
     id: 'ai-sdk',
     label: 'Vercel AI SDK streamText `.textStream`',
-    run: () => aiSdkStream(aiModel, aiTools, QUESTION),
+    stream: () => aiSdkStream(aiModel, aiTools, QUESTION),
   },
 ];
+
+/** Nanoseconds from each conversation's first text chunk to its end, summed. */
+let textPhaseNs = 0n;
+
+/** Reads one conversation's stream as a caller would; returns the chunks read. */
+async function consume(stream: AsyncIterable<unknown>): Promise<number> {
+  let chunks = 0;
+  let first = 0n;
+  for await (const _chunk of stream) {
+    if (chunks++ === 0) first = process.hrtime.bigint();
+  }
+  textPhaseNs += process.hrtime.bigint() - first;
+  return chunks;
+}
 
 interface Row {
   entry: Entry;
   measurement: Measurement;
   chunksPerSecond: number;
+  /** Chunks per second between the first and the last text chunk (the text round only). */
+  textPhaseChunksPerSecond: number;
 }
 
 const rows: Row[] = [];
 for (const entry of entries) {
-  const chunks = await entry.run();
+  const conversation = () => consume(entry.stream());
+  const chunks = await conversation();
   check(
     chunks === STREAM_DELTAS,
     `${entry.id} delivered ${chunks} chunks, expected ${STREAM_DELTAS}`,
   );
   const started = performance.now();
-  const warmup = () => runSequentially(WARMUP_CONVERSATIONS, entry.run);
+  const warmup = () => runSequentially(WARMUP_CONVERSATIONS, conversation);
   await warmup();
   const estimateMs = ((performance.now() - started) / WARMUP_CONVERSATIONS) * CONVERSATIONS;
-  const measurement = await measure(() => runSequentially(CONVERSATIONS, entry.run), {
-    operations: CONVERSATIONS,
-    repetitions: SMOKE ? 2 : estimateMs > 1500 ? 3 : 5,
-    warmupRepetition: warmup,
-  });
+  const phases: bigint[] = [];
+  const measurement = await measure(
+    async () => {
+      textPhaseNs = 0n;
+      await runSequentially(CONVERSATIONS, conversation);
+      phases.push(textPhaseNs);
+    },
+    {
+      operations: CONVERSATIONS,
+      repetitions: SMOKE ? 2 : estimateMs > 1500 ? 3 : 5,
+      warmupRepetition: warmup,
+    },
+  );
+  // The text phase of the repetition whose wall time is the median.
+  const medianPhase = phases[measurement.samples.indexOf(measurement.median)]!;
   const chunksPerSecond = (CONVERSATIONS * STREAM_DELTAS) / (measurement.median.ms / 1000);
-  progress(`streaming: ${entry.id} ${fmt(chunksPerSecond)} chunks/s`);
-  rows.push({ entry, measurement, chunksPerSecond });
+  const textPhaseChunksPerSecond =
+    (CONVERSATIONS * (STREAM_DELTAS - 1)) / (Number(medianPhase) / 1e9);
+  progress(
+    `streaming: ${entry.id} ${fmt(chunksPerSecond)} chunks/s (text phase ${fmt(textPhaseChunksPerSecond)})`,
+  );
+  rows.push({ entry, measurement, chunksPerSecond, textPhaseChunksPerSecond });
 }
 
 const byId = new Map(rows.map((row) => [row.entry.id, row]));
@@ -119,21 +142,23 @@ const aiSdk = byId.get('ai-sdk')!;
 
 const out: string[] = ['## Streaming', ''];
 out.push(
-  `Workload: ${fmt(CONVERSATIONS)} conversations per repetition, one after another; each streams with the tool loop active — round 1: the model streams ${3} complete tool calls, the no-op tools run; round 2: the model streams ${STREAM_DELTAS} text deltas, which the consumer reads one by one. Chunks/s counts the text deltas the consumer received over the whole conversation time (tool round included). The bare async iterator only yields the ${STREAM_DELTAS} deltas. Median of ${toolloop.measurement.samples.length} repetitions after a warm-up.`,
+  `Workload: ${fmt(CONVERSATIONS)} conversations per repetition, one after another; each streams with the tool loop active — round 1: the model streams ${3} complete tool calls, the no-op tools run; round 2: the model streams ${STREAM_DELTAS} text deltas, which the consumer reads one by one. "Whole conversation" counts the text deltas the consumer received over the whole conversation time (tool round included); "text round only" counts them from the first text delta to the end of the stream, i.e. the per-chunk cost of passing text through the chain once the answer streams. The bare async iterator only yields the ${STREAM_DELTAS} deltas (it has no tool round, so both of its rates are the pure iteration rate). Median of ${toolloop.measurement.samples.length} repetitions after a warm-up.`,
   '',
 );
 out.push(
   table(
     [
       'pipeline',
-      'text chunks / s',
+      'text chunks / s (whole conversation)',
+      'text chunks / s (text round only)',
       'µs / conversation',
       'allocated / conversation',
-      'toolloop ÷ this',
+      'toolloop ÷ this (whole)',
     ],
-    rows.map(({ entry, measurement, chunksPerSecond }) => [
+    rows.map(({ entry, measurement, chunksPerSecond, textPhaseChunksPerSecond }) => [
       entry.label,
       fmt(chunksPerSecond),
+      fmt(textPhaseChunksPerSecond),
       fmt(measurement.usPerOp),
       fmtBytes(measurement.median.allocatedBytes / CONVERSATIONS),
       entry.id === 'toolloop' ? '—' : fmtRatio(toolloop.chunksPerSecond / chunksPerSecond),
@@ -142,12 +167,14 @@ out.push(
   '',
 );
 const ofBare = toolloop.chunksPerSecond / bare.chunksPerSecond;
+const ofBareText = toolloop.textPhaseChunksPerSecond / bare.textPhaseChunksPerSecond;
 const vsAiSdk = toolloop.chunksPerSecond / aiSdk.chunksPerSecond;
+const vsAiSdkText = toolloop.textPhaseChunksPerSecond / aiSdk.textPhaseChunksPerSecond;
 out.push('Targets:', '');
 out.push(
-  `- At least 30% of the bare iterator's chunk rate: ${fmt(ofBare * 100)}% — ${verdict(ofBare >= 0.3)}${ofBare >= 0.3 ? '' : ` (short by ${fmtRatio(0.3 / ofBare)})`}.`,
+  `- At least 30% of the bare iterator's chunk rate: ${fmt(ofBare * 100)}% over the whole conversation — ${verdict(ofBare >= 0.3)}${ofBare >= 0.3 ? '' : ` (short by ${fmtRatio(0.3 / ofBare)})`}; ${fmt(ofBareText * 100)}% in the text round alone — ${verdict(ofBareText >= 0.3)}${ofBareText >= 0.3 ? '' : ` (short by ${fmtRatio(0.3 / ofBareText)})`}.`,
 );
 out.push(
-  `- At least 50× the AI SDK's chunk rate: ${fmtRatio(vsAiSdk)} — ${verdict(vsAiSdk >= 50)}${vsAiSdk >= 50 ? '' : ` (short by ${fmtRatio(50 / vsAiSdk)})`}.`,
+  `- At least 50× the AI SDK's chunk rate: ${fmtRatio(vsAiSdk)} over the whole conversation — ${verdict(vsAiSdk >= 50)}${vsAiSdk >= 50 ? '' : ` (short by ${fmtRatio(50 / vsAiSdk)})`}; ${fmtRatio(vsAiSdkText)} in the text round alone — ${verdict(vsAiSdkText >= 50)}.`,
 );
 process.stdout.write(`${out.join('\n')}\n`);

@@ -115,14 +115,11 @@ export async function aiSdkCall(
   return result.text;
 }
 
-/** One conversation with `streamText`; resolves with the number of text deltas received. */
-export async function aiSdkStream(
+/** One conversation with `streamText`: its text deltas, as the caller reads them. */
+export function aiSdkStream(
   model: LanguageModelV4,
   tools: ToolSet,
   question: string,
-): Promise<number> {
-  const result = streamText({ model, tools, prompt: question, stopWhen: isStepCount(5) });
-  let deltas = 0;
-  for await (const _delta of result.textStream) deltas++;
-  return deltas;
+): AsyncIterable<string> {
+  return streamText({ model, tools, prompt: question, stopWhen: isStepCount(5) }).textStream;
 }

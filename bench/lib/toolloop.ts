@@ -58,15 +58,11 @@ export async function toolloopCall(setup: ToolloopSetup): Promise<string> {
   );
 }
 
-/** One conversation through `.stream()`; resolves with the number of text chunks received. */
-export async function toolloopStream(setup: ToolloopSetup): Promise<number> {
-  let chunks = 0;
-  for await (const _text of setup.client
+/** One conversation through `.stream().content()`: its text chunks, as the caller reads them. */
+export function toolloopStream(setup: ToolloopSetup): AsyncIterable<string> {
+  return setup.client
     .prompt(QUESTION)
     .tools(...setup.tools)
     .stream()
-    .content()) {
-    chunks++;
-  }
-  return chunks;
+    .content();
 }

@@ -1,0 +1,450 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import {
+  Bm25ToolIndex,
+  HybridToolIndex,
+  RegexToolIndex,
+  type ToolIndex,
+  type ToolReference,
+  VectorToolIndex,
+} from 'toolloop';
+import { HashingEmbeddingModel } from 'toolloop/embeddings';
+import { count, fmt, SMOKE } from './lib/harness.js';
+
+/**
+ * Tool retrieval: how well each ToolIndex finds the right tool for a request (recall@1, recall@5,
+ * MRR@10 on BFCL's pooled functions and LiveMCPBench's 527 MCP tools), how it behaves when no tool
+ * fits (BFCL irrelevance), and how long indexing and a search take at 100, 1,000 and 10,000 tools.
+ * Prints one markdown section. Data: ../shared/data/tool-retrieval (or TOOL_RETRIEVAL_DATA).
+ */
+
+const DATA = resolve(
+  process.env.TOOL_RETRIEVAL_DATA ?? resolve(process.cwd(), '../shared/data/tool-retrieval'),
+);
+const BFCL = resolve(DATA, 'bfcl');
+const LIVE_MCP = resolve(DATA, 'livemcpbench');
+const SESSION = 'bench';
+
+interface Query {
+  text: string;
+  gold: Set<string>;
+}
+
+interface Corpus {
+  tools: ToolReference[];
+  /** Index tool name → the name gold answers use. */
+  goldName: (toolName: string) => string;
+}
+
+interface IndexKind {
+  name: string;
+  create: () => ToolIndex;
+}
+
+const INDEXES: IndexKind[] = [
+  { name: 'RegexToolIndex (reference)', create: () => new RegexToolIndex() },
+  { name: 'Bm25ToolIndex', create: () => new Bm25ToolIndex() },
+  { name: 'Bm25ToolIndex, no stemming', create: () => new Bm25ToolIndex({ stemming: false }) },
+  {
+    name: 'VectorToolIndex, HashingEmbeddingModel',
+    create: () =>
+      new VectorToolIndex({ embeddingModel: new HashingEmbeddingModel(), similarityThreshold: 0 }),
+  },
+  {
+    name: 'HybridToolIndex (BM25 + hashing, RRF)',
+    create: () =>
+      new HybridToolIndex({
+        indexes: [
+          new Bm25ToolIndex(),
+          new VectorToolIndex({
+            embeddingModel: new HashingEmbeddingModel(),
+            similarityThreshold: 0,
+          }),
+        ],
+      }),
+  },
+];
+
+// ---------------------------------------------------------------- data sets
+
+function readJsonLines(path: string): Record<string, unknown>[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+interface BfclFunction {
+  name: string;
+  description?: string;
+  parameters?: Record<string, unknown>;
+}
+
+const BFCL_FILES = [
+  'simple_python',
+  'multiple',
+  'parallel_multiple',
+  'live_simple',
+  'live_multiple',
+  'irrelevance',
+];
+
+/** BFCL's schema dialect (`dict`, `float`, `tuple`, `any`) mapped to JSON Schema type names. */
+function bfclSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(bfclSchema);
+  if (typeof node !== 'object' || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'type' && typeof value === 'string') {
+      out.type = { dict: 'object', float: 'number', tuple: 'array', any: 'string' }[value] ?? value;
+    } else out[key] = bfclSchema(value);
+  }
+  return out;
+}
+
+/** The text of a BFCL question: the user messages of its first turn, joined. */
+function bfclQueryText(entry: Record<string, unknown>): string {
+  const turns = entry.question as { role: string; content: string }[][];
+  return (turns[0] ?? [])
+    .filter((message) => message.role === 'user')
+    .map((message) => message.content)
+    .join('\n');
+}
+
+function loadBfcl(): { corpus: Corpus; sets: Map<string, Query[]> } {
+  const tools = new Map<string, ToolReference>();
+  const sets = new Map<string, Query[]>();
+  for (const file of BFCL_FILES) {
+    const entries = readJsonLines(resolve(BFCL, `BFCL_v4_${file}.json`));
+    for (const entry of entries) {
+      for (const fn of entry.function as BfclFunction[]) {
+        if (!tools.has(fn.name)) {
+          tools.set(fn.name, {
+            toolName: fn.name,
+            summary: fn.description ?? '',
+            inputSchema: bfclSchema(fn.parameters ?? {}) as ToolReference['inputSchema'],
+          });
+        }
+      }
+    }
+    const answersPath = resolve(BFCL, 'possible_answer', `BFCL_v4_${file}.json`);
+    const gold = new Map<string, Set<string>>();
+    if (existsSync(answersPath)) {
+      for (const answer of readJsonLines(answersPath)) {
+        const names = (answer.ground_truth as Record<string, unknown>[]).flatMap((call) =>
+          Object.keys(call),
+        );
+        gold.set(answer.id as string, new Set(names));
+      }
+    }
+    sets.set(
+      file,
+      entries.map((entry) => ({
+        text: bfclQueryText(entry),
+        gold: gold.get(entry.id as string) ?? new Set(),
+      })),
+    );
+  }
+  return { corpus: { tools: [...tools.values()], goldName: (name) => name }, sets };
+}
+
+interface McpServer {
+  name: string;
+  category: string;
+  tools: Record<string, { tools: { name: string; description?: string; inputSchema?: unknown }[] }>;
+}
+
+function loadLiveMcpBench(): { corpus: Corpus; queries: Query[]; unresolved: number } {
+  const servers = JSON.parse(readFileSync(resolve(LIVE_MCP, 'tools.json'), 'utf8')) as McpServer[];
+  const tools: ToolReference[] = [];
+  const rawName = new Map<string, string>();
+  for (const server of servers) {
+    for (const [serverId, entry] of Object.entries(server.tools)) {
+      for (const tool of entry.tools) {
+        // The server id namespaces the 13 names that several servers share.
+        const toolName = `${serverId}::${tool.name}`;
+        rawName.set(toolName, tool.name);
+        tools.push({
+          toolName,
+          summary: tool.description ?? '',
+          inputSchema: (tool.inputSchema ?? {}) as ToolReference['inputSchema'],
+          category: server.category,
+        });
+      }
+    }
+  }
+  const known = new Set(rawName.values());
+  const tasks = JSON.parse(readFileSync(resolve(LIVE_MCP, 'all_annotations.json'), 'utf8')) as {
+    Question: string;
+    'Annotator Metadata': { Tools: string };
+  }[];
+  let unresolved = 0;
+  const queries: Query[] = [];
+  for (const task of tasks) {
+    const names = task['Annotator Metadata'].Tools.split('\n')
+      .map((line) => line.trim().replace(/^\d+\.\s*/, ''))
+      .filter((line) => line !== '');
+    const gold = new Set(names.filter((name) => known.has(name)));
+    unresolved += names.filter((name) => !known.has(name)).length;
+    if (gold.size > 0) queries.push({ text: task.Question, gold });
+  }
+  return { corpus: { tools, goldName: (name) => rawName.get(name) ?? name }, queries, unresolved };
+}
+
+// ---------------------------------------------------------------- quality
+
+interface Quality {
+  recall1: number;
+  recall5: number;
+  mrr10: number;
+  queries: number;
+}
+
+async function evaluate(
+  index: ToolIndex,
+  corpus: Corpus,
+  queries: readonly Query[],
+): Promise<Quality> {
+  let recall1 = 0;
+  let recall5 = 0;
+  let mrr = 0;
+  for (const query of queries) {
+    const response = await index.search({ sessionId: SESSION, query: query.text, maxResults: 10 });
+    const ranked: string[] = [];
+    for (const reference of response.toolReferences) {
+      const name = corpus.goldName(reference.toolName);
+      if (!ranked.includes(name)) ranked.push(name);
+    }
+    const hits = (k: number) => ranked.slice(0, k).filter((name) => query.gold.has(name)).length;
+    recall1 += hits(1) / Math.min(1, query.gold.size);
+    recall5 += hits(5) / Math.min(5, query.gold.size);
+    const first = ranked.findIndex((name) => query.gold.has(name));
+    mrr += first < 0 ? 0 : 1 / (first + 1);
+  }
+  const n = queries.length;
+  return { recall1: recall1 / n, recall5: recall5 / n, mrr10: mrr / n, queries: n };
+}
+
+async function buildIndex(kind: IndexKind, tools: readonly ToolReference[]): Promise<ToolIndex> {
+  const index = kind.create();
+  await index.indexTools(SESSION, tools);
+  return index;
+}
+
+const pct = (value: number) => `${(value * 100).toFixed(1)}%`;
+
+async function qualitySection(lines: string[]): Promise<void> {
+  if (!existsSync(BFCL) || !existsSync(LIVE_MCP)) {
+    lines.push(
+      `Retrieval quality: the data sets are not present at \`${DATA}\`; only latency was measured.`,
+      '',
+    );
+    return;
+  }
+  const bfcl = loadBfcl();
+  const live = loadLiveMcpBench();
+  const take = <T>(items: readonly T[]) => items.slice(0, count(items.length, 15));
+  const liveQueries = take(live.queries);
+  const bfclSets = [
+    'multiple',
+    'live_multiple',
+    'parallel_multiple',
+    'simple_python',
+    'live_simple',
+  ].map((name) => [name, take(bfcl.sets.get(name) ?? [])] as const);
+  const irrelevance = take(bfcl.sets.get('irrelevance') ?? []);
+  const relevantSample = take(bfcl.sets.get('live_multiple') ?? []);
+
+  lines.push(
+    `Corpora: **BFCL v4** — every function of the six files pooled and de-duplicated by name (first definition kept): ${bfcl.corpus.tools.length} tools, one index; **LiveMCPBench** — ${live.corpus.tools.length} MCP tools of 70 servers, each indexed as \`<server id>::<tool name>\` with its server category (a hit is the gold tool name on any server).`,
+    '',
+    'Queries → search text: BFCL — the user messages of the first turn, joined (system messages skipped), unchanged; LiveMCPBench — the task `Question`, unchanged. Nothing is rewritten or shortened (the indexes read at most the first 4 KB). Gold: BFCL `ground_truth` function names; LiveMCPBench the annotated `Tools` list with the `N. ` prefix stripped' +
+      ` (${live.unresolved} gold mentions that name no tool in tools.json are dropped; ${live.queries.length} tasks keep at least one).`,
+    '',
+    "recall@k = the share of a query's gold tools among the top k (k capped at the number of gold tools); MRR@10 = mean of 1/rank of the first gold tool in the top 10.",
+    '',
+  );
+
+  const sets: [string, Corpus, readonly Query[]][] = [
+    ['LiveMCPBench', live.corpus, liveQueries],
+    ...bfclSets.map(([name, queries]): [string, Corpus, readonly Query[]] => [
+      `BFCL ${name}`,
+      bfcl.corpus,
+      queries,
+    ]),
+  ];
+  const rows = new Map<string, string[][]>(sets.map(([name]) => [name, []]));
+  const irrelevanceRows: string[][] = [];
+  for (const kind of INDEXES) {
+    const liveIndex = await buildIndex(kind, live.corpus.tools);
+    const bfclIndex = await buildIndex(kind, bfcl.corpus.tools);
+    for (const [name, corpus, queries] of sets) {
+      const quality = await evaluate(
+        corpus === live.corpus ? liveIndex : bfclIndex,
+        corpus,
+        queries,
+      );
+      rows
+        .get(name)
+        ?.push([
+          name,
+          String(quality.queries),
+          kind.name,
+          pct(quality.recall1),
+          pct(quality.recall5),
+          quality.mrr10.toFixed(3),
+        ]);
+    }
+    irrelevanceRows.push([
+      kind.name,
+      ...(await abstention(bfclIndex, irrelevance, relevantSample)),
+    ]);
+  }
+  lines.push(
+    '| data set | queries | index | recall@1 | recall@5 | MRR@10 |',
+    '|---|---:|---|---:|---:|---:|',
+    ...[...rows.values()].flat().map((row) => `| ${row.join(' | ')} |`),
+    '',
+    `**Irrelevance** (BFCL \`irrelevance\`, ${irrelevance.length} queries no pooled tool is meant to answer, searched against the same ${bfcl.corpus.tools.length}-tool pool). An index with no score threshold almost always returns *something*; what separates relevant from irrelevant queries is the top score, compared here with the top scores of the ${relevantSample.length} \`live_multiple\` queries:`,
+    '',
+    '| index | empty result | median top score, irrelevant | median top score, relevant | irrelevant queries whose top score is below the relevant median |',
+    '|---|---:|---:|---:|---:|',
+    ...irrelevanceRows.map((row) => `| ${row.join(' | ')} |`),
+    '',
+  );
+}
+
+async function abstention(
+  index: ToolIndex,
+  irrelevant: readonly Query[],
+  relevant: readonly Query[],
+): Promise<string[]> {
+  const topScores = async (queries: readonly Query[]) => {
+    const scores: number[] = [];
+    let empty = 0;
+    for (const query of queries) {
+      const response = await index.search({ sessionId: SESSION, query: query.text, maxResults: 1 });
+      const top = response.toolReferences[0]?.relevanceScore;
+      if (top === undefined) empty++;
+      scores.push(top ?? 0);
+    }
+    return { scores, empty };
+  };
+  const bad = await topScores(irrelevant);
+  const good = await topScores(relevant);
+  const goodMedian = median(good.scores);
+  const below = bad.scores.filter((score) => score < goodMedian).length;
+  return [
+    pct(bad.empty / Math.max(1, irrelevant.length)),
+    median(bad.scores).toFixed(3),
+    goodMedian.toFixed(3),
+    pct(below / Math.max(1, irrelevant.length)),
+  ];
+}
+
+// ---------------------------------------------------------------- latency
+
+function median(values: readonly number[]): number {
+  return quantile(values, 0.5);
+}
+
+function quantile(values: readonly number[], q: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+}
+
+/** A tool pool for the latency runs: the real data sets when present, else a small generated set. */
+function latencyPool(): { tools: ToolReference[]; queries: string[] } {
+  if (existsSync(BFCL) && existsSync(LIVE_MCP)) {
+    const bfcl = loadBfcl();
+    const live = loadLiveMcpBench();
+    const queries = [...(bfcl.sets.get('live_multiple') ?? []), ...live.queries].map((q) => q.text);
+    return { tools: [...bfcl.corpus.tools, ...live.corpus.tools], queries };
+  }
+  const verbs = ['get', 'list', 'create', 'update', 'delete', 'search', 'export', 'approve'];
+  const nouns = [
+    'invoice',
+    'ticket',
+    'deployment',
+    'employee',
+    'shipment',
+    'certificate',
+    'budget',
+    'alert',
+  ];
+  const tools = verbs.flatMap((verb) =>
+    nouns.map((noun) => ({
+      toolName: `${verb}_${noun}`,
+      summary: `${verb} a ${noun} record in the system`,
+    })),
+  );
+  return {
+    tools,
+    queries: verbs.flatMap((verb) => nouns.map((noun) => `please ${verb} the ${noun}`)),
+  };
+}
+
+/** `size` tools cut from the pool, repeated under suffixed names when the pool is smaller. */
+function toolsOfSize(pool: readonly ToolReference[], size: number): ToolReference[] {
+  return Array.from({ length: size }, (_, i) => {
+    const base = pool[i % pool.length] as ToolReference;
+    const round = Math.floor(i / pool.length);
+    return round === 0 ? base : { ...base, toolName: `${base.toolName}_v${round}` };
+  });
+}
+
+async function latencySection(lines: string[]): Promise<void> {
+  const pool = latencyPool();
+  const sizes = SMOKE ? [100, 1000] : [100, 1000, 10_000];
+  const builds = count(7, 2);
+  const queryCount = count(1000, 30);
+  const queries = Array.from(
+    { length: queryCount },
+    (_, i) => pool.queries[i % pool.queries.length] as string,
+  );
+  lines.push(
+    `**Latency** on this machine: index build (${builds} builds, median and slowest) and one search (${queryCount} real queries from the data sets, median and p99), at each size; tools beyond the ${pool.tools.length} of the pooled data sets are copies under suffixed names. The vector index embeds with the in-process HashingEmbeddingModel (an embeddings API would add its network time).`,
+    '',
+    '| index | tools | build median | build max | build per tool | search median | search p99 |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+  );
+  for (const kind of INDEXES.filter((k) => !k.name.includes('no stemming'))) {
+    for (const size of sizes) {
+      const tools = toolsOfSize(pool.tools, size);
+      const buildTimes: number[] = [];
+      let index: ToolIndex | undefined;
+      for (let i = 0; i < builds; i++) {
+        const started = performance.now();
+        index = await buildIndex(kind, tools);
+        buildTimes.push(performance.now() - started);
+      }
+      const built = index as ToolIndex;
+      for (const query of queries.slice(0, 20)) await built.search({ sessionId: SESSION, query });
+      const searchTimes: number[] = [];
+      for (const query of queries) {
+        const started = performance.now();
+        await built.search({ sessionId: SESSION, query, maxResults: 5 });
+        searchTimes.push(performance.now() - started);
+      }
+      const buildMedian = median(buildTimes);
+      lines.push(
+        `| ${kind.name} | ${fmt(size)} | ${ms(buildMedian)} | ${ms(Math.max(...buildTimes))} | ${((buildMedian * 1000) / size).toFixed(1)} µs | ${ms(median(searchTimes))} | ${ms(quantile(searchTimes, 0.99))} |`,
+      );
+    }
+  }
+  lines.push('');
+}
+
+function ms(value: number): string {
+  return value < 1 ? `${(value * 1000).toFixed(0)} µs` : `${value.toFixed(value < 10 ? 2 : 1)} ms`;
+}
+
+async function main(): Promise<void> {
+  const lines: string[] = ['## Tool retrieval', ''];
+  await qualitySection(lines);
+  await latencySection(lines);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+await main();
