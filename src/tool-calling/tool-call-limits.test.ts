@@ -83,6 +83,12 @@ describe('resolveToolCallLimits', () => {
     ).toBe(true);
   });
 
+  it('rejects a null onLimitExceeded with the reference text', () => {
+    expect(() => resolveToolCallLimits({ onLimitExceeded: null as unknown as 'THROW' })).toThrow(
+      'onLimitExceeded cannot be null',
+    );
+  });
+
   it('rejects an unknown onLimitExceeded behaviour', () => {
     expect(() =>
       resolveToolCallLimits({ onLimitExceeded: 'IGNORE' as unknown as 'THROW' }),
