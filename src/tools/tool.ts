@@ -28,6 +28,7 @@ import { type FunctionToolOptions, prepareTool, type ToolMethodOptions } from '.
 export function tool<Schema extends ToolInputSchema | undefined = undefined, Result = unknown>(
   options: FunctionToolOptions<Schema, Result>,
 ): ToolCallback;
+/** The decorator form: options without `execute` give the `@tool` decorator for a class method. */
 export function tool<Schema extends ToolInputSchema | undefined = undefined>(
   options?: ToolMethodOptions<Schema>,
 ): ToolMethodDecorator<Schema>;

@@ -7,7 +7,13 @@ import { escapeJsonPointerToken } from './json-pointer.js';
 // each compiled function is removed from ajv's own cache right away (it stays usable), so schemas
 // listed anew on every request (MCP) do not pile up in memory and two schemas with one `$id` do
 // not collide.
-const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+let sharedAjv: Ajv2020 | undefined;
+
+// Created on first use, so importing the package costs nothing until a schema is compiled.
+function compiler(): Ajv2020 {
+  sharedAjv ??= new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+  return sharedAjv;
+}
 const compiled = new WeakMap<object, ValidateFunction>();
 
 /**
@@ -17,6 +23,7 @@ const compiled = new WeakMap<object, ValidateFunction>();
 export function compileJsonSchema(schema: JsonSchema): ValidateFunction {
   const cached = compiled.get(schema);
   if (cached !== undefined) return cached;
+  const ajv = compiler();
   let validate: ValidateFunction;
   try {
     validate = ajv.compile(schema);
