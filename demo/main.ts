@@ -4,6 +4,7 @@ import type { ChatModel } from '../src/index.js';
 import { runPlainRoundTripDemo } from './plain-round-trip-demo.js';
 import { runReturnDirectDemo } from './return-direct-demo.js';
 import { runToolContextDemo } from './tool-context-demo.js';
+import { runToolSearchDemo } from './tool-search-demo.js';
 
 async function realModel(): Promise<ChatModel | undefined> {
   const { OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: baseUrl, OPENAI_MODEL: model } = process.env;
@@ -20,3 +21,4 @@ if (!real)
 await runPlainRoundTripDemo(real);
 await runReturnDirectDemo(real, console.log, real ? () => new Date() : undefined);
 await runToolContextDemo(real);
+await runToolSearchDemo(real);
