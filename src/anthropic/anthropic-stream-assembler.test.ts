@@ -1,0 +1,272 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { assembleSse, splitAt } from '../../test/support/assemble-sse.js';
+import { AnthropicStreamAssembler } from './anthropic-stream-assembler.js';
+import { fromAnthropicResponse } from './from-anthropic-response.js';
+
+const encoder = new TextEncoder();
+
+function sse(payloads: { type: string; [key: string]: unknown }[]): Uint8Array {
+  return encoder.encode(
+    payloads
+      .map((payload) => `event: ${payload.type}\ndata: ${JSON.stringify(payload)}\n\n`)
+      .join(''),
+  );
+}
+
+function cut(text: string, fractions: number[]): string[] {
+  const points = [...text];
+  const offsets = [
+    ...new Set(fractions.map((fraction) => Math.floor(fraction * points.length))),
+  ].sort((a, b) => a - b);
+  const pieces: string[] = [];
+  let start = 0;
+  for (const offset of offsets) {
+    pieces.push(points.slice(start, offset).join(''));
+    start = offset;
+  }
+  pieces.push(points.slice(start).join(''));
+  return pieces;
+}
+
+const fractions = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 8 });
+
+const block = fc.oneof(
+  fc.record({
+    kind: fc.constant('text' as const),
+    text: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }),
+    cuts: fractions,
+  }),
+  fc.record({
+    kind: fc.constant('tool_use' as const),
+    name: fc.stringMatching(/^[a-z_]{1,12}$/),
+    input: fc.dictionary(
+      fc.string({ unit: 'grapheme', maxLength: 6 }),
+      fc.jsonValue({ maxDepth: 2 }),
+      { maxKeys: 4 },
+    ),
+    cuts: fractions,
+  }),
+);
+
+const generatedMessage = fc.record({
+  thinking: fc.option(
+    fc.record({
+      text: fc.string({ maxLength: 30 }),
+      signature: fc.base64String({ maxLength: 20 }),
+    }),
+    { nil: undefined },
+  ),
+  blocks: fc.array(block, { maxLength: 6 }),
+  pings: fc.array(fc.nat(20), { maxLength: 3 }),
+  usage: fc.record({
+    input_tokens: fc.nat(5000),
+    output_tokens: fc.nat(5000),
+    cache_read_input_tokens: fc.nat(100),
+  }),
+  byteCuts: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 30 }),
+  crlf: fc.boolean(),
+});
+
+describe('AnthropicStreamAssembler', () => {
+  it('assembles generated streams, split at random byte offsets, exactly as the non-streamed body (property, T15)', async () => {
+    await fc.assert(
+      fc.asyncProperty(generatedMessage, async (generated) => {
+        let toolIds = 0;
+        const content: Record<string, unknown>[] = [];
+        if (generated.thinking) {
+          content.push({
+            type: 'thinking',
+            thinking: generated.thinking.text,
+            signature: generated.thinking.signature,
+          });
+        }
+        const withIds = generated.blocks.map((entry) =>
+          entry.kind === 'tool_use' ? { ...entry, id: `toolu_${toolIds++}` } : entry,
+        );
+        for (const entry of withIds) {
+          content.push(
+            entry.kind === 'text'
+              ? { type: 'text', text: entry.text }
+              : { type: 'tool_use', id: entry.id, name: entry.name, input: entry.input },
+          );
+        }
+        const stopReason = toolIds > 0 ? 'tool_use' : 'end_turn';
+        const body = {
+          id: 'msg_1',
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-x',
+          content,
+          stop_reason: stopReason,
+          usage: generated.usage,
+        };
+        const events: { type: string; [key: string]: unknown }[] = [
+          {
+            type: 'message_start',
+            message: {
+              id: 'msg_1',
+              type: 'message',
+              role: 'assistant',
+              model: 'claude-x',
+              content: [],
+              stop_reason: null,
+              usage: {
+                input_tokens: generated.usage.input_tokens,
+                cache_read_input_tokens: generated.usage.cache_read_input_tokens,
+                output_tokens: 1,
+              },
+            },
+          },
+        ];
+        let index = 0;
+        if (generated.thinking) {
+          events.push({
+            type: 'content_block_start',
+            index,
+            content_block: { type: 'thinking', thinking: '' },
+          });
+          for (const piece of cut(generated.thinking.text, [0.5])) {
+            events.push({
+              type: 'content_block_delta',
+              index,
+              delta: { type: 'thinking_delta', thinking: piece },
+            });
+          }
+          events.push({
+            type: 'content_block_delta',
+            index,
+            delta: { type: 'signature_delta', signature: generated.thinking.signature },
+          });
+          events.push({ type: 'content_block_stop', index });
+          index++;
+        }
+        for (const entry of withIds) {
+          if (entry.kind === 'text') {
+            events.push({
+              type: 'content_block_start',
+              index,
+              content_block: { type: 'text', text: '' },
+            });
+            for (const piece of cut(entry.text, entry.cuts)) {
+              if (piece)
+                events.push({
+                  type: 'content_block_delta',
+                  index,
+                  delta: { type: 'text_delta', text: piece },
+                });
+            }
+          } else {
+            events.push({
+              type: 'content_block_start',
+              index,
+              content_block: { type: 'tool_use', id: entry.id, name: entry.name, input: {} },
+            });
+            events.push({
+              type: 'content_block_delta',
+              index,
+              delta: { type: 'input_json_delta', partial_json: '' },
+            });
+            for (const piece of cut(JSON.stringify(entry.input, null, 1), entry.cuts)) {
+              events.push({
+                type: 'content_block_delta',
+                index,
+                delta: { type: 'input_json_delta', partial_json: piece },
+              });
+            }
+          }
+          events.push({ type: 'content_block_stop', index });
+          index++;
+        }
+        events.push({
+          type: 'message_delta',
+          delta: { stop_reason: stopReason, stop_sequence: null },
+          usage: { output_tokens: generated.usage.output_tokens },
+        });
+        events.push({ type: 'message_stop' });
+        for (const position of generated.pings)
+          events.splice(Math.min(position, events.length), 0, { type: 'ping' });
+        let bytes = sse(events);
+        if (generated.crlf)
+          bytes = encoder.encode(new TextDecoder().decode(bytes).replace(/\n/g, '\r\n'));
+        const offsets = generated.byteCuts.map((fraction) => Math.floor(fraction * bytes.length));
+        const { response, chunks } = await assembleSse(
+          splitAt(bytes, offsets),
+          new AnthropicStreamAssembler(),
+        );
+        expect(response).toEqual(fromAnthropicResponse(body));
+        // Each call arrives whole, alone, in the chunk of its content_block_stop.
+        const callCounts = chunks
+          .map((emitted) => emitted.results[0]?.output.toolCalls.length ?? 0)
+          .filter((count) => count > 0);
+        expect(callCounts).toEqual(Array.from({ length: toolIds }, () => 1));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('ends with a typed error when the stream stops inside a tool_use block (T17)', async () => {
+    const stream = assembleSse(
+      [
+        sse([
+          { type: 'message_start', message: { id: 'm', usage: { input_tokens: 1 } } },
+          {
+            type: 'content_block_start',
+            index: 0,
+            content_block: { type: 'tool_use', id: 't', name: 'f', input: {} },
+          },
+          {
+            type: 'content_block_delta',
+            index: 0,
+            delta: { type: 'input_json_delta', partial_json: '{"a":' },
+          },
+        ]),
+      ],
+      new AnthropicStreamAssembler(),
+    );
+    await expect(stream).rejects.toMatchObject({
+      name: 'ChatModelError',
+      provider: 'anthropic',
+      retryable: true,
+    });
+  });
+
+  it('maps an invalid_request error event to a non-retryable 400 (T18)', async () => {
+    const stream = assembleSse(
+      [sse([{ type: 'error', error: { type: 'invalid_request_error', message: 'bad' } }])],
+      new AnthropicStreamAssembler(),
+    );
+    await expect(stream).rejects.toMatchObject({ status: 400, retryable: false });
+  });
+
+  it('keeps redacted thinking to send back', async () => {
+    const { response } = await assembleSse(
+      [
+        sse([
+          { type: 'message_start', message: { id: 'm', usage: { input_tokens: 1 } } },
+          {
+            type: 'content_block_start',
+            index: 0,
+            content_block: { type: 'redacted_thinking', data: 'opaque' },
+          },
+          { type: 'content_block_stop', index: 0 },
+          {
+            type: 'message_delta',
+            delta: { stop_reason: 'end_turn' },
+            usage: { output_tokens: 2 },
+          },
+          { type: 'message_stop' },
+        ]),
+      ],
+      new AnthropicStreamAssembler(),
+    );
+    expect(response.results[0]?.output.metadata?.thinking).toEqual([
+      { type: 'redacted_thinking', data: 'opaque' },
+    ]);
+    expect(response.metadata.usage).toEqual({
+      promptTokens: 1,
+      completionTokens: 2,
+      totalTokens: 3,
+    });
+  });
+});

@@ -1,0 +1,266 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { assembleSse, splitAt } from '../../test/support/assemble-sse.js';
+import { ChatModelError } from '../errors/index.js';
+import { fromOpenAiResponse } from './from-openai-response.js';
+import { OpenAiStreamAssembler } from './openai-stream-assembler.js';
+
+const encoder = new TextEncoder();
+
+function sse(payloads: unknown[], done = true): Uint8Array {
+  const events = payloads.map((payload) => `data: ${JSON.stringify(payload)}\n\n`).join('');
+  return encoder.encode(events + (done ? 'data: [DONE]\n\n' : ''));
+}
+
+function chunk(
+  delta: Record<string, unknown>,
+  finishReason: string | null = null,
+  extra: Record<string, unknown> = {},
+) {
+  return {
+    id: 'chatcmpl-1',
+    model: 'gpt-x',
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+    ...extra,
+  };
+}
+
+/** Pieces of a string cut at random code-point positions. */
+function cut(text: string, fractions: number[]): string[] {
+  const points = [...text];
+  const offsets = [
+    ...new Set(fractions.map((fraction) => Math.floor(fraction * points.length))),
+  ].sort((a, b) => a - b);
+  const pieces: string[] = [];
+  let start = 0;
+  for (const offset of offsets) {
+    pieces.push(points.slice(start, offset).join(''));
+    start = offset;
+  }
+  pieces.push(points.slice(start).join(''));
+  return pieces;
+}
+
+const generatedResponse = fc.record({
+  text: fc.string({ unit: 'grapheme', maxLength: 40 }),
+  textCuts: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 6 }),
+  calls: fc.uniqueArray(
+    fc.record({
+      id: fc.stringMatching(/^call_[A-Za-z0-9]{4,12}$/),
+      name: fc.stringMatching(/^[a-z_]{1,12}$/),
+      args: fc.dictionary(
+        fc.string({ unit: 'grapheme', maxLength: 6 }),
+        fc.jsonValue({ maxDepth: 2 }),
+        { maxKeys: 4 },
+      ),
+      cuts: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 8 }),
+      blankContinuationIds: fc.boolean(),
+    }),
+    { maxLength: 5, selector: (call) => call.id },
+  ),
+  interleave: fc.boolean(),
+  firstIndex: fc.constantFrom(0, 1),
+  finish: fc.constantFrom('stop', 'tool_calls', 'length'),
+  usage: fc.record({ prompt_tokens: fc.nat(5000), completion_tokens: fc.nat(5000) }),
+  byteCuts: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 30 }),
+  crlf: fc.boolean(),
+});
+
+describe('OpenAiStreamAssembler', () => {
+  it('assembles generated streams, split at random byte offsets, exactly as the non-streamed body (property, T15)', async () => {
+    await fc.assert(
+      fc.asyncProperty(generatedResponse, async (generated) => {
+        const usage = {
+          ...generated.usage,
+          total_tokens: generated.usage.prompt_tokens + generated.usage.completion_tokens,
+        };
+        const body = {
+          id: 'chatcmpl-1',
+          model: 'gpt-x',
+          choices: [
+            {
+              index: 0,
+              message: {
+                role: 'assistant',
+                content: generated.text,
+                ...(generated.calls.length > 0
+                  ? {
+                      tool_calls: generated.calls.map((call) => ({
+                        id: call.id,
+                        type: 'function',
+                        function: { name: call.name, arguments: JSON.stringify(call.args) },
+                      })),
+                    }
+                  : {}),
+              },
+              finish_reason: generated.finish,
+            },
+          ],
+          usage,
+        };
+        const payloads: unknown[] = [chunk({ role: 'assistant', content: '' })];
+        for (const piece of cut(generated.text, generated.textCuts))
+          if (piece) payloads.push(chunk({ content: piece }));
+        const callDeltas = generated.calls.map((call, position) => {
+          const index = position + generated.firstIndex;
+          const deltas: unknown[] = [
+            chunk({
+              tool_calls: [
+                {
+                  index,
+                  id: call.id,
+                  type: 'function',
+                  function: { name: call.name, arguments: '' },
+                },
+              ],
+            }),
+          ];
+          for (const piece of cut(JSON.stringify(call.args), call.cuts)) {
+            const continuation: Record<string, unknown> = { index, function: { arguments: piece } };
+            if (call.blankContinuationIds) continuation.id = '';
+            deltas.push(chunk({ tool_calls: [continuation] }));
+          }
+          return deltas;
+        });
+        if (generated.interleave) {
+          const longest = Math.max(0, ...callDeltas.map((deltas) => deltas.length));
+          for (let step = 0; step < longest; step++) {
+            for (const deltas of callDeltas) if (deltas[step]) payloads.push(deltas[step]);
+          }
+        } else {
+          for (const deltas of callDeltas) payloads.push(...deltas);
+        }
+        payloads.push(chunk({}, generated.finish));
+        payloads.push({ id: 'chatcmpl-1', model: 'gpt-x', choices: [], usage });
+        let bytes = sse(payloads);
+        if (generated.crlf)
+          bytes = encoder.encode(new TextDecoder().decode(bytes).replace(/\n/g, '\r\n'));
+        const offsets = generated.byteCuts.map((fraction) => Math.floor(fraction * bytes.length));
+        const { response, chunks } = await assembleSse(
+          splitAt(bytes, offsets),
+          new OpenAiStreamAssembler(),
+        );
+        expect(response).toEqual(fromOpenAiResponse(body));
+        // Whole calls only, all in the chunk that finishes the choice.
+        const withCalls = chunks.filter((emitted) => emitted.results[0]?.output.toolCalls.length);
+        expect(withCalls.length).toBe(generated.calls.length > 0 ? 1 : 0);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('marks every call of a response cut by the output limit as truncated', async () => {
+    const { response } = await assembleSse(
+      [
+        sse([
+          chunk({
+            tool_calls: [{ index: 0, id: 'a', function: { name: 'f', arguments: '{"x": 1}' } }],
+          }),
+          chunk({
+            tool_calls: [{ index: 1, id: 'b', function: { name: 'g', arguments: '{"y": "ab' } }],
+          }),
+          chunk({}, 'length'),
+        ]),
+      ],
+      new OpenAiStreamAssembler(),
+    );
+    expect(response.results[0]?.metadata.finishReason).toBe('length');
+    expect(response.results[0]?.output.toolCalls).toEqual([
+      { id: 'a', name: 'f', arguments: '{"x": 1}', metadata: { truncated: true } },
+      { id: 'b', name: 'g', arguments: '{"y": "ab', metadata: { truncated: true } },
+    ]);
+  });
+
+  it('handles a missing index, a name sent in a later delta and an index reused by a new id (T16)', async () => {
+    const { response } = await assembleSse(
+      [
+        sse([
+          chunk({ tool_calls: [{ id: 'a', function: { arguments: '{"q":' } }] }),
+          chunk({ tool_calls: [{ function: { name: 'search', arguments: '"x"}' } }] }),
+          chunk({ tool_calls: [{ index: 3, id: 'b', function: { name: 'f', arguments: '{}' } }] }),
+          chunk({
+            tool_calls: [{ index: 3, id: 'c', function: { name: 'g', arguments: '{"z":2}' } }],
+          }),
+          chunk({}, 'tool_calls'),
+        ]),
+      ],
+      new OpenAiStreamAssembler(),
+    );
+    expect(response.results[0]?.output.toolCalls).toEqual([
+      { id: 'a', name: 'search', arguments: '{"q":"x"}' },
+      { id: 'b', name: 'f', arguments: '{}' },
+      { id: 'c', name: 'g', arguments: '{"z":2}' },
+    ]);
+  });
+
+  it('keeps the choices of an n>1 response apart', async () => {
+    const { response } = await assembleSse(
+      [
+        sse([
+          { id: 'r', choices: [{ index: 1, delta: { content: 'B' } }] },
+          { id: 'r', choices: [{ index: 0, delta: { content: 'A' } }] },
+          {
+            id: 'r',
+            choices: [
+              { index: 0, delta: {}, finish_reason: 'stop' },
+              { index: 1, delta: {}, finish_reason: 'stop' },
+            ],
+          },
+        ]),
+      ],
+      new OpenAiStreamAssembler(),
+    );
+    expect(response.results.map((generation) => generation.output.text)).toEqual(['A', 'B']);
+    expect(response.results.map((generation) => generation.metadata.finishReason)).toEqual([
+      'stop',
+      'stop',
+    ]);
+  });
+
+  it('flushes calls at an early [DONE] and ignores anything after it', async () => {
+    const { response } = await assembleSse(
+      [
+        encoder.encode(
+          `data: ${JSON.stringify(chunk({ tool_calls: [{ index: 0, id: 'a', function: { name: 'f', arguments: '{}' } }] }))}\n\ndata: [DONE]\n\ndata: ${JSON.stringify(chunk({ content: 'late' }))}\n\n`,
+        ),
+      ],
+      new OpenAiStreamAssembler(),
+    );
+    expect(response.results[0]?.output).toEqual({
+      role: 'assistant',
+      text: null,
+      toolCalls: [{ id: 'a', name: 'f', arguments: '{}' }],
+    });
+  });
+
+  it('throws a typed error for an error event, a non-JSON event, and a stream cut before the finish (T17, T18)', async () => {
+    const errorEvent = assembleSse(
+      [
+        sse(
+          [chunk({ content: 'Hi' }), { error: { type: 'server_error', message: 'boom' } }],
+          false,
+        ),
+      ],
+      new OpenAiStreamAssembler(),
+    );
+    await expect(errorEvent).rejects.toMatchObject({ name: 'ChatModelError', retryable: true });
+    await expect(errorEvent).rejects.toThrow('server_error: boom');
+    await expect(
+      assembleSse([encoder.encode('data: {"id":\n\n')], new OpenAiStreamAssembler()),
+    ).rejects.toBeInstanceOf(ChatModelError);
+    const cutStream = assembleSse(
+      [
+        sse(
+          [
+            chunk({
+              tool_calls: [{ index: 0, id: 'a', function: { name: 'f', arguments: '{"a":' } }],
+            }),
+          ],
+          false,
+        ),
+      ],
+      new OpenAiStreamAssembler(),
+    );
+    await expect(cutStream).rejects.toThrow('ended before the response finished');
+  });
+});
