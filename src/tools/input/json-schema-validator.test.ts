@@ -92,6 +92,14 @@ describe('validateJsonSchema', () => {
     expect(validateJsonSchema(schema, { at: 'not a date' })).toEqual([]);
   });
 
+  it('throws ToolDefinitionError for a schema that is not an object', () => {
+    for (const schema of [true, null, [], 'schema']) {
+      expect(() => compileJsonSchema(schema as unknown as JsonSchema)).toThrow(
+        'Invalid input schema: a JSON Schema must be an object',
+      );
+    }
+  });
+
   it('throws ToolDefinitionError for a schema ajv cannot compile', () => {
     expect(() =>
       validateJsonSchema({ type: 'object', properties: { a: { type: 'strng' } } }, {}),

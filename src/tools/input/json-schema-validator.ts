@@ -21,6 +21,9 @@ const compiled = new WeakMap<object, ValidateFunction>();
  * object lives. Throws {@link ToolDefinitionError} naming the problem when ajv cannot compile it.
  */
 export function compileJsonSchema(schema: JsonSchema): ValidateFunction {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    throw new ToolDefinitionError('Invalid input schema: a JSON Schema must be an object');
+  }
   const cached = compiled.get(schema);
   if (cached !== undefined) return cached;
   const ajv = compiler();
