@@ -320,6 +320,80 @@ describe('bad input: names and ids', () => {
   });
 });
 
+describe('unattached tools under concurrency (T01)', () => {
+  it('never runs a resolver-only tool in requests that do not attach it', async () => {
+    const executedFor: string[] = [];
+    const deleteAccount = spyTool('deleteAccount', {
+      execute: async (_input, context) => {
+        executedFor.push(String(context?.context.request));
+        return 'deleted';
+      },
+    });
+    const manager = createToolCallingManager({
+      toolCallbackResolver: {
+        resolve: (name) => (name === 'deleteAccount' ? deleteAccount : undefined),
+      },
+    });
+    const requests = Array.from({ length: 100 }, (_, request) =>
+      manager.executeToolCalls(
+        promptWith(request % 2 === 0 ? [deleteAccount] : [spyTool('getWeather')], undefined, {
+          request,
+        }),
+        toolCallResponse([toolCall(`c${request}`, 'deleteAccount')]),
+      ),
+    );
+    const results = await Promise.all(requests);
+    expect(executedFor.map(Number).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 50 }, (_, index) => index * 2),
+    );
+    results.forEach((result, request) => {
+      const [response] = lastResponses(result.conversationHistory);
+      if (request % 2 === 0) expect(response?.responseData).toBe('deleted');
+      else {
+        expect(response?.responseData).toBe(
+          "Tool call not executed: there is no tool named 'deleteAccount'. Available tools: getWeather.",
+        );
+      }
+    });
+  });
+});
+
+describe('property: results stay matched to their calls whatever the timing (T19)', () => {
+  it('keeps call order for tools finishing in random order, one of them throwing', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 0, max: 8 }), { minLength: 2, maxLength: 8 }),
+        fc.nat(),
+        fc.integer({ min: 1, max: 8 }),
+        async (delays, throwingSeed, maxConcurrency) => {
+          const throwing = throwingSeed % delays.length;
+          const slow = spyTool('slow', {
+            inputSchema: { type: 'object', properties: { n: { type: 'integer' } } },
+            execute: async (input) => {
+              const { n } = JSON.parse(input) as { n: number };
+              await new Promise((resolve) => setTimeout(resolve, delays[n]));
+              if (n === throwing) throw new Error(`failure ${n}`);
+              return `answer ${n}`;
+            },
+          });
+          const calls = delays.map((_, n) => toolCall(`id-${n}`, 'slow', { n }));
+          const result = await createToolCallingManager({ maxConcurrency }).executeToolCalls(
+            promptWith([slow]),
+            toolCallResponse(calls),
+          );
+          const responses = lastResponses(result.conversationHistory);
+          responses.forEach((response, n) => {
+            expect(response.id).toBe(`id-${n}`);
+            expect(response.responseData).toBe(n === throwing ? `failure ${n}` : `answer ${n}`);
+            expect(response.isError === true).toBe(n === throwing);
+          });
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});
+
 describe('property: every call is answered exactly once, in call order', () => {
   const callArbitrary = fc.record({
     id: fc.oneof(fc.constantFrom('a', 'b', 'c'), fc.uuid()),
