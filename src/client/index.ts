@@ -9,11 +9,11 @@ export {
 } from './chat-client-request-spec.js';
 export type { UserInput } from './chat-client-request-state.js';
 export type { OutputSchema } from './output-schema.js';
+export { parseJsonAnswer } from './parse-json-answer.js';
 export { type ServerSentEventsOptions, toServerSentEventsResponse } from './server-sent-events.js';
 export { StreamResponseSpec } from './stream-response-spec.js';
 export {
   type JsonSchemaResponseFormat,
-  parseJsonAnswer,
   RESPONSE_FORMAT_OPTION,
   STRUCTURED_OUTPUT_VALUE_KEY,
   StructuredOutputAdvisor,

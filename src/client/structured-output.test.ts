@@ -11,8 +11,8 @@ import { createPrompt } from '../model/index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
 import { tool } from '../tools/tool.js';
 import { ChatClient } from './chat-client.js';
+import { parseJsonAnswer } from './parse-json-answer.js';
 import {
-  parseJsonAnswer,
   RESPONSE_FORMAT_OPTION,
   STRUCTURED_OUTPUT_VALUE_KEY,
   StructuredOutputAdvisor,
