@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -63,8 +64,10 @@ async function measureLevel(repository: ChatMemoryRepository, level: number) {
   let lost = 0;
   for (const [conversation, id] of ids.entries()) {
     const stored = await repository.findByConversationId(id);
-    const expected = Array.from({ length: perConversation }, (_, index) => message(conversation, index));
-    if (JSON.stringify(stored) !== JSON.stringify(expected)) {
+    const expected = Array.from({ length: perConversation }, (_, index) =>
+      message(conversation, index),
+    );
+    if (!isDeepStrictEqual(stored, expected)) {
       lost += Math.abs(perConversation - stored.length) || 1;
     }
   }
@@ -90,8 +93,7 @@ function backends(): Backend[] {
     const databases: Database.Database[] = [];
     list.push({
       name: `SQLite (WAL, synchronous=${synchronous})`,
-      durability:
-        synchronous === 'FULL' ? 'survives power loss' : 'survives a process crash',
+      durability: synchronous === 'FULL' ? 'survives power loss' : 'survives a process crash',
       open: async (level) => {
         const database = new Database(join(directory, `level-${level}.db`));
         databases.push(database);

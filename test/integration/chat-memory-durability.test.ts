@@ -89,7 +89,9 @@ describe.skipIf(!built)('durability after SIGKILL', () => {
     const file = join(directory, 'durable.db');
     const last = await runWriterUntil(['sqlite', file, 'durable'], 40);
     const database = new Database(file);
-    cleanups.push(() => database.close());
+    cleanups.push(() => {
+      database.close();
+    });
     expect(database.pragma('integrity_check', { simple: true })).toBe('ok');
     await expectAcknowledged(new SqliteChatMemoryRepository({ database }), 'durable', last);
   }, 60_000);
