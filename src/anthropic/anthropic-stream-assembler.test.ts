@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { assembleSse, splitAt } from '../../test/support/assemble-sse.js';
 import { AnthropicStreamAssembler } from './anthropic-stream-assembler.js';
-import type { AnthropicWireMessage } from './anthropic-wire.js';
+import type { AnthropicWireBlock } from './anthropic-wire.js';
 import { fromAnthropicResponse } from './from-anthropic-response.js';
 
 const encoder = new TextEncoder();
@@ -74,7 +74,7 @@ describe('AnthropicStreamAssembler', () => {
     await fc.assert(
       fc.asyncProperty(generatedMessage, async (generated) => {
         let toolIds = 0;
-        const content: Record<string, unknown>[] = [];
+        const content: AnthropicWireBlock[] = [];
         if (generated.thinking) {
           content.push({
             type: 'thinking',
@@ -195,7 +195,7 @@ describe('AnthropicStreamAssembler', () => {
           splitAt(bytes, offsets),
           new AnthropicStreamAssembler(),
         );
-        expect(response).toEqual(fromAnthropicResponse(body as AnthropicWireMessage));
+        expect(response).toEqual(fromAnthropicResponse(body));
         // Each call arrives whole, alone, in the chunk of its content_block_stop.
         const callCounts = chunks
           .map((emitted) => emitted.results[0]?.output.toolCalls.length ?? 0)
