@@ -1,8 +1,9 @@
 import { ToolloopError } from './toolloop-error.js';
 
 /**
- * A tool failed while running. This is the error the exception processor turns into text for the
- * model; every other error ends the whole request (the reference's ToolExecutionException split).
+ * A tool failed while running. The manager wraps whatever a tool throws in this error and hands
+ * it to the exception processor, which turns it into text for the model or rethrows it; abort
+ * errors are never wrapped and always end the request.
  */
 export class ToolExecutionError extends ToolloopError {
   /** Name of the tool that failed. */

@@ -34,7 +34,10 @@ export interface ToolContext {
   readonly toolCallId?: string;
   /** The conversation so far, up to and including the assistant message that requested the call. */
   readonly messages?: readonly Message[];
-  /** Aborted when the caller aborts or the tool's timeout expires. */
+  /**
+   * Aborted when the caller aborts or the tool's timeout expires. `undefined` when nothing can
+   * abort the call (no caller signal and no timeout).
+   */
   readonly signal?: AbortSignal;
 }
 
