@@ -16,6 +16,12 @@ export interface CompiledToolSchema {
   schema: JsonSchema;
   strict: boolean;
   changes: string[];
+  /**
+   * Undoes the compilation's effect on the model's arguments (OpenAI strict mode: drops the
+   * `null`s sent for optional properties that were made nullable), so the tool's own schema
+   * accepts them. Absent when nothing needs undoing.
+   */
+  restoreArguments?: (args: string) => string;
 }
 
 /** A JSON-pointer segment, escaped as RFC 6901 says. */

@@ -79,6 +79,7 @@ export function compileOpenAiToolSchema(
     return { ...loose, changes: [...loose.changes, `strict mode off: ${blocker}`] };
   }
   const changes: string[] = [...loose.changes];
+  const addedNulls: string[][] = [];
   const compiled = transformSchema(loose.schema, (node, path) => {
     const at = path || '/';
     for (const keyword of STRICT_UNSUPPORTED_KEYWORDS) {
@@ -109,13 +110,81 @@ export function compileOpenAiToolSchema(
     for (const [name, property] of Object.entries(properties)) {
       if (required.has(name)) continue;
       properties[name] = nullable(property);
+      if (!acceptsNull(property)) {
+        const route = propertyRoute(`${path}/properties/${pointerSegment(name)}`);
+        if (route) addedNulls.push(route);
+      }
       changes.push(
         `optional property made required and nullable at ${path}/properties/${pointerSegment(name)}`,
       );
     }
     node.required = Object.keys(properties);
   });
-  return { schema: compiled, strict: true, changes };
+  const result: CompiledToolSchema = { schema: compiled, strict: true, changes };
+  if (addedNulls.length > 0) result.restoreArguments = (args) => dropAddedNulls(args, addedNulls);
+  return result;
+}
+
+/**
+ * The route of property names (and `*` for array items) from the arguments' root to a property,
+ * or `undefined` when its path goes through `$defs`, unions or other keywords (then the nulls are
+ * left alone).
+ */
+function propertyRoute(path: string): string[] | undefined {
+  const segments = path.split('/').slice(1);
+  const route: string[] = [];
+  for (let index = 0; index < segments.length; index++) {
+    const segment = segments[index];
+    if (segment === 'properties' && index + 1 < segments.length) {
+      route.push((segments[++index] as string).replace(/~1/g, '/').replace(/~0/g, '~'));
+    } else if (segment === 'items') {
+      route.push('*');
+    } else {
+      return undefined;
+    }
+  }
+  return route;
+}
+
+/** Removes the `null` values the model sent for properties that are optional in the tool's schema. */
+function dropAddedNulls(args: string, routes: readonly string[][]): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(args);
+  } catch {
+    return args;
+  }
+  let changed = false;
+  const visit = (node: unknown, route: readonly string[]): void => {
+    if (route.length === 0 || typeof node !== 'object' || node === null) return;
+    const [head, ...rest] = route as [string, ...string[]];
+    if (head === '*') {
+      if (Array.isArray(node)) for (const item of node) visit(item, rest);
+      return;
+    }
+    if (Array.isArray(node) || !Object.hasOwn(node, head)) return;
+    const record = node as Record<string, unknown>;
+    if (rest.length === 0) {
+      if (record[head] === null) {
+        delete record[head];
+        changed = true;
+      }
+      return;
+    }
+    visit(record[head], rest);
+  };
+  for (const route of routes) visit(value, route);
+  return changed ? JSON.stringify(value) : args;
+}
+
+function acceptsNull(schema: JsonSchema): boolean {
+  if (schema.type === 'null') return true;
+  if (Array.isArray(schema.type) && schema.type.includes('null')) return true;
+  if (Array.isArray(schema.enum) && schema.enum.includes(null)) return true;
+  return (
+    Array.isArray(schema.anyOf) &&
+    schema.anyOf.some((branch) => isSchemaObject(branch) && acceptsNull(branch))
+  );
 }
 
 function compileLoose(schema: JsonSchema): CompiledToolSchema {

@@ -104,23 +104,21 @@ export class OpenAiChatModel implements ChatModel {
 
   /** Sends the prompt and returns the whole response. */
   async call(prompt: Prompt, options: ChatModelCallOptions = {}): Promise<ChatResponse> {
-    const body = await this.transport.postJson(
-      this.url,
-      this.request(prompt, false),
-      options.signal,
-    );
-    return fromOpenAiResponse(body as OpenAiWireResponse);
+    const { body, restorers } = this.prepare(prompt, false);
+    const answer = await this.transport.postJson(this.url, body, options.signal);
+    return restoreArguments(fromOpenAiResponse(answer as OpenAiWireResponse), restorers);
   }
 
   /** Sends the prompt and yields text deltas as they come, and whole tool calls where they end. */
-  stream(prompt: Prompt, options: ChatModelCallOptions = {}): AsyncIterable<ChatResponse> {
-    const request = this.request(prompt, true);
-    return this.transport.postEventStream(
+  async *stream(prompt: Prompt, options: ChatModelCallOptions = {}): AsyncIterable<ChatResponse> {
+    const { body, restorers } = this.prepare(prompt, true);
+    const chunks = this.transport.postEventStream(
       this.url,
-      request,
+      body,
       () => new OpenAiStreamAssembler(),
       options.signal,
     );
+    for await (const chunk of chunks) yield restoreArguments(chunk, restorers);
   }
 
   /**
@@ -144,16 +142,46 @@ export class OpenAiChatModel implements ChatModel {
 
   /** The request body this model sends for a prompt (what `call` / `stream` POST). */
   request(prompt: Prompt, stream: boolean): OpenAiChatRequest {
+    return this.prepare(prompt, stream).body;
+  }
+
+  private prepare(
+    prompt: Prompt,
+    stream: boolean,
+  ): { body: OpenAiChatRequest; restorers: Map<string, (args: string) => string> } {
     const options: ChatOptions = { ...this.defaultOptions, ...definedEntries(prompt.options) };
     const { tools } = this.schemas.compileAll(
       options.toolCallbacks ?? [],
       options.strictTools === true,
     );
-    return toOpenAiRequest(prompt.messages, options, tools, {
+    const restorers = new Map<string, (args: string) => string>();
+    for (const { definition, compiled } of tools) {
+      if (compiled.restoreArguments) restorers.set(definition.name, compiled.restoreArguments);
+    }
+    const body = toOpenAiRequest(prompt.messages, options, tools, {
       stream,
       streamUsage: this.settings.streamUsage,
       maxTokensField: this.settings.maxTokensField,
       defaultModel: DEFAULT_MODEL,
     });
+    return { body, restorers };
   }
+}
+
+/**
+ * Strict mode made optional properties nullable; the `null`s the model sends for them are
+ * dropped so the tool's own schema (where they are optional, not nullable) accepts the call.
+ */
+function restoreArguments(
+  response: ChatResponse,
+  restorers: ReadonlyMap<string, (args: string) => string>,
+): ChatResponse {
+  if (restorers.size === 0) return response;
+  for (const generation of response.results) {
+    for (const call of generation.output.toolCalls) {
+      const restore = restorers.get(call.name);
+      if (restore && call.metadata?.truncated !== true) call.arguments = restore(call.arguments);
+    }
+  }
+  return response;
 }
