@@ -24,6 +24,7 @@ export async function buildChatClientRequest(
   state: ChatClientRequestState,
   signal: AbortSignal | undefined,
 ): Promise<ChatClientRequest> {
+  signal?.throwIfAborted();
   const messages: Message[] = [];
   if (state.system !== undefined && state.system.trim() !== '') {
     messages.push({ role: 'system', text: state.system });

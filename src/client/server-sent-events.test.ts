@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { IllegalStateError } from '../errors/index.js';
 import { parseServerSentEvents, type ServerSentEvent } from '../internal/server-sent-events.js';
 import type { ChatResponse } from '../model/index.js';
-import { textResponse } from '../testing/index.js';
+import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
+import { tool } from '../tools/tool.js';
+import { ChatClient } from './chat-client.js';
 import { toServerSentEventsResponse } from './server-sent-events.js';
 
 async function readEvents(response: Response): Promise<ServerSentEvent[]> {
@@ -96,5 +99,54 @@ describe('toServerSentEventsResponse', () => {
     expect(abortController.signal.aborted).toBe(true);
     expect(finished).toBe(true);
     expect(produced).toBeLessThan(5);
+  });
+
+  it('cancelling the body of a ChatClient stream aborts the running tool through the shared controller', async () => {
+    let toolStarted: () => void = () => {};
+    const started = new Promise<void>((resolve) => {
+      toolStarted = resolve;
+    });
+    let toolSawAbort = false;
+    const slow = tool({
+      name: 'slow_lookup',
+      description: 'A lookup that takes long',
+      inputSchema: z.object({}),
+      execute: (_input, context) =>
+        new Promise((_resolve, reject) => {
+          toolStarted();
+          context.signal?.addEventListener('abort', () => {
+            toolSawAbort = true;
+            reject(context.signal?.reason);
+          });
+        }),
+    });
+    const model = new ScriptedChatModel([
+      toolCallResponse([{ name: 'slow_lookup' }], { text: 'One moment. ' }),
+      textResponse('never requested'),
+    ]);
+    const abortController = new AbortController();
+    const stream = ChatClient.create(model, { tools: [slow] })
+      .prompt('Look it up')
+      .stream({ signal: abortController.signal })
+      .content();
+    const response = toServerSentEventsResponse(stream, { abortController });
+    const reader = response.body?.getReader();
+    if (!reader) throw new Error('no body');
+    const received: string[] = [];
+    const reading = (async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        received.push(new TextDecoder().decode(value));
+      }
+    })();
+    await started;
+    await reader.cancel();
+    await reading;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(received.join('')).toBe('data: "One "\n\ndata: "mome"\n\ndata: "nt. "\n\n');
+    expect(toolSawAbort).toBe(true);
+    expect(model.callCount).toBe(1);
+    expect(model.remaining).toBe(1);
   });
 });

@@ -37,31 +37,35 @@ export function toServerSentEventsResponse(
   options: ServerSentEventsOptions = {},
 ): Response {
   let iterator: AsyncIterator<string | ChatResponse> | undefined;
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      iterator ??= stream[Symbol.asyncIterator]();
-      try {
-        const next = await iterator.next();
-        if (next.done) {
-          controller.enqueue(encoder.encode('event: done\ndata: [DONE]\n\n'));
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        iterator ??= stream[Symbol.asyncIterator]();
+        try {
+          const next = await iterator.next();
+          if (next.done) {
+            controller.enqueue(encoder.encode('event: done\ndata: [DONE]\n\n'));
+            controller.close();
+            return;
+          }
+          controller.enqueue(encoder.encode(`data: ${JSON.stringify(next.value)}\n\n`));
+        } catch (error) {
+          if (options.abortController?.signal.aborted) return;
+          controller.enqueue(
+            encoder.encode(`event: error\ndata: ${JSON.stringify(describeFailure(error))}\n\n`),
+          );
           controller.close();
-          return;
         }
-        controller.enqueue(encoder.encode(`data: ${JSON.stringify(next.value)}\n\n`));
-      } catch (error) {
-        if (options.abortController?.signal.aborted) return;
-        controller.enqueue(
-          encoder.encode(`event: error\ndata: ${JSON.stringify(describeFailure(error))}\n\n`),
-        );
-        controller.close();
-      }
+      },
+      cancel(reason) {
+        options.abortController?.abort(reason);
+        // Not awaited: a generator busy in `next()` settles its `return()` only afterwards.
+        void iterator?.return?.().catch(() => {});
+      },
+      // Pull only when the client reads: no model or tool work runs ahead of the reader.
     },
-    cancel(reason) {
-      options.abortController?.abort(reason);
-      // Not awaited: a generator busy in `next()` settles its `return()` only afterwards.
-      void iterator?.return?.().catch(() => {});
-    },
-  });
+    new CountQueuingStrategy({ highWaterMark: 0 }),
+  );
   const headers = new Headers({
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache, no-transform',
