@@ -35,11 +35,16 @@ interface Lease {
 
 const BACKEND = 'postgres';
 
+/** Connections already switched to synchronous commit. */
+const configured = new WeakSet<object>();
+
 /**
  * Chat memory in PostgreSQL through `pg`. One JSONB row per message under
  * `(conversation_key, seq)`, the sequence handed out by the conversation's row: an append locks
  * that row (`INSERT … ON CONFLICT DO UPDATE`), so concurrent appends to one conversation queue up
- * and each lands whole, in one transaction committed with `synchronous_commit = on`. Ids and
+ * and each lands whole, in one transaction (a plain append is one statement, one round trip).
+ * Every connection it uses runs with `synchronous_commit = on`, so an acknowledged append survives
+ * a crash whatever the server's default. Ids and
  * messages are always bound parameters. Strings PostgreSQL cannot hold (NUL, lone surrogates) are
  * escaped reversibly. Tables are created on first use, or by {@link migratePostgresChatMemory}.
  */
@@ -74,6 +79,7 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
       const lease = await this.#lease();
       let failed = false;
       try {
+        await this.#configure(lease.connection);
         await migratePostgresChatMemory(lease.connection, this.#schemaOptions);
       } catch (error) {
         failed = true;
@@ -151,12 +157,32 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     const rows = messages.map(serialize);
     const retain = options.retain;
     if (rows.length === 0 && !retain) return;
+    if (!retain) {
+      // One statement is one implicit transaction: the sequence claim (which row-locks the
+      // conversation) and the insert commit together, in one round trip.
+      const { conversations, messages: table } = this.#tables;
+      await this.#query('append', conversationId, async (connection) => {
+        await connection.query(
+          `WITH claimed AS (
+             INSERT INTO ${conversations} AS c (conversation_key, conversation_id, last_seq)
+             VALUES ($1, $2, $3)
+             ON CONFLICT (conversation_key)
+             DO UPDATE SET last_seq = c.last_seq + EXCLUDED.last_seq, updated_at = now()
+             RETURNING last_seq
+           )
+           INSERT INTO ${table} (conversation_key, seq, message)
+           SELECT $1, claimed.last_seq - $3 + s.ordinal, s.message::jsonb
+           FROM claimed, unnest($4::text[]) WITH ORDINALITY AS s(message, ordinal)`,
+          [conversationKey(conversationId), encodeSafeText(conversationId), rows.length, rows],
+        );
+      });
+      return;
+    }
     await this.#transaction('append', conversationId, async (connection) => {
       const key = conversationKey(conversationId);
       const last = await this.#claim(connection, conversationId, rows.length);
       const start = last - rows.length + 1;
       await this.#insert(connection, key, start, rows);
-      if (!retain) return;
       const stored = await connection.query(
         `SELECT seq, message FROM ${this.#tables.messages} WHERE conversation_key = $1 ORDER BY seq`,
         [key],
@@ -241,6 +267,12 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
       const acquire = async (): Promise<Lease> => {
         const lease = onceDone(await this.#lease());
         held.push(lease);
+        try {
+          await this.#configure(lease.connection);
+        } catch (error) {
+          lease.done(true);
+          throw error;
+        }
         return lease;
       };
       const body = async (): Promise<T> => {
@@ -254,7 +286,6 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
           }
           await lease.connection.query('BEGIN');
           try {
-            await lease.connection.query('SET LOCAL synchronous_commit = on');
             const result = await work(lease.connection);
             await lease.connection.query('COMMIT');
             lease.done(false);
@@ -342,6 +373,13 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     });
     await previous;
     return { connection: client, done: () => release() };
+  }
+
+  /** Turns synchronous commit on once per connection (pooled connections are reused). */
+  async #configure(connection: PostgresQueryable): Promise<void> {
+    if (configured.has(connection)) return;
+    await connection.query('SET synchronous_commit = on');
+    configured.add(connection);
   }
 }
 
