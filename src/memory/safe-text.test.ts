@@ -1,0 +1,45 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { decodeSafeJson, decodeSafeText, encodeSafeJson, encodeSafeText } from './safe-text.js';
+
+/** What PostgreSQL text and JSONB refuse: NUL and unpaired surrogates. */
+function storable(text: string): boolean {
+  return !/\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(
+    text,
+  );
+}
+
+describe('safe text', () => {
+  it('leaves ordinary text, emoji and paired surrogates unchanged', () => {
+    for (const text of ['', 'hello', '👩‍👩‍👧', 'é', '{"a":1}'])
+      expect(encodeSafeText(text)).toBe(text);
+  });
+
+  it('escapes NUL, lone surrogates and the escape character itself', () => {
+    expect(encodeSafeText('a\u0000b')).toBe('a\ue0000000b');
+    expect(encodeSafeText('\ud800')).toBe('\ue000d800');
+    expect(encodeSafeText('x\udc00')).toBe('x\ue000dc00');
+    expect(encodeSafeText('\ue000')).toBe('\ue000e000');
+  });
+
+  it('property: any string (lone surrogates included) round-trips and encodes to storable text', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)) }),
+        (text) => {
+          const encoded = encodeSafeText(text);
+          expect(storable(encoded)).toBe(true);
+          expect(decodeSafeText(encoded)).toBe(text);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('maps every string and key of a JSON value, and back', () => {
+    const value = { 'k\u0000': ['\ud800', { n: 1, nested: 'a\ue000' }], plain: true, none: null };
+    const encoded = encodeSafeJson(value);
+    expect(JSON.stringify(encoded)).not.toMatch(/\\u0000|\\ud800/);
+    expect(decodeSafeJson(encoded)).toEqual(value);
+  });
+});
