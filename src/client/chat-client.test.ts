@@ -287,6 +287,13 @@ describe('ChatClient responses', () => {
     expect(model.callCount).toBe(2);
   });
 
+  it('rejects a chat model or a tool advisor template of the wrong kind', () => {
+    expect(() => ChatClient.create({} as never)).toThrow('chatModel must be a ChatModel');
+    expect(() =>
+      ChatClient.create(new ScriptedChatModel(), { toolCallingAdvisor: {} as never }),
+    ).toThrow('toolCallingAdvisor must be a ToolCallingAdvisor');
+  });
+
   it('passes a tool-call response through untouched when auto-registration is off', async () => {
     const model = new ScriptedChatModel([toolCallResponse([{ name: 't1' }])]);
     const client = ChatClient.create(model, { advisors: [noAutoRegister()] });

@@ -57,11 +57,15 @@ export class ChatClient {
     ) {
       throw new InvalidArgumentError('chatModel must be a ChatModel');
     }
+    const template = defaults.toolCallingAdvisor;
+    if (template !== undefined && (template === null || typeof template.copy !== 'function')) {
+      throw new InvalidArgumentError('toolCallingAdvisor must be a ToolCallingAdvisor');
+    }
     this.chatModel = chatModel;
     this.defaults = Object.freeze({ ...defaults });
     this.runtime = {
       chatModel,
-      toolCallingAdvisor: defaults.toolCallingAdvisor ?? new ToolCallingAdvisor(),
+      toolCallingAdvisor: template ?? new ToolCallingAdvisor(),
     };
     const base: ChatClientRequestState = {
       system: defaults.system,
