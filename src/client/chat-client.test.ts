@@ -287,6 +287,27 @@ describe('ChatClient responses', () => {
     expect(model.callCount).toBe(2);
   });
 
+  it('streams the text of every round as it arrives, with the tools running between rounds', async () => {
+    const events: string[] = [];
+    const lookup = tool({
+      name: 'lookup',
+      description: 'Looks something up',
+      execute: () => {
+        events.push('tool');
+        return 'found';
+      },
+    });
+    const model = new ScriptedChatModel([
+      toolCallResponse([{ name: 'lookup' }], { text: 'One moment. ' }),
+      textResponse('Found it.'),
+    ]);
+    const stream = ChatClient.create(model, { tools: [lookup] })
+      .prompt('Find it')
+      .stream();
+    for await (const delta of stream.content()) events.push(delta);
+    expect(events).toEqual(['One ', 'mome', 'nt. ', 'tool', 'Fou', 'nd ', 'it.']);
+  });
+
   it('rejects a chat model or a tool advisor template of the wrong kind', () => {
     expect(() => ChatClient.create({} as never)).toThrow('chatModel must be a ChatModel');
     expect(() =>
