@@ -294,7 +294,8 @@ export class ProviderTransport {
     }
     if (signal?.aborted) return false;
     await sleep(retryDelayMs(attempt, serverDelays.get(error), this.options.retryDelay), signal);
-    return !signal?.aborted;
+    if (signal?.aborted) throw new AbortError(undefined, { cause: error });
+    return true;
   }
 
   private error(

@@ -37,6 +37,12 @@ export interface OpenAiChatModelOptions extends ProviderChatModelOptions {
   maxTokensField?: 'max_tokens' | 'max_completion_tokens' | undefined;
   /** Ask for usage at the end of a stream (`stream_options.include_usage`). Default `true`. */
   streamUsage?: boolean | undefined;
+  /**
+   * Send the reasoning a model returned (`metadata.reasoningContent`) back with its assistant
+   * message as `reasoning_content`, as DeepSeek's thinking mode asks within a tool-calling turn.
+   * Default `false` (OpenAI rejects the field).
+   */
+  sendReasoningContent?: boolean | undefined;
 }
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -58,6 +64,7 @@ export class OpenAiChatModel implements ChatModel {
   private readonly settings: {
     maxTokensField: 'max_tokens' | 'max_completion_tokens';
     streamUsage: boolean;
+    sendReasoningContent: boolean;
   };
   private readonly schemas: ToolSchemaCompilerCache;
 
@@ -80,6 +87,7 @@ export class OpenAiChatModel implements ChatModel {
           ? 'max_completion_tokens'
           : 'max_tokens'),
       streamUsage: options.streamUsage ?? true,
+      sendReasoningContent: options.sendReasoningContent ?? false,
     };
     const headers: Record<string, string> = { ...options.headers };
     if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
@@ -163,6 +171,7 @@ export class OpenAiChatModel implements ChatModel {
       streamUsage: this.settings.streamUsage,
       maxTokensField: this.settings.maxTokensField,
       defaultModel: DEFAULT_MODEL,
+      sendReasoningContent: this.settings.sendReasoningContent,
     });
     return { body, restorers };
   }

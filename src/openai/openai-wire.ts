@@ -22,7 +22,13 @@ export interface OpenAiToolCallParam {
 export type OpenAiMessageParam =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string | OpenAiContentPart[] }
-  | { role: 'assistant'; content: string | null; tool_calls?: OpenAiToolCallParam[] }
+  | {
+      role: 'assistant';
+      content: string | null;
+      tool_calls?: OpenAiToolCallParam[];
+      /** Only sent with `sendReasoningContent` (DeepSeek and other reasoning servers). */
+      reasoning_content?: string;
+    }
   | { role: 'tool'; tool_call_id: string; content: string };
 
 /** A function tool of a request. */

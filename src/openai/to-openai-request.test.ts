@@ -177,6 +177,29 @@ describe('OpenAiChatModel request bodies', () => {
     expect(JSON.stringify(request)).not.toContain('secret-tenant');
   });
 
+  it('sends reasoning_content back only when asked (DeepSeek thinking mode)', () => {
+    const messages = [
+      { role: 'user' as const, text: 'Hi' },
+      {
+        role: 'assistant' as const,
+        text: null,
+        toolCalls: [{ id: 'c1', name: 'weather', arguments: '{"city":"Oslo"}' }],
+        metadata: { reasoningContent: 'The user wants the weather.' },
+      },
+      { role: 'tool' as const, responses: [{ id: 'c1', name: 'weather', responseData: 'Sunny' }] },
+    ];
+    const plain = new OpenAiChatModel().request({ messages, options: {} }, false);
+    expect(plain.messages[1]).not.toHaveProperty('reasoning_content');
+    const deepseek = new OpenAiChatModel({ sendReasoningContent: true }).request(
+      { messages, options: {} },
+      false,
+    );
+    expect(deepseek.messages[1]).toMatchObject({
+      role: 'assistant',
+      reasoning_content: 'The user wants the weather.',
+    });
+  });
+
   it('uses max_tokens for compatible servers and asks for stream usage', () => {
     const local = new OpenAiChatModel({
       baseUrl: 'http://localhost:11434/v1',

@@ -19,15 +19,22 @@ export interface OpenAiRequestSettings {
   maxTokensField: 'max_tokens' | 'max_completion_tokens';
   /** Model name used when the options name none. */
   defaultModel: string;
+  /** Send assistant messages' `metadata.reasoningContent` back as `reasoning_content`. */
+  sendReasoningContent?: boolean;
 }
 
 /**
  * Converts toolloop messages to Chat Completions messages: system and user messages one to one
  * (media as image, audio or file parts), an assistant message with its text and every tool call
  * (ids kept), and each tool response as its own `tool` message in order, error results included
- * (their text already says what went wrong).
+ * (their text already says what went wrong). With `sendReasoningContent`, an assistant message's
+ * `metadata.reasoningContent` goes back as `reasoning_content` (DeepSeek's thinking mode wants it
+ * within a tool-calling turn; OpenAI itself rejects the field, so it is off by default).
  */
-export function toOpenAiMessages(messages: readonly Message[]): OpenAiMessageParam[] {
+export function toOpenAiMessages(
+  messages: readonly Message[],
+  options: { sendReasoningContent?: boolean } = {},
+): OpenAiMessageParam[] {
   const result: OpenAiMessageParam[] = [];
   for (const message of messages) {
     switch (message.role) {
@@ -46,6 +53,10 @@ export function toOpenAiMessages(messages: readonly Message[]): OpenAiMessagePar
         break;
       case 'assistant': {
         const param: OpenAiMessageParam = { role: 'assistant', content: message.text };
+        const reasoning = message.metadata?.reasoningContent;
+        if (options.sendReasoningContent && typeof reasoning === 'string') {
+          param.reasoning_content = reasoning;
+        }
         if (message.toolCalls.length > 0) {
           param.tool_calls = message.toolCalls.map((call) => ({
             id: call.id,
@@ -75,7 +86,7 @@ export function toOpenAiRequest(
 ): OpenAiChatRequest {
   const request: OpenAiChatRequest = {
     model: typeof options.model === 'string' ? options.model : settings.defaultModel,
-    messages: toOpenAiMessages(messages),
+    messages: toOpenAiMessages(messages, { sendReasoningContent: settings.sendReasoningContent }),
   };
   if (tools.length > 0) {
     request.tools = tools.map(({ definition, compiled }) => ({

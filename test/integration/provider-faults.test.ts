@@ -386,6 +386,19 @@ describe.each(['openai', 'anthropic'] as const)('%s adapter under provider fault
     expect(server.requests[0]?.closedEarly).toBe(true);
   });
 
+  it('an abort during the retry wait rejects with an AbortError and sends nothing more', async () => {
+    server.reply(
+      sendJson({ error: { message: 'slow down' } }, 429, { 'retry-after': '5' }),
+      sendJson(provider.body),
+    );
+    const controller = new AbortController();
+    const pending = provider.create(server.baseUrl).call(prompt, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 100);
+    const caught = await pending.catch((error: unknown) => error);
+    expect(isAbortError(caught)).toBe(true);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('times out a server that never answers', async () => {
     server.reply(() => undefined);
     const error = await failure(
