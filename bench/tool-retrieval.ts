@@ -39,12 +39,28 @@ interface Corpus {
 interface IndexKind {
   name: string;
   create: () => ToolIndex;
+  /** Variants (ablations) are measured for quality only. */
+  variant?: boolean;
 }
 
 const INDEXES: IndexKind[] = [
   { name: 'RegexToolIndex (reference)', create: () => new RegexToolIndex() },
   { name: 'Bm25ToolIndex', create: () => new Bm25ToolIndex() },
-  { name: 'Bm25ToolIndex, no stemming', create: () => new Bm25ToolIndex({ stemming: false }) },
+  {
+    name: 'Bm25ToolIndex, no stemming',
+    create: () => new Bm25ToolIndex({ stemming: false }),
+    variant: true,
+  },
+  {
+    name: 'Bm25ToolIndex, no prefix matching',
+    create: () => new Bm25ToolIndex({ prefix: false }),
+    variant: true,
+  },
+  {
+    name: 'Bm25ToolIndex, name + description only',
+    create: () => new Bm25ToolIndex({ boost: { parameters: 0 } }),
+    variant: true,
+  },
   {
     name: 'VectorToolIndex, HashingEmbeddingModel',
     create: () =>
@@ -409,7 +425,7 @@ async function latencySection(lines: string[]): Promise<void> {
     '| index | tools | build median | build max | build per tool | search median | search p99 |',
     '|---|---:|---:|---:|---:|---:|---:|',
   );
-  for (const kind of INDEXES.filter((k) => !k.name.includes('no stemming'))) {
+  for (const kind of INDEXES.filter((k) => k.variant !== true)) {
     for (const size of sizes) {
       const tools = toolsOfSize(pool.tools, size);
       const buildTimes: number[] = [];

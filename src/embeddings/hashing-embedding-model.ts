@@ -50,17 +50,23 @@ export class HashingEmbeddingModel implements EmbeddingModel {
 
   /** Embeds one text synchronously. */
   embedOne(text: string): number[] {
-    const counts = new Map<string, number>();
-    const add = (feature: string) => counts.set(feature, (counts.get(feature) ?? 0) + 1);
+    const stems = new Map<string, number>();
     for (const word of words(text)) {
       if (STOP_WORDS.has(word)) continue;
       const stem = stemTerm(word);
-      add(`w:${stem}`);
+      stems.set(stem, (stems.get(stem) ?? 0) + 1);
+    }
+    // Features are counted per distinct word, so a text repeating one word stays cheap.
+    const counts = new Map<string, number>();
+    const add = (feature: string, times: number) =>
+      counts.set(feature, (counts.get(feature) ?? 0) + times);
+    for (const [stem, times] of stems) {
+      add(`w:${stem}`, times);
       if (this.#charNgramWeight > 0) {
         const marked = `<${stem}>`;
         for (const size of this.#charNgramSizes) {
           for (let i = 0; i + size <= marked.length; i++) {
-            add(`c:${marked.slice(i, i + size)}`);
+            add(`c:${marked.slice(i, i + size)}`, times);
           }
         }
       }

@@ -96,13 +96,19 @@ describe.each(indexes)('$name under adversarial queries', ({ create }) => {
     await index.search({ sessionId: 's', query: 'warm up' });
     const slow: { query: string; ms: number }[] = [];
     for (const query of queries) {
-      const started = performance.now();
-      const response = await index.search({ sessionId: 's', query });
-      const ms = performance.now() - started;
-      if (ms >= 50) slow.push({ query: query.slice(0, 40), ms });
-      for (const reference of response.toolReferences)
-        expect(attached.has(reference.toolName)).toBe(true);
-      expect(response.toolReferences.length).toBeLessThanOrEqual(10);
+      // Best of three: a query that hangs is slow every time, while a busy shared CPU (or a GC
+      // pause) only delays one run.
+      let best = Number.POSITIVE_INFINITY;
+      for (let run = 0; run < 3 && best >= 50; run++) {
+        const started = performance.now();
+        const response = await index.search({ sessionId: 's', query });
+        best = Math.min(best, performance.now() - started);
+        for (const reference of response.toolReferences) {
+          expect(attached.has(reference.toolName)).toBe(true);
+        }
+        expect(response.toolReferences.length).toBeLessThanOrEqual(10);
+      }
+      if (best >= 50) slow.push({ query: query.slice(0, 40), ms: best });
     }
     expect(slow).toEqual([]);
   });

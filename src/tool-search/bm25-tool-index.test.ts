@@ -78,6 +78,29 @@ describe('Bm25ToolIndex', () => {
     ]);
   });
 
+  it('leaves out a field whose weight is 0, and needs one positive weight', () => {
+    const index = new Bm25ToolIndex({ boost: { parameters: 0 } });
+    index.indexTools('s', [
+      ref('convert', 'Converts an amount', {
+        inputSchema: { type: 'object', properties: { currency: { type: 'string' } } },
+      }),
+    ]);
+    expect(index.search({ sessionId: 's', query: 'currency' }).toolReferences).toEqual([]);
+    expect(names(index.search({ sessionId: 's', query: 'amount' }))).toEqual(['convert']);
+    expect(() => new Bm25ToolIndex({ boost: { name: 0, description: 0, parameters: 0 } })).toThrow(
+      'at least one field weight must be positive',
+    );
+  });
+
+  it('matches a word by its prefix unless prefix search is off', () => {
+    const index = new Bm25ToolIndex();
+    index.indexTools('s', [ref('ship', 'Schedules a deployment of a service')]);
+    expect(names(index.search({ sessionId: 's', query: 'deploy' }))).toEqual(['ship']);
+    const exact = new Bm25ToolIndex({ prefix: false });
+    exact.indexTools('s', [ref('ship', 'Schedules a deployment of a service')]);
+    expect(exact.search({ sessionId: 's', query: 'deploy' }).toolReferences).toEqual([]);
+  });
+
   it('stems plurals and -ing forms, and ignores stop words', () => {
     const index = new Bm25ToolIndex();
     index.indexTools('s', [ref('billing', 'Creates invoices for customers')]);
@@ -85,7 +108,7 @@ describe('Bm25ToolIndex', () => {
       'billing',
     ]);
     expect(index.search({ sessionId: 's', query: 'the of and' }).toolReferences).toEqual([]);
-    const unstemmed = new Bm25ToolIndex({ stemming: false });
+    const unstemmed = new Bm25ToolIndex({ stemming: false, prefix: false });
     unstemmed.indexTools('s', [ref('billing', 'Creates invoices for customers')]);
     expect(unstemmed.search({ sessionId: 's', query: 'invoice' }).toolReferences).toEqual([]);
   });

@@ -20,7 +20,7 @@ export interface VectorToolIndexOptions {
 }
 
 /** Only this many characters of a query are embedded. */
-const MAX_QUERY_LENGTH = 8192;
+const MAX_QUERY_LENGTH = 4096;
 
 interface VectorEntry {
   readonly reference: ToolReference;
