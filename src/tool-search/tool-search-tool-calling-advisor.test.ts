@@ -210,6 +210,25 @@ describe.each(modes)('ToolSearchToolCallingAdvisor (%s)', (mode) => {
     expect(index.ops('index')).toHaveLength(2);
   });
 
+  it('indexes once when the first requests of a session run concurrently', async () => {
+    const { index, client } = setup(Array.from({ length: 5 }, (_, i) => textResponse(`r${i}`)));
+    const tools = [weather(), calculator()];
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        run(
+          mode,
+          client
+            .prompt('q')
+            .tools(...tools)
+            .advisors((a) => a.param(CONVERSATION_ID, 'same')),
+        ),
+      ),
+    );
+    expect(answers.sort()).toEqual(['r0', 'r1', 'r2', 'r3', 'r4']);
+    expect(index.ops('index')).toHaveLength(1);
+    expect(index.ops('clear')).toHaveLength(1);
+  });
+
   it('appends the suffix to the system message, or adds one', async () => {
     const { model, client } = setup([textResponse('a'), textResponse('b')], {
       systemMessageSuffix: '\nCUSTOM SUFFIX',
