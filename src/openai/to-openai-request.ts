@@ -102,10 +102,9 @@ export function toOpenAiRequest(
       request.parallel_tool_calls = options.parallelToolCalls;
     }
   }
+  // Without tools the API refuses any tool_choice, 'none' included.
   if (options.toolChoice !== undefined && tools.length > 0) {
     request.tool_choice = openAiToolChoice(options.toolChoice);
-  } else if (options.toolChoice === 'none') {
-    request.tool_choice = 'none';
   }
   if (typeof options.temperature === 'number') request.temperature = options.temperature;
   if (typeof options.topP === 'number') request.top_p = options.topP;
