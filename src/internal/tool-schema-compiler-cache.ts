@@ -13,6 +13,11 @@ export interface CompiledTool {
  */
 export class ToolSchemaCompilerCache {
   private readonly cache = new WeakMap<ToolDefinition, Map<boolean, CompiledToolSchema>>();
+  /**
+   * Content keys of the adaptations already reported: sources that rebuild their definitions on
+   * every request (MCP listings, augmentation) still get one report per distinct schema.
+   */
+  private readonly reported = new Set<string>();
 
   constructor(
     private readonly provider: string,
@@ -47,7 +52,14 @@ export class ToolSchemaCompilerCache {
       if (!compiled) {
         compiled = this.compile(definition.inputSchema, { strict });
         byStrictness.set(strict, compiled);
-        if (compiled.changes.length > 0) this.onAdaptation?.(adaptation(compiled));
+        if (compiled.changes.length > 0 && this.onAdaptation) {
+          const key = `${strict}\u0000${definition.name}\u0000${JSON.stringify(definition.inputSchema)}`;
+          if (!this.reported.has(key)) {
+            if (this.reported.size >= 10_000) this.reported.clear();
+            this.reported.add(key);
+            this.onAdaptation(adaptation(compiled));
+          }
+        }
       }
       if (compiled.changes.length > 0) adaptations.push(adaptation(compiled));
       compiledTools.push({ definition, compiled });

@@ -250,6 +250,9 @@ describe('OpenAiChatModel request bodies', () => {
     ]);
     strict.request({ messages: [], options: { toolCallbacks: [weatherTool] } }, false);
     strict.request({ messages: [], options: { toolCallbacks: [weatherTool] } }, true);
+    // A source that rebuilds the same definition per request (MCP listings) is reported once too.
+    const rebuilt = { ...weatherTool, definition: structuredClone(weatherTool.definition) };
+    strict.request({ messages: [], options: { toolCallbacks: [rebuilt] } }, false);
     expect(reports).toHaveLength(1);
   });
 });
