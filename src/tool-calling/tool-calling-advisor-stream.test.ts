@@ -462,7 +462,10 @@ describe('ToolCallingAdvisor.adviseStream', () => {
       ),
     );
     expect(model.callCount).toBe(2);
-    expect(model.prompts[1]?.options).toMatchObject({ toolCallbacks: [], toolChoice: 'none' });
+    expect(model.prompts[1]?.options).toMatchObject({
+      toolCallbacks: [weather],
+      toolChoice: 'none',
+    });
     expect(weather.invocations).toHaveLength(1);
     expect(textsOf(emitted).join('')).toBe('Final words.');
     expect(emitted.some((response) => hasToolCalls(response.chatResponse))).toBe(false);

@@ -708,7 +708,7 @@ describe('ToolCallingAdvisor.adviseCall', () => {
       expect(model.callCount).toBe(3);
       expect(weather.invocations).toHaveLength(2);
       const last = model.prompts[2]!;
-      expect(last.options.toolCallbacks).toEqual([]);
+      expect(last.options.toolCallbacks).toEqual([weather]);
       expect(last.options.toolChoice).toBe('none');
       expect(last.messages.map((message) => message.role)).toEqual([
         'user',
@@ -734,7 +734,11 @@ describe('ToolCallingAdvisor.adviseCall', () => {
       const weather = recordingTool('weather');
       class AlwaysTools extends ToolCallingAdvisor {
         protected override doBeforeCall(request: ChatClientRequest) {
-          const options = { ...request.prompt.options, toolCallbacks: [weather] };
+          const options = {
+            ...request.prompt.options,
+            toolCallbacks: [weather],
+            toolChoice: 'auto' as const,
+          };
           return { ...request, prompt: { ...request.prompt, options } };
         }
       }
@@ -748,7 +752,7 @@ describe('ToolCallingAdvisor.adviseCall', () => {
         callChain(model, advisor),
       );
       expect(model.callCount).toBe(2);
-      expect(model.prompts[1]?.options.toolCallbacks).toEqual([]);
+      expect(model.prompts[1]?.options.toolChoice).toBe('none');
       expect(response.chatResponse?.results[0]?.metadata.finishReason).toBe('maxIterations');
     });
   });

@@ -330,13 +330,12 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
 
   /**
    * The options of the one tools-off call after `maxIterations` tool rounds: the round's options
-   * with no tools (`toolCallbacks: []`) and `toolChoice: 'none'`. Provider adapters must send such
-   * a request even though its history holds tool calls and results (Anthropic, for one, wants the
-   * tools those blocks name declared). Override to keep the definitions and rely on
-   * `toolChoice: 'none'` alone, or to add other settings.
+   * with `toolChoice: 'none'`. The tool definitions stay, because the history holds tool calls
+   * and results and some providers (Anthropic) refuse such a history without the tools it names;
+   * any tool call in the answer is dropped, never executed. Override to change what is sent.
    */
   protected finalAnswerOptions(options: ChatOptions): ChatOptions {
-    return { ...options, toolCallbacks: [], toolChoice: 'none' };
+    return { ...options, toolChoice: 'none' };
   }
 
   async *#streamLoop(
