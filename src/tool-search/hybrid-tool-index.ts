@@ -20,7 +20,10 @@ export interface HybridToolIndexOptions {
  * Reciprocal rank fusion of several indexes (typically BM25 and a vector index): every index is
  * searched, and a tool's score is Σ weightᵢ / (k + rankᵢ) over the indexes that found it. Rank
  * fusion needs no score calibration between lexical and semantic scores; a tool that both find
- * rises to the top. Indexing and clearing go to every index.
+ * rises to the top. Indexing and clearing go to every index. Measured with the no-network
+ * `HashingEmbeddingModel` as the vector side, the fusion beats BM25 alone on BFCL's synthetic sets
+ * and loses on LiveMCPBench and BFCL's live sets (bench/RESULTS.md); it is meant for a real
+ * embedding model.
  */
 export class HybridToolIndex implements ToolIndex {
   readonly #indexes: readonly ToolIndex[];
