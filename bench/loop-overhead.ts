@@ -7,12 +7,14 @@ import {
   fmtRatio,
   type Measurement,
   measure,
+  operationsFor,
   progress,
   runConcurrently,
   runSequentially,
   SMOKE,
   table,
   verdict,
+  warmUp,
 } from './lib/harness.js';
 import { FINAL_TEXT, PARALLEL_CALLS, toolRuns } from './lib/workload.js';
 
@@ -23,11 +25,13 @@ import { FINAL_TEXT, PARALLEL_CALLS, toolRuns } from './lib/workload.js';
  */
 
 const CONVERSATIONS = count(2000, 12);
+/** Slow frameworks run fewer conversations per repetition (never fewer than this), so the run stays short. */
+const MIN_CONVERSATIONS = 200;
 const IN_FLIGHT = count(100, 4);
-const WARMUP_CONVERSATIONS = count(300, 4);
 
 interface Row {
   contestant: Contestant;
+  conversations: number;
   sequential: Measurement;
   concurrent: Measurement;
 }
@@ -36,33 +40,45 @@ async function bench(contestant: Contestant): Promise<Row> {
   const conversation = contestant.setup();
   const first = await conversation();
   check(first === FINAL_TEXT, `${contestant.id} answered ${JSON.stringify(first)}`);
-  // A slow framework gets three timed repetitions instead of five, to keep the run short.
-  const started = performance.now();
-  await runSequentially(WARMUP_CONVERSATIONS, conversation);
-  const estimateMs = ((performance.now() - started) / WARMUP_CONVERSATIONS) * CONVERSATIONS;
-  const repetitions = SMOKE ? 2 : estimateMs > 1500 ? 3 : 5;
   const runsBefore = toolRuns.count;
-  const warmup = () => runSequentially(WARMUP_CONVERSATIONS, conversation);
-  const sequential = await measure(() => runSequentially(CONVERSATIONS, conversation), {
-    operations: CONVERSATIONS,
-    repetitions,
-    warmupRepetition: warmup,
-  });
-  const concurrent = await measure(() => runConcurrently(CONVERSATIONS, IN_FLIGHT, conversation), {
-    operations: CONVERSATIONS,
-    repetitions,
-    warmupRepetition: warmup,
-  });
-  const expectedRuns =
-    PARALLEL_CALLS * (2 * WARMUP_CONVERSATIONS + 2 * repetitions * CONVERSATIONS);
+  let expectedRuns = 0;
+  const counted = (runs: number) => {
+    expectedRuns += runs * PARALLEL_CALLS;
+  };
+  const warmOptions = { budgetMs: SMOKE ? 50 : 1000, maxRuns: count(20_000, 4) };
+  const warmRuns = () => {
+    const before = toolRuns.count;
+    return warmUp(conversation, warmOptions).then((ms) => {
+      expectedRuns += toolRuns.count - before;
+      return ms;
+    });
+  };
+  const msPerConversation = await warmRuns();
+  const conversations = operationsFor(msPerConversation, CONVERSATIONS, MIN_CONVERSATIONS);
+  const repetitions = SMOKE ? 2 : conversations === CONVERSATIONS ? 5 : 3;
+  const sequential = await measure(
+    () => {
+      counted(conversations);
+      return runSequentially(conversations, conversation);
+    },
+    { operations: conversations, repetitions, warmup: 0 },
+  );
+  await warmRuns();
+  const concurrent = await measure(
+    () => {
+      counted(conversations);
+      return runConcurrently(conversations, IN_FLIGHT, conversation);
+    },
+    { operations: conversations, repetitions, warmup: 0 },
+  );
   check(
     toolRuns.count - runsBefore === expectedRuns,
     `${contestant.id} ran ${toolRuns.count - runsBefore} tools, expected ${expectedRuns}`,
   );
   progress(
-    `loop overhead: ${contestant.id} ${fmt(sequential.usPerOp)} µs sequential, ${fmt(concurrent.usPerOp)} µs at ${IN_FLIGHT} in flight`,
+    `loop overhead: ${contestant.id} ${fmt(sequential.usPerOp)} µs sequential, ${fmt(concurrent.usPerOp)} µs at ${IN_FLIGHT} in flight (${conversations} conversations × ${repetitions})`,
   );
-  return { contestant, sequential, concurrent };
+  return { contestant, conversations, sequential, concurrent };
 }
 
 const rows: Row[] = [];
@@ -76,13 +92,14 @@ const aiSdk = byId.get('ai-sdk')!;
 const out: string[] = [];
 out.push('## Loop overhead', '');
 out.push(
-  `Workload: ${fmt(CONVERSATIONS)} conversations per repetition; each: the model answers with ${PARALLEL_CALLS} parallel tool calls (small JSON arguments, validated against the same Zod schema: toolloop validates with its own JSON Schema validator, the peers with Zod), the no-op async tools run, then the model answers with text. Zero-latency scripted models written against each framework's own model interface. One at a time ("sequential") and ${IN_FLIGHT} in flight. Median of ${ours.sequential.samples.length} repetitions (3 for frameworks slower than ~0.75 ms per conversation) after a warm-up; allocations are bytes allocated on the V8 heap during the median repetition, per conversation; GC columns are the collections during the median repetition.`,
+  `Workload: up to ${fmt(CONVERSATIONS)} conversations per repetition (frameworks slower than ~0.75 ms per conversation run as many as fit in ~1.5 s, at least ${MIN_CONVERSATIONS}, and 3 repetitions instead of 5, so the whole run stays short; the per-conversation numbers do not depend on the count). Each conversation: the model answers with ${PARALLEL_CALLS} parallel tool calls (small JSON arguments, checked against the same Zod schema — the peers with Zod; toolloop's ToolCallingManager checks them against the tool's JSON Schema with ajv and the \`tool()\` callback then against its Zod schema), the no-op async tools run, then the model answers with text. Zero-latency scripted models written against each framework's own model interface (AI SDK \`LanguageModelV4\`, OpenAI Agents \`Model\`, LangChain \`BaseChatModel\`, toolloop \`ChatModel\`). One at a time ("sequential") and ${IN_FLIGHT} in flight. Median repetition after a time-boxed warm-up; "allocated" is bytes allocated on the V8 heap during the median sequential repetition, per conversation, and the GC column counts the collections (and their time) during it.`,
   '',
 );
 out.push(
   table(
     [
       'framework',
+      'conversations × repetitions',
       'µs / conversation (sequential)',
       'min–max',
       `µs / conversation (${IN_FLIGHT} in flight)`,
@@ -91,12 +108,13 @@ out.push(
       '× hand-written',
       'toolloop is … faster',
     ],
-    rows.map(({ contestant, sequential, concurrent }) => [
+    rows.map(({ contestant, conversations, sequential, concurrent }) => [
       contestant.label,
+      `${fmt(conversations)} × ${sequential.samples.length}`,
       fmt(sequential.usPerOp),
       `${fmt(sequential.minUsPerOp)}–${fmt(sequential.maxUsPerOp)}`,
       fmt(concurrent.usPerOp),
-      fmtBytes(sequential.median.allocatedBytes / CONVERSATIONS),
+      fmtBytes(sequential.median.allocatedBytes / conversations),
       `${sequential.median.gcCount} (${fmt(sequential.median.gcMs)} ms)`,
       fmtRatio(sequential.usPerOp / base.sequential.usPerOp),
       contestant.id === 'toolloop' ? '—' : fmtRatio(sequential.usPerOp / ours.sequential.usPerOp),

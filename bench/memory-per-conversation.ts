@@ -9,9 +9,9 @@ import {
   fmt,
   fmtBytes,
   progress,
-  runSequentially,
   table,
   verdict,
+  warmUp,
 } from './lib/harness.js';
 import {
   FINAL_TEXT,
@@ -30,6 +30,8 @@ import {
  */
 
 const CONVERSATIONS = count(10_000, 50);
+/** The peers are measured at fewer conversations, so the run stays short (their cost per conversation is flat). */
+const PEER_CONVERSATIONS = count(1_000, 20);
 const TARGET_BYTES = 10 * 1024;
 
 check(canCollectGarbage(), 'run node with --expose-gc (bench/run.sh does)');
@@ -73,19 +75,19 @@ async function messagesBytes(): Promise<number> {
 
 interface Row {
   contestant: Contestant;
+  conversations: number;
   bytesPerConversation: number;
 }
 
-async function inFlight(contestant: Contestant): Promise<Row> {
+async function inFlight(contestant: Contestant, conversations: number): Promise<Row> {
   // Warm-up with the no-op tools, so one-time allocations (compiled code, caches) are not counted.
-  const warm = contestant.setup();
-  await runSequentially(count(200, 4), warm);
-  const parked = gate(CONVERSATIONS * PARALLEL_CALLS);
+  await warmUp(contestant.setup(), { budgetMs: count(1000, 50), maxRuns: count(200, 4) });
+  const parked = gate(conversations * PARALLEL_CALLS);
   const conversation = contestant.setup(parked.execute);
   collectGarbage();
   const before = process.memoryUsage().heapUsed;
-  const runs: Promise<string>[] = new Array(CONVERSATIONS);
-  for (let i = 0; i < CONVERSATIONS; i++) runs[i] = conversation();
+  const runs: Promise<string>[] = new Array(conversations);
+  for (let i = 0; i < conversations; i++) runs[i] = conversation();
   await parked.arrived;
   collectGarbage();
   const during = process.memoryUsage().heapUsed;
@@ -95,27 +97,35 @@ async function inFlight(contestant: Contestant): Promise<Row> {
     answers.every((answer) => answer === FINAL_TEXT),
     `${contestant.id} finished every conversation`,
   );
-  const bytesPerConversation = (during - before) / CONVERSATIONS;
+  const bytesPerConversation = (during - before) / conversations;
   progress(`memory: ${contestant.id} ${fmtBytes(bytesPerConversation)} per in-flight conversation`);
-  return { contestant, bytesPerConversation };
+  return { contestant, conversations, bytesPerConversation };
 }
 
 const ownMessages = await messagesBytes();
 const rows: Row[] = [];
-for (const contestant of [handWritten, toolloop, ...peers]) rows.push(await inFlight(contestant));
+for (const contestant of [handWritten, toolloop])
+  rows.push(await inFlight(contestant, CONVERSATIONS));
+for (const contestant of peers) rows.push(await inFlight(contestant, PEER_CONVERSATIONS));
 const ours = rows.find((row) => row.contestant.id === 'toolloop')!;
 const beyond = ours.bytesPerConversation - ownMessages;
 
 const out: string[] = ['## Memory per conversation', ''];
 out.push(
-  `Workload: ${fmt(CONVERSATIONS)} conversations started at once (the loop-overhead conversation); every tool awaits one shared promise, so once all ${fmt(CONVERSATIONS * PARALLEL_CALLS)} tool calls have arrived, every conversation is in flight with its user message and the model's 3 tool calls. Heap used then, after a forced full GC, minus heap used before, per conversation. The conversation's own messages in toolloop's plain-JSON shape (user message + assistant message with 3 tool calls) take ${fmtBytes(ownMessages)}, measured by holding ${fmt(CONVERSATIONS)} copies of them.`,
+  `Workload: ${fmt(CONVERSATIONS)} conversations started at once (the loop-overhead conversation; the peers, much slower to start, are measured at ${fmt(PEER_CONVERSATIONS)}); every tool awaits one shared promise, so once all ${fmt(CONVERSATIONS * PARALLEL_CALLS)} tool calls have arrived, every conversation is in flight with its user message and the model's 3 tool calls. Heap used then, after a forced full GC, minus heap used before, per conversation. The conversation's own messages in toolloop's plain-JSON shape (user message + assistant message with 3 tool calls) take ${fmtBytes(ownMessages)}, measured by holding ${fmt(CONVERSATIONS)} copies of them.`,
   '',
 );
 out.push(
   table(
-    ['framework', 'heap per in-flight conversation', 'beyond the messages (toolloop shape)'],
-    rows.map(({ contestant, bytesPerConversation }) => [
+    [
+      'framework',
+      'conversations in flight',
+      'heap per in-flight conversation',
+      'beyond the messages (toolloop shape)',
+    ],
+    rows.map(({ contestant, conversations, bytesPerConversation }) => [
       contestant.label,
+      fmt(conversations),
       fmtBytes(bytesPerConversation),
       fmtBytes(bytesPerConversation - ownMessages),
     ]),

@@ -11,6 +11,7 @@ import {
   SMOKE,
   table,
   verdict,
+  warmUp,
 } from './lib/harness.js';
 import { toolloopCall, toolloopSetup } from './lib/toolloop.js';
 import { FINAL_TEXT, inputSchema, noopTool, QUESTION, toolName } from './lib/workload.js';
@@ -51,16 +52,11 @@ async function point(toolCount: number, historyLength: number): Promise<Point> {
   );
   const history = setup.history;
   const hand = () => handWrittenCall(model, tools, history, QUESTION);
-  const options = {
-    operations: CONVERSATIONS,
-    repetitions: count(3, 1),
-    warmupRepetition: () => runSequentially(Math.ceil(CONVERSATIONS / 4), ours),
-  };
+  const options = { operations: CONVERSATIONS, repetitions: count(3, 1), warmup: 0 };
+  await warmUp(ours, { budgetMs: count(400, 20), maxRuns: CONVERSATIONS });
   const toolloop = await measure(() => runSequentially(CONVERSATIONS, ours), options);
-  const handMeasured = await measure(() => runSequentially(CONVERSATIONS, hand), {
-    ...options,
-    warmupRepetition: () => runSequentially(Math.ceil(CONVERSATIONS / 4), hand),
-  });
+  await warmUp(hand, { budgetMs: count(200, 20), maxRuns: CONVERSATIONS });
+  const handMeasured = await measure(() => runSequentially(CONVERSATIONS, hand), options);
   return { size: 0, toolloopUs: toolloop.usPerOp, handUs: handMeasured.usPerOp };
 }
 
@@ -86,6 +82,20 @@ function isLinear(points: Point[]): { linear: boolean; worst: number } {
     worst = Math.max(worst, growth / (sizeGrowth / 10));
   }
   return { linear: worst <= LINEAR_TOLERANCE, worst };
+}
+
+// One long warm-up of both loops first, so the first sizes are not measured on colder code.
+{
+  const setup = toolloopSetup(3, 0);
+  await warmUp(() => toolloopCall(setup), { budgetMs: count(1500, 20), maxRuns: 20_000 });
+  const model = new BenchChatModel(3);
+  const tools = handTools(
+    [0, 1, 2].map((i) => ({ name: toolName(i), schema: inputSchema, execute: noopTool })),
+  );
+  await warmUp(() => handWrittenCall(model, tools, [], QUESTION), {
+    budgetMs: count(500, 20),
+    maxRuns: 50_000,
+  });
 }
 
 const toolPoints: Point[] = [];

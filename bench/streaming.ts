@@ -9,11 +9,13 @@ import {
   fmtRatio,
   type Measurement,
   measure,
+  operationsFor,
   progress,
   runSequentially,
   SMOKE,
   table,
   verdict,
+  warmUp,
 } from './lib/harness.js';
 import { toolloopSetup, toolloopStream } from './lib/toolloop.js';
 import {
@@ -33,7 +35,8 @@ import {
  */
 
 const CONVERSATIONS = count(2000, 12);
-const WARMUP_CONVERSATIONS = count(300, 4);
+/** Slow pipelines run fewer conversations per repetition (never fewer than this). */
+const MIN_CONVERSATIONS = 200;
 
 interface Entry {
   id: string;
@@ -93,6 +96,7 @@ async function consume(stream: AsyncIterable<unknown>): Promise<number> {
 
 interface Row {
   entry: Entry;
+  conversations: number;
   measurement: Measurement;
   chunksPerSecond: number;
   /** Chunks per second between the first and the last text chunk (the text round only). */
@@ -107,32 +111,33 @@ for (const entry of entries) {
     chunks === STREAM_DELTAS,
     `${entry.id} delivered ${chunks} chunks, expected ${STREAM_DELTAS}`,
   );
-  const started = performance.now();
-  const warmup = () => runSequentially(WARMUP_CONVERSATIONS, conversation);
-  await warmup();
-  const estimateMs = ((performance.now() - started) / WARMUP_CONVERSATIONS) * CONVERSATIONS;
+  const msPerConversation = await warmUp(conversation, {
+    budgetMs: SMOKE ? 50 : 1000,
+    maxRuns: count(20_000, 4),
+  });
+  const conversations = operationsFor(msPerConversation, CONVERSATIONS, MIN_CONVERSATIONS);
   const phases: bigint[] = [];
   const measurement = await measure(
     async () => {
       textPhaseNs = 0n;
-      await runSequentially(CONVERSATIONS, conversation);
+      await runSequentially(conversations, conversation);
       phases.push(textPhaseNs);
     },
     {
-      operations: CONVERSATIONS,
-      repetitions: SMOKE ? 2 : estimateMs > 1500 ? 3 : 5,
-      warmupRepetition: warmup,
+      operations: conversations,
+      repetitions: SMOKE ? 2 : conversations === CONVERSATIONS ? 5 : 3,
+      warmup: 0,
     },
   );
   // The text phase of the repetition whose wall time is the median.
   const medianPhase = phases[measurement.samples.indexOf(measurement.median)]!;
-  const chunksPerSecond = (CONVERSATIONS * STREAM_DELTAS) / (measurement.median.ms / 1000);
+  const chunksPerSecond = (conversations * STREAM_DELTAS) / (measurement.median.ms / 1000);
   const textPhaseChunksPerSecond =
-    (CONVERSATIONS * (STREAM_DELTAS - 1)) / (Number(medianPhase) / 1e9);
+    (conversations * (STREAM_DELTAS - 1)) / (Number(medianPhase) / 1e9);
   progress(
     `streaming: ${entry.id} ${fmt(chunksPerSecond)} chunks/s (text phase ${fmt(textPhaseChunksPerSecond)})`,
   );
-  rows.push({ entry, measurement, chunksPerSecond, textPhaseChunksPerSecond });
+  rows.push({ entry, conversations, measurement, chunksPerSecond, textPhaseChunksPerSecond });
 }
 
 const byId = new Map(rows.map((row) => [row.entry.id, row]));
@@ -142,25 +147,27 @@ const aiSdk = byId.get('ai-sdk')!;
 
 const out: string[] = ['## Streaming', ''];
 out.push(
-  `Workload: ${fmt(CONVERSATIONS)} conversations per repetition, one after another; each streams with the tool loop active — round 1: the model streams ${3} complete tool calls, the no-op tools run; round 2: the model streams ${STREAM_DELTAS} text deltas, which the consumer reads one by one. "Whole conversation" counts the text deltas the consumer received over the whole conversation time (tool round included); "text round only" counts them from the first text delta to the end of the stream, i.e. the per-chunk cost of passing text through the chain once the answer streams. The bare async iterator only yields the ${STREAM_DELTAS} deltas (it has no tool round, so both of its rates are the pure iteration rate). Median of ${toolloop.measurement.samples.length} repetitions after a warm-up.`,
+  `Workload: up to ${fmt(CONVERSATIONS)} conversations per repetition, one after another (a pipeline slower than ~0.75 ms per conversation runs as many as fit in ~1.5 s, at least ${MIN_CONVERSATIONS}, 3 repetitions instead of 5); each streams with the tool loop active — round 1: the model streams ${3} complete tool calls, the no-op tools run; round 2: the model streams ${STREAM_DELTAS} text deltas, which the consumer reads one by one. "Whole conversation" counts the text deltas the consumer received over the whole conversation time (tool round included); "text round only" counts them from the first text delta to the end of the stream, i.e. the per-chunk cost of passing text through the chain once the answer streams. The bare async iterator only yields the ${STREAM_DELTAS} deltas (it has no tool round, so both of its rates are the pure iteration rate). Median repetition after a time-boxed warm-up.`,
   '',
 );
 out.push(
   table(
     [
       'pipeline',
+      'conversations × repetitions',
       'text chunks / s (whole conversation)',
       'text chunks / s (text round only)',
       'µs / conversation',
       'allocated / conversation',
       'toolloop ÷ this (whole)',
     ],
-    rows.map(({ entry, measurement, chunksPerSecond, textPhaseChunksPerSecond }) => [
+    rows.map(({ entry, conversations, measurement, chunksPerSecond, textPhaseChunksPerSecond }) => [
       entry.label,
+      `${fmt(conversations)} × ${measurement.samples.length}`,
       fmt(chunksPerSecond),
       fmt(textPhaseChunksPerSecond),
       fmt(measurement.usPerOp),
-      fmtBytes(measurement.median.allocatedBytes / CONVERSATIONS),
+      fmtBytes(measurement.median.allocatedBytes / conversations),
       entry.id === 'toolloop' ? '—' : fmtRatio(toolloop.chunksPerSecond / chunksPerSecond),
     ]),
   ),

@@ -184,3 +184,39 @@ export function progress(message: string): void {
 export function check(condition: boolean, label: string): asserts condition {
   if (!condition) throw new Error(`benchmark self-check failed: ${label}`);
 }
+
+/**
+ * Runs `operation` untimed until `budgetMs` have passed or `maxRuns` runs are done (at least
+ * `minRuns`), so the JIT has seen the hot path; returns the mean milliseconds per run, which
+ * callers use to size their timed repetitions.
+ */
+export async function warmUp(
+  operation: () => Promise<unknown>,
+  options: { budgetMs: number; maxRuns: number; minRuns?: number },
+): Promise<number> {
+  const minRuns = options.minRuns ?? 5;
+  const started = performance.now();
+  let runs = 0;
+  while (
+    runs < minRuns ||
+    (runs < options.maxRuns && performance.now() - started < options.budgetMs)
+  ) {
+    await operation();
+    runs++;
+  }
+  return (performance.now() - started) / runs;
+}
+
+/**
+ * How many operations a timed repetition runs: `full`, unless that would take longer than
+ * `repetitionMs` at `msPerOperation`, then fewer, but never below `minimum`.
+ */
+export function operationsFor(
+  msPerOperation: number,
+  full: number,
+  minimum: number,
+  repetitionMs = 1500,
+): number {
+  if (SMOKE) return full;
+  return Math.max(minimum, Math.min(full, Math.round(repetitionMs / msPerOperation)));
+}
