@@ -566,4 +566,52 @@ describe.each(modes)('ToolSearchToolCallingAdvisor (%s)', (mode) => {
     // The memory advisor replayed the whole turn to the model.
     expect(model.prompts[3]?.messages.filter((m) => m.role === 'tool')).toHaveLength(3);
   });
+
+  it('with memory inside the loop, tools found in an earlier turn stay offered in the next', async () => {
+    const weatherTool = weather();
+    const { model, client } = setup([
+      toolCallResponse([search('weather')]),
+      textResponse('found it'),
+      toolCallResponse([{ id: 'w1', name: 'weatherTool', arguments: {} }]),
+      textResponse('sunny'),
+    ]);
+    const memory = new MessageChatMemoryAdvisor({
+      chatMemory: new MessageWindowChatMemory({
+        repository: new InMemoryChatMemoryRepository(),
+        maxMessages: 100,
+      }),
+      order: HIGHEST_PRECEDENCE + 1000,
+    });
+    const ask = (text: string, id: string) =>
+      run(
+        mode,
+        client
+          .prompt(text)
+          .tools(weatherTool)
+          .advisors(memory, (a) => a.param(CONVERSATION_ID, id)),
+      );
+    await ask('find a weather tool', 'c');
+    expect(await ask('now use it', 'c')).toBe('sunny');
+    expect(offered(model.prompts[2])).toEqual(['toolSearchTool', 'weatherTool']);
+    expect(weatherTool.calls).toHaveLength(1);
+  });
+
+  it('without memory, a new turn starts again from the search tool alone', async () => {
+    const { model, client } = setup([
+      toolCallResponse([search('weather')]),
+      textResponse('found it'),
+      textResponse('next turn'),
+    ]);
+    const ask = (text: string) =>
+      run(
+        mode,
+        client
+          .prompt(text)
+          .tools(weather())
+          .advisors((a) => a.param(CONVERSATION_ID, 'c')),
+      );
+    await ask('find a weather tool');
+    await ask('now use it');
+    expect(offered(model.prompts[2])).toEqual(['toolSearchTool']);
+  });
 });

@@ -1,4 +1,4 @@
-import type { ChatClientRequest } from '../advisors/index.js';
+import { type Advisor, type ChatClientRequest, isMemoryAdvisor } from '../advisors/index.js';
 import { InvalidArgumentError } from '../errors/index.js';
 import type { Message } from '../messages/index.js';
 import { augmentSystemMessage } from '../model/index.js';
@@ -50,6 +50,8 @@ export interface ToolSearchToolCallingAdvisorOptions extends ToolCallingAdvisorO
 /** Per-request data the initialization leaves in the advisor params for every round. */
 interface ToolSearchTurn {
   readonly sessionId: string;
+  /** Earlier turns as a memory advisor inside the loop will replay them to the model. */
+  readonly replayed: readonly Message[];
   readonly searchTool: ToolCallback;
   readonly callbacks: ReadonlyMap<string, ToolCallback>;
 }
@@ -80,7 +82,8 @@ function indexSessions(index: ToolIndex): IndexSessions {
  *
  * Per session (the advisor param `sessionIdKeyName`) the request's whole tool set is indexed once
  * and re-indexed only when the set's fingerprint changes. Discovered tools are derived from the
- * search results in the prompt and the turn's history, never stored, and are offered in the order
+ * search results in the prompt, the turn's history and, with a memory advisor inside the loop, the
+ * earlier turns it replays (read from its `chatMemory`); never stored. They are offered in the order
  * they were found, so the tool list of consecutive calls only grows at its end and a provider's
  * prompt cache keeps hitting. Search results are limited to the tools attached to the request. A
  * request without tools passes through as in the plain loop (no search tool, no suffix).
@@ -182,6 +185,7 @@ export class ToolSearchToolCallingAdvisor extends ToolCallingAdvisor {
 
     const turn: ToolSearchTurn = {
       sessionId,
+      replayed: await replayedHistory(initialized.context, loop, this.order),
       callbacks,
       searchTool: toolSearchTool({
         toolIndex: this.toolIndex,
@@ -218,10 +222,14 @@ export class ToolSearchToolCallingAdvisor extends ToolCallingAdvisor {
     const prepared = await super.doBeforeCall(request, loop);
     const turn = prepared.context[TURN_KEY] as ToolSearchTurn | undefined;
     if (turn === undefined) return prepared;
-    // The turn's full history holds every search of the turn even when a memory advisor inside
-    // the loop trims the prompt to the latest tool results; the prompt adds what an outer memory
-    // advisor replayed.
-    const messages = uniqueMessages(loop.conversationHistory, prepared.prompt.messages);
+    // Earlier turns a memory advisor inside the loop replays, then the turn's full history (every
+    // search of the turn, also when that memory advisor trims the prompt to the latest tool
+    // results), then the prompt (what an outer memory advisor or the caller put there).
+    const messages = uniqueMessages(
+      turn.replayed,
+      loop.conversationHistory,
+      prepared.prompt.messages,
+    );
     const offered: ToolCallback[] = [turn.searchTool];
     for (const name of extractToolNameReferences(messages, this.referenceToolNameAccumulation)) {
       const callback = turn.callbacks.get(name);
@@ -274,6 +282,34 @@ export class ToolSearchToolCallingAdvisor extends ToolCallingAdvisor {
       if (sessions.updates.get(sessionId) === update) sessions.updates.delete(sessionId);
     }
   }
+}
+
+/**
+ * The conversation a memory advisor inside the loop (a larger order than this advisor's) will
+ * replay downstream, read from its `chatMemory` under the chat-memory conversation id; empty when
+ * there is no such advisor. The search results of earlier turns are in it, so the tools they found
+ * stay offered without the model searching again.
+ */
+async function replayedHistory(
+  context: Readonly<Record<string, unknown>>,
+  loop: ToolLoopContext,
+  order: number,
+): Promise<readonly Message[]> {
+  const advisors: readonly Advisor[] =
+    loop.mode === 'call' ? loop.chain.callAdvisors : loop.chain.streamAdvisors;
+  // The memory advisors' key; the same string as this advisor's default session key.
+  const conversationId = context[DEFAULT_TOOL_SEARCH_SESSION_ID_KEY];
+  if (conversationId === undefined || conversationId === null) return [];
+  for (const advisor of advisors) {
+    if (!isMemoryAdvisor(advisor) || advisor.order <= order) continue;
+    const memory = (advisor as { chatMemory?: { get?: unknown } }).chatMemory;
+    if (typeof memory?.get !== 'function') continue;
+    const messages: unknown = await (memory as { get(id: string): unknown }).get(
+      String(conversationId),
+    );
+    if (Array.isArray(messages)) return messages as Message[];
+  }
+  return [];
 }
 
 function toolReference(callback: ToolCallback): ToolReference {
