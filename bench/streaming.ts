@@ -184,4 +184,10 @@ out.push(
 out.push(
   `- At least 50× the AI SDK's chunk rate: ${fmtRatio(vsAiSdk)} over the whole conversation — ${verdict(vsAiSdk >= 50)}${vsAiSdk >= 50 ? '' : ` (short by ${fmtRatio(50 / vsAiSdk)})`}; ${fmtRatio(vsAiSdkText)} in the text round alone — ${verdict(vsAiSdkText >= 50)}.`,
 );
+if (ofBare < 0.3 || vsAiSdk < 50) {
+  out.push(
+    '',
+    "Why: the bare iterator does nothing but yield; every toolloop text chunk passes through about six nested async generators (model advisor → ToolCallingAdvisor round → chain → request spec → `chatClientResponse()` → `content()`), each adding a promise and an iterator result per chunk, and the ToolCallingAdvisor feeds every chunk to the round's aggregator (needed to decide on tool calls at the end of the round). The whole-conversation rate also pays the tool round (see Loop overhead), which the bare iterator does not have at all; even the hand-written streaming loop reaches only part of the bare rate for that reason.",
+  );
+}
 process.stdout.write(`${out.join('\n')}\n`);
