@@ -53,12 +53,37 @@ export const defaultToolResultConverter: ToolResultConverter = function defaultT
 };
 
 function isJsonDocument(text: string): boolean {
+  // Most tool results are plain text: reject them without the thrown (and costly) parse error.
+  if (!mayStartJsonDocument(text)) return false;
   try {
     JSON.parse(text);
     return true;
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether the first character after JSON whitespace can start a JSON value; `JSON.parse` rejects
+ * every text for which this is false, so the answer is the same without the exception.
+ */
+function mayStartJsonDocument(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    // space, tab, line feed, carriage return
+    if (code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d) continue;
+    return (
+      code === 0x7b || // {
+      code === 0x5b || // [
+      code === 0x22 || // "
+      code === 0x2d || // -
+      (code >= 0x30 && code <= 0x39) ||
+      code === 0x74 || // t
+      code === 0x66 || // f
+      code === 0x6e // n
+    );
+  }
+  return false;
 }
 
 // Runs with the holder as `this`, so values are seen before their own toJSON (a Buffer's
