@@ -518,16 +518,26 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
   }
 
   #loopContext(state: LoopState): ToolLoopContext {
-    const common = {
-      iteration: state.iteration,
-      maxIterations: this.maxIterations,
-      finalAnswer: state.finalAnswer,
-      conversationHistory: state.history,
-      signal: state.signal,
-    };
+    // Plain literals, no spread: this runs several times per round.
     return state.mode === 'call'
-      ? { ...common, mode: 'call', chain: state.chain as CallAdvisorChain }
-      : { ...common, mode: 'stream', chain: state.chain as StreamAdvisorChain };
+      ? {
+          iteration: state.iteration,
+          maxIterations: this.maxIterations,
+          finalAnswer: state.finalAnswer,
+          conversationHistory: state.history,
+          signal: state.signal,
+          mode: 'call',
+          chain: state.chain as CallAdvisorChain,
+        }
+      : {
+          iteration: state.iteration,
+          maxIterations: this.maxIterations,
+          finalAnswer: state.finalAnswer,
+          conversationHistory: state.history,
+          signal: state.signal,
+          mode: 'stream',
+          chain: state.chain as StreamAdvisorChain,
+        };
   }
 }
 
