@@ -41,11 +41,15 @@ export function parseToolArguments(
   if (typeof raw !== 'string') {
     return failure('', 'arguments must be JSON text');
   }
-  // A UTF-8 encoding is never shorter than the UTF-16 length, so the cheap check comes first.
-  if (raw.length > maxBytes || Buffer.byteLength(raw, 'utf8') > maxBytes) {
+  // A UTF-8 encoding is never shorter than the UTF-16 length, so the cheap check comes first,
+  // and a UTF-8 encoding is at most three bytes per UTF-16 unit, so short text skips the count.
+  if (
+    raw.length > maxBytes ||
+    (raw.length * 3 > maxBytes && Buffer.byteLength(raw, 'utf8') > maxBytes)
+  ) {
     return failure('', `arguments are larger than the limit of ${maxBytes} bytes`);
   }
-  if (raw.trim() === '') return { ok: true, value: {} };
+  if (raw.charCodeAt(0) !== 0x7b /* { */ && raw.trim() === '') return { ok: true, value: {} };
 
   const nesting = scanNesting(raw);
   if (nesting.deepest > maxDepth) {
@@ -69,8 +73,8 @@ export function parseToolArguments(
     return failure('', `arguments must be a JSON object, not ${describeJsonType(parsed)}`);
   }
 
-  const issues = findUnsafeContent(parsed);
-  if (issues.length > 0) return { ok: false, issues };
+  // Almost every argument object is clean: check that without building any paths first.
+  if (!isSafeContent(parsed)) return { ok: false, issues: findUnsafeContent(parsed) };
   return { ok: true, value: parsed as Record<string, unknown> };
 }
 
@@ -115,6 +119,38 @@ function scanNesting(text: string): { deepest: number; unclosed: boolean } {
 function isWellFormed(text: string): boolean {
   // String.prototype.isWellFormed exists on Node 20 but not in the ES2023 lib typings.
   return (text as string & { isWellFormed(): boolean }).isWellFormed();
+}
+
+/**
+ * Whether the parsed value holds none of what {@link findUnsafeContent} reports; the same walk,
+ * iterative too, without paths or issue objects.
+ */
+function isSafeContent(root: object): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'string') {
+      if (!isWellFormed(value)) return false;
+    } else if (Array.isArray(value)) {
+      for (let index = 0; index < value.length; index++) stack.push(value[index]);
+    } else if (typeof value === 'object' && value !== null) {
+      for (const key in value) {
+        if (!Object.hasOwn(value, key)) continue;
+        const child = (value as Record<string, unknown>)[key];
+        if (key === '__proto__' || !isWellFormed(key)) return false;
+        if (
+          key === 'constructor' &&
+          typeof child === 'object' &&
+          child !== null &&
+          Object.hasOwn(child, 'prototype')
+        ) {
+          return false;
+        }
+        stack.push(child);
+      }
+    }
+  }
+  return true;
 }
 
 /** Walks the parsed value iteratively and reports prototype-pollution keys and lone surrogates. */
