@@ -67,8 +67,8 @@ export interface MeasureOptions {
 export const DEFAULT_REPETITIONS = count(5, 2);
 
 /**
- * Runs `repetition` `warmup` times untimed, then `repetitions` times timed, with a forced GC
- * before every timed run so each starts from the same heap, and reports the median.
+ * Runs `repetition` `warmup` times untimed, then `repetitions` times timed, and reports the
+ * median; allocations are counted with `v8.GCProfiler` (bytes collected plus heap growth).
  */
 export async function measure(
   repetition: () => Promise<void>,
@@ -79,7 +79,9 @@ export async function measure(
   for (let i = 0; i < warmup; i++) await (options.warmupRepetition ?? repetition)();
   const samples: Sample[] = [];
   for (let i = 0; i < repetitions; i++) {
-    collectGarbage();
+    // No forced GC here: a full collection shrinks the young generation, and the next
+    // repetition would then pay for many more scavenges than a running service does, which
+    // penalises allocation-heavy code far beyond its real cost.
     const profiler = new GCProfiler();
     const heapBefore = process.memoryUsage().heapUsed;
     profiler.start();
