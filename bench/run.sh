@@ -66,6 +66,8 @@ if [ "${BENCH_SMOKE:-}" = "1" ] || [ "$#" -gt 0 ]; then
 else
   # Trailing blank line removed so the file ends with exactly one newline.
   sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' "$sections" >bench/RESULTS.md
+  # Biome checks markdown too (npm run lint); let it lay the tables out.
+  node_modules/.bin/biome format --write bench/RESULTS.md >/dev/null 2>&1 || log "could not format bench/RESULTS.md"
   log "wrote bench/RESULTS.md"
 fi
 exit $failed
