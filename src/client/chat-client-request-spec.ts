@@ -18,6 +18,7 @@ import {
   concatTools,
   type UserInput,
 } from './chat-client-request-state.js';
+import { deferredAsyncIterable } from './deferred-async-iterable.js';
 import { mergeChatOptions } from './merge-chat-options.js';
 import { StreamResponseSpec } from './stream-response-spec.js';
 import { checkToolContext } from './tool-context-input.js';
@@ -147,15 +148,17 @@ export class ChatClientRequestSpec {
   /** Prepares a streaming run; each iteration of a response method runs the request. */
   stream(options: RunOptions = {}): StreamResponseSpec {
     const { runtime, state } = this;
-    return new StreamResponseSpec(async function* run(): AsyncIterable<ChatClientResponse> {
-      const request = await buildChatClientRequest(runtime.chatModel, state, options.signal);
-      const advisors = buildAdvisorChain(
-        runtime.chatModel,
-        state.advisors,
-        request.context,
-        runtime.toolCallingAdvisor,
-      );
-      yield* DefaultStreamAdvisorChain.of(advisors).nextStream(request);
-    });
+    return new StreamResponseSpec(() =>
+      deferredAsyncIterable(async (): Promise<AsyncIterable<ChatClientResponse>> => {
+        const request = await buildChatClientRequest(runtime.chatModel, state, options.signal);
+        const advisors = buildAdvisorChain(
+          runtime.chatModel,
+          state.advisors,
+          request.context,
+          runtime.toolCallingAdvisor,
+        );
+        return DefaultStreamAdvisorChain.of(advisors).nextStream(request);
+      }),
+    );
   }
 }

@@ -1,0 +1,54 @@
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+
+/**
+ * An async iterable whose source is built, asynchronously, when an iteration asks for its first
+ * element; every iteration builds its own. Once built, `next` and `return` pass straight through
+ * to the source's iterator, so a chunk costs no extra generator layer (an `async function*` that
+ * did `yield*` would add one, with its microtask hops, to every chunk of a stream). A failed build
+ * rejects that first `next`, and the iteration is over.
+ */
+export function deferredAsyncIterable<T>(build: () => Promise<AsyncIterable<T>>): AsyncIterable<T> {
+  return { [Symbol.asyncIterator]: () => new DeferredAsyncIterator(build) };
+}
+
+class DeferredAsyncIterator<T> implements AsyncIterator<T, unknown, undefined> {
+  readonly #build: () => Promise<AsyncIterable<T>>;
+  #source: AsyncIterator<T> | undefined;
+  #starting: Promise<AsyncIterator<T> | undefined> | undefined;
+  #finished = false;
+
+  constructor(build: () => Promise<AsyncIterable<T>>) {
+    this.#build = build;
+  }
+
+  next(): Promise<IteratorResult<T, unknown>> {
+    const source = this.#source;
+    if (source !== undefined) return source.next();
+    if (this.#finished) return Promise.resolve(DONE);
+    this.#starting ??= this.#start();
+    return this.#starting.then((started) =>
+      started === undefined ? DONE : (started.next() as Promise<IteratorResult<T, unknown>>),
+    );
+  }
+
+  async return(value?: unknown): Promise<IteratorResult<T, unknown>> {
+    const source =
+      this.#source ?? (this.#starting === undefined ? undefined : await this.#starting);
+    this.#finished = true;
+    this.#source = undefined;
+    if (source?.return !== undefined) await source.return();
+    return { done: true, value };
+  }
+
+  async #start(): Promise<AsyncIterator<T> | undefined> {
+    try {
+      const iterable = await this.#build();
+      if (this.#finished) return undefined;
+      this.#source = iterable[Symbol.asyncIterator]();
+      return this.#source;
+    } catch (error) {
+      this.#finished = true;
+      throw error;
+    }
+  }
+}
