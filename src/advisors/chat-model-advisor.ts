@@ -22,20 +22,90 @@ export class ChatModelAdvisor implements CallAdvisor, StreamAdvisor {
     return { chatResponse, context: { ...request.context } };
   }
 
-  async *adviseStream(request: ChatClientRequest): AsyncIterable<ChatClientResponse> {
-    request.signal?.throwIfAborted();
-    const context = { ...request.context };
-    if (!this.chatModel.stream) {
-      const chatResponse: ChatResponse = await this.chatModel.call(request.prompt, {
-        signal: request.signal,
-      });
-      yield { chatResponse, context };
-      return;
-    }
-    for await (const chatResponse of this.chatModel.stream(request.prompt, {
-      signal: request.signal,
-    })) {
-      yield { chatResponse, context };
+  adviseStream(request: ChatClientRequest): AsyncIterable<ChatClientResponse> {
+    const chatModel = this.chatModel;
+    // An iterator of its own rather than an async generator: every chunk of every stream passes
+    // here, and a generator's `yield` costs extra microtask hops per chunk.
+    return { [Symbol.asyncIterator]: () => new ModelResponseIterator(chatModel, request) };
+  }
+}
+
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+
+/**
+ * One iteration of {@link ChatModelAdvisor.adviseStream}: on the first `next`, checks the signal,
+ * copies the request context and starts the model's stream (or its `call`, as a single chunk);
+ * then wraps each chunk with that context. Once the model's stream ends or fails, the iteration
+ * is over; `return` stops the model's stream.
+ */
+class ModelResponseIterator implements AsyncIterator<ChatClientResponse, undefined, undefined> {
+  readonly #chatModel: ChatModel;
+  readonly #request: ChatClientRequest;
+  #context: Record<string, unknown> = {};
+  #source: AsyncIterator<ChatResponse> | undefined;
+  #started = false;
+  #finished = false;
+
+  constructor(chatModel: ChatModel, request: ChatClientRequest) {
+    this.#chatModel = chatModel;
+    this.#request = request;
+  }
+
+  next(): Promise<IteratorResult<ChatClientResponse, undefined>> {
+    if (this.#finished) return Promise.resolve(DONE);
+    if (!this.#started) return this.#start();
+    return (this.#source as AsyncIterator<ChatResponse>).next().then(this.#wrap, this.#fail);
+  }
+
+  async return(): Promise<IteratorResult<ChatClientResponse, undefined>> {
+    const source = this.#source;
+    this.#finished = true;
+    this.#started = true;
+    this.#source = undefined;
+    if (source?.return !== undefined) await source.return();
+    return DONE;
+  }
+
+  #start(): Promise<IteratorResult<ChatClientResponse, undefined>> {
+    this.#started = true;
+    const request = this.#request;
+    try {
+      request.signal?.throwIfAborted();
+      this.#context = { ...request.context };
+      const chatModel = this.#chatModel;
+      if (!chatModel.stream) {
+        this.#finished = true;
+        return chatModel
+          .call(request.prompt, { signal: request.signal })
+          .then((chatResponse) => ({
+            done: false,
+            value: { chatResponse, context: this.#context },
+          }));
+      }
+      this.#source = chatModel
+        .stream(request.prompt, { signal: request.signal })
+        [Symbol.asyncIterator]();
+      return this.#source.next().then(this.#wrap, this.#fail);
+    } catch (error) {
+      this.#finished = true;
+      return Promise.reject(error);
     }
   }
+
+  readonly #wrap = (
+    result: IteratorResult<ChatResponse>,
+  ): IteratorResult<ChatClientResponse, undefined> => {
+    if (result.done) {
+      this.#finished = true;
+      this.#source = undefined;
+      return DONE;
+    }
+    return { done: false, value: { chatResponse: result.value, context: this.#context } };
+  };
+
+  readonly #fail = (error: unknown): never => {
+    this.#finished = true;
+    this.#source = undefined;
+    throw error;
+  };
 }
