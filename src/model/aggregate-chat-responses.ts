@@ -29,38 +29,57 @@ export class ChatResponseAggregator {
   /** Adds one chunk. */
   add(chunk: ChatResponse): void {
     this.chunkCount++;
-    const { usage, ...rest } = chunk.metadata;
+    const chunkMetadata = chunk.metadata;
+    const usage = chunkMetadata.usage;
     // Providers repeat zeroed usage on content chunks; only a chunk with real counts replaces it.
     if (usage && (!this.usage || !isUsageEmpty(usage))) this.usage = usage;
-    if (Object.keys(rest).length > 0) this.metadata = { ...this.metadata, ...rest };
-    chunk.results.forEach((generation, index) => {
-      let accumulator = this.generations[index];
-      if (!accumulator) {
-        accumulator = {
-          text: '',
-          sawText: false,
-          toolCalls: [],
-          messageMetadata: undefined,
-          generationMetadata: { finishReason: null },
-        };
-        this.generations[index] = accumulator;
-      }
-      const output = generation.output;
-      if (output.text !== null && output.text !== undefined) {
-        accumulator.text += output.text;
-        accumulator.sawText = true;
-      }
-      for (const call of output.toolCalls) accumulator.toolCalls.push(call);
-      if (output.metadata) {
-        accumulator.messageMetadata = { ...accumulator.messageMetadata, ...output.metadata };
-      }
-      const { finishReason, ...generationRest } = generation.metadata;
+    // Most chunks carry no metadata besides usage: no copies for them.
+    if (hasKeyBesides(chunkMetadata, 'usage')) {
+      const { usage: _usage, ...rest } = chunkMetadata;
+      this.metadata = { ...this.metadata, ...rest };
+    }
+    const results = chunk.results;
+    for (let index = 0; index < results.length; index++) {
+      if (!(index in results)) continue;
+      this.addGeneration(index, results[index] as Generation);
+    }
+  }
+
+  private addGeneration(index: number, generation: Generation): void {
+    let accumulator = this.generations[index];
+    if (!accumulator) {
+      accumulator = {
+        text: '',
+        sawText: false,
+        toolCalls: [],
+        messageMetadata: undefined,
+        generationMetadata: { finishReason: null },
+      };
+      this.generations[index] = accumulator;
+    }
+    const output = generation.output;
+    if (output.text !== null && output.text !== undefined) {
+      accumulator.text += output.text;
+      accumulator.sawText = true;
+    }
+    for (const call of output.toolCalls) accumulator.toolCalls.push(call);
+    if (output.metadata) {
+      accumulator.messageMetadata = { ...accumulator.messageMetadata, ...output.metadata };
+    }
+    const generationMetadata = generation.metadata;
+    const finishReason = generationMetadata.finishReason;
+    // A new object whenever something changes (a result handed out earlier keeps its own), none
+    // for the usual delta that carries nothing but a null finish reason.
+    if (hasKeyBesides(generationMetadata, 'finishReason')) {
+      const { finishReason: _finishReason, ...generationRest } = generationMetadata;
       accumulator.generationMetadata = {
         ...accumulator.generationMetadata,
         ...generationRest,
         finishReason: finishReason ?? accumulator.generationMetadata.finishReason,
       };
-    });
+    } else if (finishReason != null) {
+      accumulator.generationMetadata = { ...accumulator.generationMetadata, finishReason };
+    }
   }
 
   /** Number of chunks added so far. */
@@ -90,4 +109,10 @@ export function aggregateChatResponses(chunks: Iterable<ChatResponse>): ChatResp
   const aggregator = new ChatResponseAggregator();
   for (const chunk of chunks) aggregator.add(chunk);
   return aggregator.result();
+}
+
+/** Whether `object` has an own enumerable string key other than `key`. */
+function hasKeyBesides(object: object, key: string): boolean {
+  for (const name in object) if (name !== key && Object.hasOwn(object, name)) return true;
+  return false;
 }
