@@ -73,8 +73,15 @@ export function parseToolArguments(
     return failure('', `arguments must be a JSON object, not ${describeJsonType(parsed)}`);
   }
 
-  // Almost every argument object is clean: check that without building any paths first.
-  if (!isSafeContent(parsed)) return { ok: false, issues: findUnsafeContent(parsed) };
+  // Almost every argument object is clean. Text without `\u` escapes or surrogates cannot hold a
+  // lone surrogate, and without these two words no key to reject: no walk at all then; otherwise
+  // a walk without paths first, and the one that builds paths only to report what it found.
+  if (
+    (nesting.escapesOrSurrogates || raw.includes('__proto__') || raw.includes('constructor')) &&
+    !isSafeContent(parsed)
+  ) {
+    return { ok: false, issues: findUnsafeContent(parsed) };
+  }
   return { ok: true, value: parsed as Record<string, unknown> };
 }
 
@@ -92,18 +99,27 @@ function describeJsonType(value: unknown): string {
 }
 
 /**
- * Deepest bracket nesting outside string literals, and whether the text ends inside a string or
- * an open bracket (a cut-off document); a linear scan that needs no stack.
+ * Deepest bracket nesting outside string literals, whether the text ends inside a string or an
+ * open bracket (a cut-off document), and whether it holds a `\u` escape or a UTF-16 surrogate
+ * (the only ways a parsed string can hold a lone surrogate); a linear scan that needs no stack.
  */
-function scanNesting(text: string): { deepest: number; unclosed: boolean } {
+function scanNesting(text: string): {
+  deepest: number;
+  unclosed: boolean;
+  escapesOrSurrogates: boolean;
+} {
   let depth = 0;
   let deepest = 0;
   let inString = false;
+  let escapesOrSurrogates = false;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
+    if (code >= 0xd800 && code <= 0xdfff) escapesOrSurrogates = true;
     if (inString) {
-      if (code === 0x5c /* \ */) index++;
-      else if (code === 0x22 /* " */) inString = false;
+      if (code === 0x5c /* \ */) {
+        index++;
+        if (text.charCodeAt(index) === 0x75 /* u */) escapesOrSurrogates = true;
+      } else if (code === 0x22 /* " */) inString = false;
     } else if (code === 0x22) {
       inString = true;
     } else if (code === 0x7b /* { */ || code === 0x5b /* [ */) {
@@ -113,7 +129,7 @@ function scanNesting(text: string): { deepest: number; unclosed: boolean } {
       depth--;
     }
   }
-  return { deepest, unclosed: inString || depth > 0 };
+  return { deepest, unclosed: inString || depth > 0, escapesOrSurrogates };
 }
 
 function isWellFormed(text: string): boolean {
