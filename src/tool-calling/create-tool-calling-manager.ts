@@ -7,7 +7,10 @@ import {
 import type { AssistantMessage, Message, ToolCall, ToolResponse } from '../messages/index.js';
 import type { ChatOptions, ChatResponse, Generation, Prompt } from '../model/index.js';
 import { validateJsonSchema } from '../tools/input/json-schema-validator.js';
-import { parseToolArguments } from '../tools/input/parse-tool-arguments.js';
+import {
+  DEFAULT_MAX_TOOL_ARGUMENTS_BYTES,
+  parseToolArguments,
+} from '../tools/input/parse-tool-arguments.js';
 import type { ToolCallback, ToolCallbackResolver, ToolDefinition } from '../tools/tool-callback.js';
 import { type PlannedToolCall, runToolCallBatch } from './run-tool-call-batch.js';
 import { ToolCallLimitExceededError } from './tool-call-limit-exceeded-error.js';
@@ -129,6 +132,11 @@ class DefaultToolCallingManager implements ToolCallingManager {
   readonly #maxConcurrency: number;
   readonly #defaultTimeoutMs: number | undefined;
   readonly #parseOptions: { maxBytes?: number };
+  /**
+   * Whether parsed arguments go to the tool with the text (the tool then need not parse it again):
+   * only when this manager's size limit is no looser than the default one a tool parses with.
+   */
+  readonly #handsOverArguments: boolean;
   readonly #observer: ToolCallObserver | undefined;
 
   constructor(options: ToolCallingManagerOptions) {
@@ -176,6 +184,9 @@ class DefaultToolCallingManager implements ToolCallingManager {
     this.#parseOptions =
       options.maxArgumentBytes === undefined ? {} : { maxBytes: options.maxArgumentBytes };
     this.#observer = options.observer;
+    this.#handsOverArguments =
+      options.maxArgumentBytes === undefined ||
+      options.maxArgumentBytes <= DEFAULT_MAX_TOOL_ARGUMENTS_BYTES;
   }
 
   resolveToolDefinitions(options: ChatOptions): ToolDefinition[] {
@@ -330,6 +341,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
       call,
       callback,
       input: NON_WHITESPACE.test(raw) ? raw : '{}',
+      arguments: this.#handsOverArguments ? parsed.value : undefined,
       timeoutMs: metadata?.timeoutMs ?? this.#defaultTimeoutMs,
       sequential: metadata?.sequential === true,
     };

@@ -1,5 +1,6 @@
 import { AbortError, isAbortError, ToolExecutionError, ToolloopError } from '../errors/index.js';
 import type { Message, ToolCall, ToolResponse } from '../messages/index.js';
+import { callWithParsedArguments } from '../tools/create-tool-callback.js';
 import type { ToolCallback, ToolContext } from '../tools/tool-callback.js';
 import type { ToolCallObserver, ToolCallOutcome } from './tool-call-observer.js';
 import {
@@ -15,6 +16,11 @@ export interface PlannedToolCall {
   readonly callback: ToolCallback;
   /** The argument text handed to the tool (`'{}'` for empty arguments). */
   readonly input: string;
+  /**
+   * The arguments as parsed from `input` with the default limits or tighter ones, for a callback
+   * that can take them without parsing the text again; `undefined` otherwise.
+   */
+  readonly arguments?: Record<string, unknown>;
   readonly timeoutMs: number | undefined;
   readonly sequential: boolean;
 }
@@ -173,7 +179,7 @@ class ToolCallBatch {
         signal: this.#signal,
       };
       try {
-        outcome = { kind: 'value', value: await callback.call(plan.input, toolContext) };
+        outcome = { kind: 'value', value: await callTool(plan, toolContext) };
       } catch (error) {
         outcome = { kind: 'error', error };
       }
@@ -188,7 +194,7 @@ class ToolCallBatch {
       this.#timedCalls.add(timed);
       let promise: Promise<string>;
       try {
-        promise = Promise.resolve(callback.call(plan.input, toolContext));
+        promise = Promise.resolve(callTool(plan, toolContext));
       } catch (error) {
         promise = Promise.reject(error);
       }
@@ -264,6 +270,16 @@ class ToolCallBatch {
 }
 
 function noop(): void {}
+
+/** Runs the planned call: with the parsed arguments when the callback takes them, else the text. */
+function callTool(plan: PlannedToolCall, context: ToolContext): Promise<string> {
+  const parsed = plan.arguments;
+  if (parsed !== undefined) {
+    const result = callWithParsedArguments(plan.callback, parsed, context);
+    if (result !== undefined) return result;
+  }
+  return plan.callback.call(plan.input, context);
+}
 
 function isToolloopErrorWithCode(error: unknown, code: string): boolean {
   return ToolloopError.isInstance(error) && error.code === code;

@@ -24,35 +24,74 @@ export function createToolCallback(
 ): ToolCallback {
   const { definition, metadata, inputSchema, resultConverter } = tool;
   const toolName = definition.name;
-  return Object.freeze({
+  async function callParsed(
+    value: Record<string, unknown>,
+    context: ToolContext | undefined,
+  ): Promise<string> {
+    let checked: Awaited<ReturnType<typeof inputSchema.validate>>;
+    try {
+      checked = await inputSchema.validate(value);
+    } catch (error) {
+      throw asToolExecutionError(toolName, error);
+    }
+    if (!checked.ok) throw new InvalidToolInputError({ toolName, issues: checked.issues });
+    const signal = context?.signal;
+    if (signal?.aborted) {
+      throw isAbortError(signal.reason)
+        ? signal.reason
+        : new AbortError(`Tool '${toolName}' was not started: its signal is aborted`, {
+            cause: signal.reason,
+          });
+    }
+    try {
+      const result = await invoke(checked.value, withContextMap(context));
+      return resultConverter(result);
+    } catch (error) {
+      throw asToolExecutionError(toolName, error);
+    }
+  }
+  const callback: ToolCallback = Object.freeze({
     definition,
     metadata,
-    async call(input: string, context?: ToolContext): Promise<string> {
-      const parsed = parseToolArguments(input);
-      if (!parsed.ok) throw new InvalidToolInputError({ toolName, issues: parsed.issues });
-      let checked: Awaited<ReturnType<typeof inputSchema.validate>>;
+    call(input: string, context?: ToolContext): Promise<string> {
+      // Not async itself: returning callParsed's promise from an async function would cost
+      // extra microtask hops on every call.
       try {
-        checked = await inputSchema.validate(parsed.value);
+        const parsed = parseToolArguments(input);
+        if (!parsed.ok) throw new InvalidToolInputError({ toolName, issues: parsed.issues });
+        return callParsed(parsed.value, context);
       } catch (error) {
-        throw asToolExecutionError(toolName, error);
-      }
-      if (!checked.ok) throw new InvalidToolInputError({ toolName, issues: checked.issues });
-      const signal = context?.signal;
-      if (signal?.aborted) {
-        throw isAbortError(signal.reason)
-          ? signal.reason
-          : new AbortError(`Tool '${toolName}' was not started: its signal is aborted`, {
-              cause: signal.reason,
-            });
-      }
-      try {
-        const result = await invoke(checked.value, withContextMap(context));
-        return resultConverter(result);
-      } catch (error) {
-        throw asToolExecutionError(toolName, error);
+        return Promise.reject(error);
       }
     },
   });
+  parsedArgumentCallers.set(callback, callParsed);
+  return callback;
+}
+
+/**
+ * The callbacks made by {@link createToolCallback}, with the part of their `call` that follows
+ * the parse: the tool-calling manager, which has already parsed the arguments with the same
+ * checks, hands the parsed object over instead of having the text parsed a second time.
+ */
+const parsedArgumentCallers = new WeakMap<
+  ToolCallback,
+  (value: Record<string, unknown>, context: ToolContext | undefined) => Promise<string>
+>();
+
+/**
+ * Calls `callback` with arguments already parsed by `parseToolArguments` (default limits or
+ * tighter ones, so `call` would have parsed the same text to an equal object), when it is a
+ * callback made by {@link createToolCallback}; `undefined` for any other callback, which must be
+ * called with the text. The object must not be used by anyone else afterwards.
+ */
+export function callWithParsedArguments(
+  callback: ToolCallback,
+  value: Record<string, unknown>,
+  context: ToolContext | undefined,
+): Promise<string> | undefined {
+  const callParsed = parsedArgumentCallers.get(callback);
+  return callParsed === undefined ? undefined : callParsed(value, context);
 }
 
 function withContextMap(context: ToolContext | undefined): ToolContext {
