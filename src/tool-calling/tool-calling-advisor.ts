@@ -209,12 +209,16 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
     if (request == null) throw new InvalidArgumentError('chatClientRequest must not be null');
     if (request.prompt?.options == null) return chain.nextCall(request);
 
-    const state = await this.#startLoop(request, 'call', chain);
+    // Hooks and steps that answer synchronously are not awaited: each await is a microtask hop.
+    const started = this.#startLoop(request, 'call', chain);
+    const state = started instanceof Promise ? await started : started;
     let response: ChatClientResponse;
     for (;;) {
-      const roundRequest = await this.#prepareRound(state);
+      const prepared = this.#prepareRound(state);
+      const roundRequest = prepared instanceof Promise ? await prepared : prepared;
       response = await chain.copy(this).nextCall(roundRequest);
-      response = await this.doAfterCall(response, this.#loopContext(state));
+      const after = this.doAfterCall(response, this.#loopContext(state));
+      response = isThenable(after) ? await after : after;
       state.usage.addRound(response.chatResponse);
       if (state.finalAnswer) {
         response = withChatResponse(response, finalAnswerResponse(response.chatResponse, true));
@@ -342,9 +346,11 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
     request: ChatClientRequest,
     chain: StreamAdvisorChain,
   ): AsyncGenerator<ChatClientResponse> {
-    const state = await this.#startLoop(request, 'stream', chain);
+    const started = this.#startLoop(request, 'stream', chain);
+    const state = started instanceof Promise ? await started : started;
     for (;;) {
-      const roundRequest = await this.#prepareRound(state);
+      const prepared = this.#prepareRound(state);
+      const roundRequest = prepared instanceof Promise ? await prepared : prepared;
       const previousUsage = state.usage.total;
       const aggregator = new ChatResponseAggregator();
       let context = roundRequest.context;
@@ -437,11 +443,11 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
     };
   }
 
-  async #startLoop(
+  #startLoop(
     request: ChatClientRequest,
     mode: 'call' | 'stream',
     chain: CallAdvisorChain | StreamAdvisorChain,
-  ): Promise<LoopState> {
+  ): LoopState | Promise<LoopState> {
     const signal = request.signal;
     const seed: LoopState = {
       mode,
@@ -455,26 +461,30 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
       iteration: 0,
       finalAnswer: false,
     };
-    const initialized = await this.doInitializeLoop(request, this.#loopContext(seed));
-    return {
-      ...seed,
-      context: initialized.context,
-      instructions: initialized.prompt.messages,
-      options: initialized.prompt.options,
-      history: initialized.prompt.messages,
-    };
+    const initialized = this.doInitializeLoop(request, this.#loopContext(seed));
+    return isThenable(initialized)
+      ? Promise.resolve(initialized).then((ready) => startedState(seed, ready))
+      : startedState(seed, initialized);
   }
 
   /** Builds the next round's request, runs `doBeforeCall`, and checks the signal. */
-  async #prepareRound(state: LoopState): Promise<ChatClientRequest> {
+  #prepareRound(state: LoopState): ChatClientRequest | Promise<ChatClientRequest> {
     state.iteration++;
     state.finalAnswer = state.iteration > this.maxIterations;
-    let request: ChatClientRequest = {
+    const request: ChatClientRequest = {
       prompt: { messages: [...state.instructions], options: state.options },
       context: { ...state.context },
     };
     if (state.signal !== undefined) request.signal = state.signal;
-    request = await this.doBeforeCall(request, this.#loopContext(state));
+    const prepared = this.doBeforeCall(request, this.#loopContext(state));
+    return isThenable(prepared)
+      ? Promise.resolve(prepared).then((ready) => this.#finishRound(state, ready))
+      : this.#finishRound(state, prepared);
+  }
+
+  /** The rest of {@link #prepareRound} once `doBeforeCall` has answered. */
+  #finishRound(state: LoopState, prepared: ChatClientRequest): ChatClientRequest {
+    let request = prepared;
     state.options = request.prompt.options;
     if (state.finalAnswer) {
       request = {
@@ -509,7 +519,8 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
     }
     state.history = result.conversationHistory;
     if (result.returnDirect) return buildToolExecutionGenerations(result);
-    state.instructions = await this.doGetNextInstructions(roundRequest, response, result);
+    const next = this.doGetNextInstructions(roundRequest, response, result);
+    state.instructions = isThenable(next) ? await next : next;
     return undefined;
   }
 
@@ -539,6 +550,31 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
           chain: state.chain as StreamAdvisorChain,
         };
   }
+}
+
+/** Whether a hook answered with something to await (a promise or another thenable). */
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+/** The loop state once `doInitializeLoop` has answered with the request that seeds the loop. */
+function startedState(seed: LoopState, initialized: ChatClientRequest): LoopState {
+  return {
+    mode: seed.mode,
+    chain: seed.chain,
+    signal: seed.signal,
+    context: initialized.context,
+    usage: seed.usage,
+    instructions: initialized.prompt.messages,
+    options: initialized.prompt.options,
+    history: initialized.prompt.messages,
+    iteration: seed.iteration,
+    finalAnswer: seed.finalAnswer,
+  };
 }
 
 /** Fails with toolloop's `AbortError` (the signal's reason as its cause) once the caller aborted. */
