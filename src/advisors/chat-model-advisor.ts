@@ -16,10 +16,16 @@ export class ChatModelAdvisor implements CallAdvisor, StreamAdvisor {
     this.chatModel = chatModel;
   }
 
-  async adviseCall(request: ChatClientRequest): Promise<ChatClientResponse> {
-    request.signal?.throwIfAborted();
-    const chatResponse = await this.chatModel.call(request.prompt, { signal: request.signal });
-    return { chatResponse, context: { ...request.context } };
+  adviseCall(request: ChatClientRequest): Promise<ChatClientResponse> {
+    // A `then` rather than an async function: one promise and one microtask hop less per call.
+    try {
+      request.signal?.throwIfAborted();
+      return Promise.resolve(this.chatModel.call(request.prompt, { signal: request.signal })).then(
+        (chatResponse) => ({ chatResponse, context: { ...request.context } }),
+      );
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   adviseStream(request: ChatClientRequest): AsyncIterable<ChatClientResponse> {
@@ -75,12 +81,10 @@ class ModelResponseIterator implements AsyncIterator<ChatClientResponse, undefin
       const chatModel = this.#chatModel;
       if (!chatModel.stream) {
         this.#finished = true;
-        return chatModel
-          .call(request.prompt, { signal: request.signal })
-          .then((chatResponse) => ({
-            done: false,
-            value: { chatResponse, context: this.#context },
-          }));
+        return chatModel.call(request.prompt, { signal: request.signal }).then((chatResponse) => ({
+          done: false,
+          value: { chatResponse, context: this.#context },
+        }));
       }
       this.#source = chatModel
         .stream(request.prompt, { signal: request.signal })

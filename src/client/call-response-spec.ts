@@ -33,13 +33,22 @@ export class CallResponseSpec {
   }
 
   /** The model's (or the tool loop's final) response; `null` when an advisor answered without one. */
-  async chatResponse(): Promise<ChatResponse | null> {
-    return (await this.chatClientResponse()).chatResponse;
+  chatResponse(): Promise<ChatResponse | null> {
+    return this.#run().then(chatResponseOf);
   }
 
   /** The first generation's text, or `null`. */
-  async content(): Promise<string | null> {
-    return responseText(await this.chatResponse());
+  content(): Promise<string | null> {
+    return this.#run().then(contentOf);
+  }
+
+  /** `chatClientResponse()`, a failure to start included in the promise. */
+  #run(): Promise<ChatClientResponse> {
+    try {
+      return this.chatClientResponse();
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /**
@@ -59,4 +68,12 @@ export class CallResponseSpec {
     const response = await this.execute([advisor]);
     return response.context[STRUCTURED_OUTPUT_VALUE_KEY];
   }
+}
+
+function chatResponseOf(response: ChatClientResponse): ChatResponse | null {
+  return response.chatResponse;
+}
+
+function contentOf(response: ChatClientResponse): string | null {
+  return responseText(response.chatResponse);
 }
