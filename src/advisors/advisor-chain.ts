@@ -11,6 +11,13 @@ import type { ChatClientRequest, ChatClientResponse } from './chat-client-reques
 
 /** Sorts advisors by `order`, keeping the given order for ties. */
 export function sortAdvisors<T extends Advisor>(advisors: readonly T[]): T[] {
+  // Chains are usually built in order already (and sorted per request): then a copy is the
+  // answer, without the sort and its entry objects.
+  let sorted = true;
+  for (let index = 1; index < advisors.length && sorted; index++) {
+    sorted = (advisors[index - 1] as T).order <= (advisors[index] as T).order;
+  }
+  if (sorted) return advisors.slice();
   return advisors
     .map((advisor, index) => ({ advisor, index }))
     .sort((left, right) => left.advisor.order - right.advisor.order || left.index - right.index)
