@@ -6,7 +6,7 @@ import {
   fmtBytes,
   fmtRatio,
   type Measurement,
-  measureInterleaved,
+  measure,
   operationsFor,
   progress,
   runConcurrently,
@@ -36,74 +36,53 @@ interface Row {
   concurrent: Measurement;
 }
 
-interface Prepared {
-  contestant: Contestant;
-  conversation: () => Promise<string>;
-  conversations: number;
-  repetitions: number;
-}
-
-const runsBefore = toolRuns.count;
-let expectedRuns = 0;
-
-/** Builds a contestant, checks its answer, warms it up and sizes its repetitions. */
-async function prepare(contestant: Contestant): Promise<Prepared> {
+async function bench(contestant: Contestant): Promise<Row> {
   const conversation = contestant.setup();
-  const before = toolRuns.count;
   const first = await conversation();
   check(first === FINAL_TEXT, `${contestant.id} answered ${JSON.stringify(first)}`);
-  const msPerConversation = await warmUp(conversation, {
-    budgetMs: SMOKE ? 50 : 1000,
-    maxRuns: count(20_000, 4),
-  });
-  expectedRuns += toolRuns.count - before;
+  const runsBefore = toolRuns.count;
+  let expectedRuns = 0;
+  const counted = (runs: number) => {
+    expectedRuns += runs * PARALLEL_CALLS;
+  };
+  const warmOptions = { budgetMs: SMOKE ? 50 : 1000, maxRuns: count(20_000, 4) };
+  const warmRuns = () => {
+    const before = toolRuns.count;
+    return warmUp(conversation, warmOptions).then((ms) => {
+      expectedRuns += toolRuns.count - before;
+      return ms;
+    });
+  };
+  const msPerConversation = await warmRuns();
   const conversations = operationsFor(msPerConversation, CONVERSATIONS, MIN_CONVERSATIONS);
   const repetitions = SMOKE ? 2 : conversations === CONVERSATIONS ? 5 : 3;
-  return { contestant, conversation, conversations, repetitions };
-}
-
-const prepared: Prepared[] = [];
-for (const contestant of [handWritten, toolloop, ...peers]) {
-  prepared.push(await prepare(contestant));
-  progress(`loop overhead: ${contestant.id} warmed up`);
-}
-// Round-robin repetitions: a change in the machine's load hits every framework alike.
-const sequential = await measureInterleaved(
-  prepared.map(({ conversation, conversations, repetitions }) => ({
-    operations: conversations,
-    repetitions,
-    repetition: () => {
-      expectedRuns += conversations * PARALLEL_CALLS;
+  const sequential = await measure(
+    () => {
+      counted(conversations);
       return runSequentially(conversations, conversation);
     },
-  })),
-);
-progress('loop overhead: sequential done');
-const concurrent = await measureInterleaved(
-  prepared.map(({ conversation, conversations, repetitions }) => ({
-    operations: conversations,
-    repetitions,
-    repetition: () => {
-      expectedRuns += conversations * PARALLEL_CALLS;
+    { operations: conversations, repetitions, warmup: 0 },
+  );
+  await warmRuns();
+  const concurrent = await measure(
+    () => {
+      counted(conversations);
       return runConcurrently(conversations, IN_FLIGHT, conversation);
     },
-  })),
-);
-check(
-  toolRuns.count - runsBefore === expectedRuns,
-  `the tools ran ${toolRuns.count - runsBefore} times, expected ${expectedRuns}`,
-);
-const rows: Row[] = prepared.map((entry, index) => ({
-  contestant: entry.contestant,
-  conversations: entry.conversations,
-  sequential: sequential[index]!,
-  concurrent: concurrent[index]!,
-}));
-for (const row of rows) {
-  progress(
-    `loop overhead: ${row.contestant.id} ${fmt(row.sequential.usPerOp)} µs sequential, ${fmt(row.concurrent.usPerOp)} µs at ${IN_FLIGHT} in flight (${row.conversations} conversations × ${row.sequential.samples.length})`,
+    { operations: conversations, repetitions, warmup: 0 },
   );
+  check(
+    toolRuns.count - runsBefore === expectedRuns,
+    `${contestant.id} ran ${toolRuns.count - runsBefore} tools, expected ${expectedRuns}`,
+  );
+  progress(
+    `loop overhead: ${contestant.id} ${fmt(sequential.usPerOp)} µs sequential, ${fmt(concurrent.usPerOp)} µs at ${IN_FLIGHT} in flight (${conversations} conversations × ${repetitions})`,
+  );
+  return { contestant, conversations, sequential, concurrent };
 }
+
+const rows: Row[] = [];
+for (const contestant of [handWritten, toolloop, ...peers]) rows.push(await bench(contestant));
 
 const byId = new Map(rows.map((row) => [row.contestant.id, row]));
 const base = byId.get('hand-written')!;
@@ -113,7 +92,7 @@ const aiSdk = byId.get('ai-sdk')!;
 const out: string[] = [];
 out.push('## Loop overhead', '');
 out.push(
-  `Workload: up to ${fmt(CONVERSATIONS)} conversations per repetition (frameworks slower than ~0.75 ms per conversation run as many as fit in ~1.5 s, at least ${MIN_CONVERSATIONS}, and 3 repetitions instead of 5, so the whole run stays short; the per-conversation numbers do not depend on the count). Each conversation: the model answers with ${PARALLEL_CALLS} parallel tool calls (small JSON arguments, checked against the same Zod schema — the peers with Zod; toolloop's ToolCallingManager checks them against the tool's JSON Schema with ajv and the \`tool()\` callback then against its Zod schema), the no-op async tools run, then the model answers with text. Zero-latency scripted models written against each framework's own model interface (AI SDK \`LanguageModelV4\`, OpenAI Agents \`Model\`, LangChain \`BaseChatModel\`, toolloop \`ChatModel\`). One at a time ("sequential") and ${IN_FLIGHT} in flight. Each framework is warmed up (≤ 1 s), then the repetitions run round-robin across frameworks (repetition 1 of each, then 2 of each, …) so that changes in the machine's load hit all alike; median repetition; "allocated" is bytes allocated on the V8 heap during the median sequential repetition, per conversation, and the GC column counts the collections (and their time) during it.`,
+  `Workload: up to ${fmt(CONVERSATIONS)} conversations per repetition (frameworks slower than ~0.75 ms per conversation run as many as fit in ~1.5 s, at least ${MIN_CONVERSATIONS}, and 3 repetitions instead of 5, so the whole run stays short; the per-conversation numbers do not depend on the count). Each conversation: the model answers with ${PARALLEL_CALLS} parallel tool calls (small JSON arguments, checked against the same Zod schema — the peers with Zod; toolloop's ToolCallingManager checks them against the tool's JSON Schema with ajv and the \`tool()\` callback then against its Zod schema), the no-op async tools run, then the model answers with text. Zero-latency scripted models written against each framework's own model interface (AI SDK \`LanguageModelV4\`, OpenAI Agents \`Model\`, LangChain \`BaseChatModel\`, toolloop \`ChatModel\`). One at a time ("sequential") and ${IN_FLIGHT} in flight. Median repetition after a time-boxed warm-up; "allocated" is bytes allocated on the V8 heap during the median sequential repetition, per conversation, and the GC column counts the collections (and their time) during it.`,
   '',
 );
 out.push(

@@ -8,7 +8,7 @@ import {
   fmtBytes,
   fmtRatio,
   type Measurement,
-  measureInterleaved,
+  measure,
   operationsFor,
   progress,
   runSequentially,
@@ -103,7 +103,7 @@ interface Row {
   textPhaseChunksPerSecond: number;
 }
 
-const prepared: { entry: Entry; conversation: () => Promise<number>; conversations: number }[] = [];
+const rows: Row[] = [];
 for (const entry of entries) {
   const conversation = () => consume(entry.stream());
   const chunks = await conversation();
@@ -116,33 +116,29 @@ for (const entry of entries) {
     maxRuns: count(20_000, 4),
   });
   const conversations = operationsFor(msPerConversation, CONVERSATIONS, MIN_CONVERSATIONS);
-  prepared.push({ entry, conversation, conversations });
-}
-// Round-robin repetitions, so that changes in the machine's load hit every pipeline alike.
-const phases: bigint[][] = prepared.map(() => []);
-const measurements = await measureInterleaved(
-  prepared.map(({ conversation, conversations }, index) => ({
-    operations: conversations,
-    repetitions: SMOKE ? 2 : conversations === CONVERSATIONS ? 5 : 3,
-    repetition: async () => {
+  const phases: bigint[] = [];
+  const measurement = await measure(
+    async () => {
       textPhaseNs = 0n;
       await runSequentially(conversations, conversation);
-      phases[index]!.push(textPhaseNs);
+      phases.push(textPhaseNs);
     },
-  })),
-);
-const rows: Row[] = prepared.map(({ entry, conversations }, index) => {
-  const measurement = measurements[index]!;
+    {
+      operations: conversations,
+      repetitions: SMOKE ? 2 : conversations === CONVERSATIONS ? 5 : 3,
+      warmup: 0,
+    },
+  );
   // The text phase of the repetition whose wall time is the median.
-  const medianPhase = phases[index]![measurement.samples.indexOf(measurement.median)]!;
+  const medianPhase = phases[measurement.samples.indexOf(measurement.median)]!;
   const chunksPerSecond = (conversations * STREAM_DELTAS) / (measurement.median.ms / 1000);
   const textPhaseChunksPerSecond =
     (conversations * (STREAM_DELTAS - 1)) / (Number(medianPhase) / 1e9);
   progress(
     `streaming: ${entry.id} ${fmt(chunksPerSecond)} chunks/s (text phase ${fmt(textPhaseChunksPerSecond)})`,
   );
-  return { entry, conversations, measurement, chunksPerSecond, textPhaseChunksPerSecond };
-});
+  rows.push({ entry, conversations, measurement, chunksPerSecond, textPhaseChunksPerSecond });
+}
 
 const byId = new Map(rows.map((row) => [row.entry.id, row]));
 const bare = byId.get('bare')!;
@@ -151,7 +147,7 @@ const aiSdk = byId.get('ai-sdk')!;
 
 const out: string[] = ['## Streaming', ''];
 out.push(
-  `Workload: up to ${fmt(CONVERSATIONS)} conversations per repetition, one after another (a pipeline slower than ~0.75 ms per conversation runs as many as fit in ~1.5 s, at least ${MIN_CONVERSATIONS}, 3 repetitions instead of 5); each streams with the tool loop active — round 1: the model streams ${3} complete tool calls, the no-op tools run; round 2: the model streams ${STREAM_DELTAS} text deltas, which the consumer reads one by one. "Whole conversation" counts the text deltas the consumer received over the whole conversation time (tool round included); "text round only" counts them from the first text delta to the end of the stream, i.e. the per-chunk cost of passing text through the chain once the answer streams. The bare async iterator only yields the ${STREAM_DELTAS} deltas (it has no tool round, so both of its rates are the pure iteration rate). Each pipeline is warmed up (≤ 1 s), then the repetitions run round-robin across pipelines; median repetition.`,
+  `Workload: up to ${fmt(CONVERSATIONS)} conversations per repetition, one after another (a pipeline slower than ~0.75 ms per conversation runs as many as fit in ~1.5 s, at least ${MIN_CONVERSATIONS}, 3 repetitions instead of 5); each streams with the tool loop active — round 1: the model streams ${3} complete tool calls, the no-op tools run; round 2: the model streams ${STREAM_DELTAS} text deltas, which the consumer reads one by one. "Whole conversation" counts the text deltas the consumer received over the whole conversation time (tool round included); "text round only" counts them from the first text delta to the end of the stream, i.e. the per-chunk cost of passing text through the chain once the answer streams. The bare async iterator only yields the ${STREAM_DELTAS} deltas (it has no tool round, so both of its rates are the pure iteration rate). Median repetition after a time-boxed warm-up.`,
   '',
 );
 out.push(

@@ -78,67 +78,38 @@ export async function measure(
   const warmup = options.warmup ?? 1;
   for (let i = 0; i < warmup; i++) await (options.warmupRepetition ?? repetition)();
   const samples: Sample[] = [];
-  for (let i = 0; i < repetitions; i++) samples.push(await sample(repetition));
-  return summarize(samples, options.operations);
-}
-
-/** Times one repetition and what the garbage collector saw meanwhile. */
-async function sample(repetition: () => Promise<void>): Promise<Sample> {
-  // No forced GC here: a full collection shrinks the young generation, and the next
-  // repetition would then pay for many more scavenges than a running service does, which
-  // penalises allocation-heavy code far beyond its real cost.
-  const profiler = new GCProfiler();
-  const heapBefore = process.memoryUsage().heapUsed;
-  profiler.start();
-  const start = process.hrtime.bigint();
-  await repetition();
-  const end = process.hrtime.bigint();
-  const heapAfter = process.memoryUsage().heapUsed;
-  const profile = profiler.stop();
-  let collected = 0;
-  let gcMicros = 0;
-  for (const entry of profile?.statistics ?? []) {
-    collected +=
-      entry.beforeGC.heapStatistics.usedHeapSize - entry.afterGC.heapStatistics.usedHeapSize;
-    gcMicros += entry.cost;
-  }
-  return {
-    ms: Number(end - start) / 1e6,
-    allocatedBytes: Math.max(0, heapAfter - heapBefore + collected),
-    heapDeltaBytes: heapAfter - heapBefore,
-    gcCount: profile?.statistics.length ?? 0,
-    gcMs: gcMicros / 1000,
-  };
-}
-
-/**
- * Times several workloads round-robin — repetition 1 of each, then repetition 2 of each, … — so
- * that a change in the machine's load during the run hits all of them alike and the ratios
- * between them stay fair; returns one measurement per workload, in order.
- */
-export async function measureInterleaved(
-  workloads: readonly {
-    repetition: () => Promise<void>;
-    operations: number;
-    repetitions: number;
-  }[],
-): Promise<Measurement[]> {
-  const samples: Sample[][] = workloads.map(() => []);
-  const rounds = Math.max(...workloads.map((workload) => workload.repetitions));
-  for (let round = 0; round < rounds; round++) {
-    for (const [index, workload] of workloads.entries()) {
-      if (round < workload.repetitions) samples[index]!.push(await sample(workload.repetition));
+  for (let i = 0; i < repetitions; i++) {
+    // No forced GC here: a full collection shrinks the young generation, and the next
+    // repetition would then pay for many more scavenges than a running service does, which
+    // penalises allocation-heavy code far beyond its real cost.
+    const profiler = new GCProfiler();
+    const heapBefore = process.memoryUsage().heapUsed;
+    profiler.start();
+    const start = process.hrtime.bigint();
+    await repetition();
+    const end = process.hrtime.bigint();
+    const heapAfter = process.memoryUsage().heapUsed;
+    const profile = profiler.stop();
+    let collected = 0;
+    let gcMicros = 0;
+    for (const entry of profile?.statistics ?? []) {
+      collected +=
+        entry.beforeGC.heapStatistics.usedHeapSize - entry.afterGC.heapStatistics.usedHeapSize;
+      gcMicros += entry.cost;
     }
+    samples.push({
+      ms: Number(end - start) / 1e6,
+      allocatedBytes: Math.max(0, heapAfter - heapBefore + collected),
+      heapDeltaBytes: heapAfter - heapBefore,
+      gcCount: profile?.statistics.length ?? 0,
+      gcMs: gcMicros / 1000,
+    });
   }
-  return workloads.map((workload, index) => summarize(samples[index]!, workload.operations));
-}
-
-function summarize(samples: Sample[], operations: number): Measurement {
   const sorted = [...samples].sort((a, b) => a.ms - b.ms);
   const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
-  const perOp = (entry: Sample) => (entry.ms * 1000) / operations;
+  const perOp = (sample: Sample) => (sample.ms * 1000) / options.operations;
   return {
-    operations,
+    operations: options.operations,
     samples,
     median,
     usPerOp: perOp(median),
