@@ -256,7 +256,7 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
     if (request == null) throw new InvalidArgumentError('chatClientRequest must not be null');
     if (request.prompt?.options == null) return chain.nextStream(request);
     return {
-      [Symbol.asyncIterator]: () => this.#streamLoop(request, chain)[Symbol.asyncIterator](),
+      [Symbol.asyncIterator]: () => new ToolLoopStream(this.#streamLoop(request, chain)),
     };
   }
 
@@ -342,10 +342,16 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
     return { ...options, toolChoice: 'none' };
   }
 
+  /**
+   * The stream loop's control flow. Each round is handed to the {@link ToolLoopStream} driving
+   * this generator as a {@link StreamRound}: it pulls the round's chunks itself, through
+   * `accept`, and resumes the generator when the round's stream has ended (or throws the
+   * round's failure into it), so no chunk passes through this generator.
+   */
   async *#streamLoop(
     request: ChatClientRequest,
     chain: StreamAdvisorChain,
-  ): AsyncGenerator<ChatClientResponse> {
+  ): AsyncGenerator<ChatClientResponse | StreamRound, undefined, undefined> {
     const started = this.#startLoop(request, 'stream', chain);
     const state = started instanceof Promise ? await started : started;
     for (;;) {
@@ -356,20 +362,18 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
       let context = roundRequest.context;
       // The round's usage is the last non-empty one: a trailing zero-usage chunk must not hide it.
       let roundUsage: Usage | undefined;
-      for await (const chunk of chain.copy(this).nextStream(roundRequest)) {
+      const source = chain.copy(this).nextStream(roundRequest)[Symbol.asyncIterator]();
+      yield new StreamRound(source, (chunk) => {
         throwIfAborted(state.signal);
         context = chunk.context;
-        if (chunk.chatResponse === null) {
-          yield chunk;
-          continue;
-        }
+        if (chunk.chatResponse === null) return chunk;
         aggregator.add(chunk.chatResponse);
         if (!isUsageEmpty(chunk.chatResponse.metadata.usage)) {
           roundUsage = chunk.chatResponse.metadata.usage;
         }
         const outgoing = this.#outgoingChunk(chunk.chatResponse, state.finalAnswer, previousUsage);
-        if (outgoing !== undefined) yield withChatResponse(chunk, outgoing);
-      }
+        return outgoing === undefined ? undefined : withChatResponse(chunk, outgoing);
+      });
       if (aggregator.size === 0) {
         await this.doFinalizeLoop({ chatResponse: null, context }, this.#loopContext(state));
         return;
@@ -549,6 +553,98 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
           mode: 'stream',
           chain: state.chain as StreamAdvisorChain,
         };
+  }
+}
+
+/**
+ * One round of the stream loop, handed out by the loop's generator: the round's chunk source, and
+ * what each chunk becomes for the caller (`undefined` withholds it). `accept` may throw, which
+ * fails the round as an exception in the body of a `for await` over the source would.
+ */
+class StreamRound {
+  constructor(
+    readonly source: AsyncIterator<ChatClientResponse>,
+    readonly accept: (chunk: ChatClientResponse) => ChatClientResponse | undefined,
+  ) {}
+}
+
+/**
+ * The iterator of one run of the stream loop. It drives the loop's generator; while a round
+ * streams it reads the round's source directly and answers with the accepted chunks, so each
+ * chunk costs a `then` instead of a pass through the generator. It behaves as the generator's
+ * own `for await` over the source would: the round's end resumes the generator; a failure of the
+ * source is thrown into it; a failure of `accept` first closes the source; `return` closes the
+ * source, then the generator.
+ */
+class ToolLoopStream implements AsyncIterator<ChatClientResponse, undefined, undefined> {
+  readonly #loop: AsyncGenerator<ChatClientResponse | StreamRound, undefined, undefined>;
+  #round: StreamRound | undefined;
+
+  constructor(loop: AsyncGenerator<ChatClientResponse | StreamRound, undefined, undefined>) {
+    this.#loop = loop;
+  }
+
+  next(): Promise<IteratorResult<ChatClientResponse, undefined>> {
+    const round = this.#round;
+    if (round === undefined) return this.#loop.next().then(this.#onLoopStep);
+    return round.source.next().then(this.#onRoundChunk, this.#onRoundFailure);
+  }
+
+  async return(): Promise<IteratorResult<ChatClientResponse, undefined>> {
+    const round = this.#round;
+    this.#round = undefined;
+    if (round?.source.return !== undefined) await round.source.return();
+    return (await this.#loop.return(undefined)) as IteratorResult<ChatClientResponse, undefined>;
+  }
+
+  readonly #onLoopStep = (
+    step: IteratorResult<ChatClientResponse | StreamRound, undefined>,
+  ):
+    | IteratorResult<ChatClientResponse, undefined>
+    | Promise<IteratorResult<ChatClientResponse, undefined>> => {
+    if (step.done || !(step.value instanceof StreamRound)) {
+      return step as IteratorResult<ChatClientResponse, undefined>;
+    }
+    this.#round = step.value;
+    return this.next();
+  };
+
+  readonly #onRoundChunk = (
+    result: IteratorResult<ChatClientResponse>,
+  ):
+    | IteratorResult<ChatClientResponse, undefined>
+    | Promise<IteratorResult<ChatClientResponse, undefined>> => {
+    const round = this.#round as StreamRound;
+    if (result.done) {
+      this.#round = undefined;
+      return this.#loop.next().then(this.#onLoopStep);
+    }
+    let outgoing: ChatClientResponse | undefined;
+    try {
+      outgoing = round.accept(result.value);
+    } catch (error) {
+      this.#round = undefined;
+      return this.#closeAndThrow(round, error);
+    }
+    return outgoing === undefined ? this.next() : { done: false, value: outgoing };
+  };
+
+  readonly #onRoundFailure = (
+    error: unknown,
+  ): Promise<IteratorResult<ChatClientResponse, undefined>> => {
+    this.#round = undefined;
+    return this.#loop.throw(error).then(this.#onLoopStep);
+  };
+
+  async #closeAndThrow(
+    round: StreamRound,
+    error: unknown,
+  ): Promise<IteratorResult<ChatClientResponse, undefined>> {
+    // As a `for await` whose body throws: the source is closed, a failure to close is ignored.
+    try {
+      await round.source.return?.();
+    } catch {}
+    return this.#loop.throw(error).then(this.#onLoopStep);
   }
 }
 
