@@ -1,6 +1,7 @@
 import { AbortError, isAbortError, ToolExecutionError, ToolloopError } from '../errors/index.js';
 import type { Message, ToolCall, ToolResponse } from '../messages/index.js';
 import { callWithParsedArguments } from '../tools/create-tool-callback.js';
+import { type DeferredSignalOwner, deferToolSignal } from '../tools/deferred-tool-signal.js';
 import type { ToolCallback, ToolContext } from '../tools/tool-callback.js';
 import type { ToolCallObserver, ToolCallOutcome } from './tool-call-observer.js';
 import {
@@ -67,15 +68,19 @@ type CallOutcome =
 const ABORTED: CallOutcome = { kind: 'aborted' };
 const TIMED_OUT: CallOutcome = { kind: 'timeout' };
 
-// Creating an AbortSignal costs Node 20 about 20 µs, more than everything else a tool call does,
-// so a batch creates at most one, and none when a single call runs without a timeout: nothing but
-// the caller can abort such a call, so it gets the caller's signal (or none).
-class ToolCallBatch {
+// Creating an AbortSignal costs Node 20 several µs and slows every later garbage collection, more
+// than everything else a tool call does, so a batch creates at most one, and none when a single
+// call runs without a timeout: nothing but the caller can abort such a call, so it gets the
+// caller's signal (or none). The signal the other calls share is created when a tool first reads
+// it, or when the batch fails (see deferToolSignal).
+class ToolCallBatch implements DeferredSignalOwner {
   readonly #plans: readonly PlannedToolCall[];
   readonly #settings: ToolCallBatchSettings;
-  readonly #controller: AbortController | undefined;
-  /** The signal of the calls without a timeout. */
-  readonly #signal: AbortSignal | undefined;
+  /** Whether the calls without a timeout share a signal of the batch. */
+  readonly #shared: boolean;
+  #controller: AbortController | undefined;
+  /** Why the batch failed, once it has: the shared signal's abort reason. */
+  #failure: { reason: unknown } | undefined;
   readonly #timedCalls = new Set<TimedCall>();
   #next = 0;
   #running = 0;
@@ -89,12 +94,40 @@ class ToolCallBatch {
   constructor(plans: readonly PlannedToolCall[], settings: ToolCallBatchSettings) {
     this.#plans = plans;
     this.#settings = settings;
-    if (plans.length > 1) {
+    this.#shared = plans.length > 1;
+  }
+
+  /** The batch's shared signal, created now if need be; aborted already when the batch failed. */
+  signal(): AbortSignal {
+    if (this.#controller === undefined) {
       this.#controller = new AbortController();
-      this.#signal = this.#controller.signal;
-    } else {
-      this.#signal = settings.signal;
+      if (this.#failure !== undefined) this.#controller.abort(this.#failure.reason);
     }
+    return this.#controller.signal;
+  }
+
+  /** The shared signal if it exists or the batch has failed; else `undefined` (not aborted). */
+  peekSignal(): AbortSignal | undefined {
+    return this.#controller !== undefined || this.#failure !== undefined
+      ? this.signal()
+      : undefined;
+  }
+
+  /** The context of a call without a timeout. */
+  #toolContext(call: ToolCall): ToolContext {
+    const settings = this.#settings;
+    if (!this.#shared) {
+      return {
+        context: settings.context,
+        toolCallId: call.id,
+        messages: settings.messages,
+        signal: settings.signal,
+      };
+    }
+    return deferToolSignal(
+      { context: settings.context, toolCallId: call.id, messages: settings.messages },
+      this,
+    );
   }
 
   run(): Promise<boolean> {
@@ -121,6 +154,7 @@ class ToolCallBatch {
     if (this.#settled) return;
     this.#settled = true;
     this.#settings.signal?.removeEventListener('abort', this.#onCallerAbort);
+    this.#failure = { reason: error };
     this.#controller?.abort(error);
     for (const timed of this.#timedCalls) timed.cancel(error);
     this.#timedCalls.clear();
@@ -172,12 +206,7 @@ class ToolCallBatch {
     const settings = this.#settings;
     let outcome: CallOutcome;
     if (plan.timeoutMs === undefined) {
-      const toolContext: ToolContext = {
-        context: settings.context,
-        toolCallId: call.id,
-        messages: settings.messages,
-        signal: this.#signal,
-      };
+      const toolContext = this.#toolContext(call);
       try {
         outcome = { kind: 'value', value: await callTool(plan, toolContext) };
       } catch (error) {

@@ -5,6 +5,7 @@ import {
   ToolExecutionError,
   ToolloopError,
 } from '../errors/index.js';
+import { peekToolSignal } from './deferred-tool-signal.js';
 import { parseToolArguments } from './input/parse-tool-arguments.js';
 import type { ToolCallback, ToolContext } from './tool-callback.js';
 import type { PreparedTool } from './tool-options.js';
@@ -35,7 +36,7 @@ export function createToolCallback(
       throw asToolExecutionError(toolName, error);
     }
     if (!checked.ok) throw new InvalidToolInputError({ toolName, issues: checked.issues });
-    const signal = context?.signal;
+    const signal = peekToolSignal(context);
     if (signal?.aborted) {
       throw isAbortError(signal.reason)
         ? signal.reason
