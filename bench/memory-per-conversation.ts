@@ -139,7 +139,7 @@ out.push(
 if (beyond >= TARGET_BYTES) {
   out.push(
     '',
-    'Why: a heap snapshot of 2,000 parked toolloop conversations shows the cost is mostly suspended async functions — about 18 generator objects per conversation with their register arrays, contexts and promises, and about 39 closures — because each of the three parked tool calls holds the batch runner, the tool callback and the tool body frames, on top of the chain, advisor and manager frames. Fewer async layers per tool call (e.g. the batch returning promise chains instead of awaiting in `#execute` and `#invoke`, the callback returning `invoke(...).then(convert)`) would cut most of it.',
+    'Why: a heap snapshot of 2,000 parked toolloop conversations (taken while these benchmarks were written) showed the cost is mostly suspended async functions — generator objects with their register arrays, contexts and promises, and closures — because each of the three parked tool calls holds the batch runner and tool callback frames, on top of the chain, advisor and manager frames, plus the per-batch AbortController and its listeners. Fewer async layers per tool call (promise chains instead of `await` in the batch runner) and no AbortController when no tool reads the signal would cut most of it.',
   );
 }
 process.stdout.write(`${out.join('\n')}\n`);
