@@ -179,7 +179,7 @@ const vsAiSdk = toolloop.chunksPerSecond / aiSdk.chunksPerSecond;
 const vsAiSdkText = toolloop.textPhaseChunksPerSecond / aiSdk.textPhaseChunksPerSecond;
 out.push('Targets:', '');
 out.push(
-  `- At least 30% of the bare iterator's chunk rate: ${fmt(ofBare * 100)}% over the whole conversation — ${verdict(ofBare >= 0.3)}${ofBare >= 0.3 ? '' : ` (short by ${fmtRatio(0.3 / ofBare)})`}; ${fmt(ofBareText * 100)}% in the text round alone — ${verdict(ofBareText >= 0.3)}${ofBareText >= 0.3 ? '' : ` (short by ${fmtRatio(0.3 / ofBareText)})`}.`,
+  `- At least 30% of the bare iterator's chunk rate: ${fmt(ofBare * 100)}% over the whole conversation — ${verdict(ofBare >= 0.3)}${ofBare >= 0.3 ? '' : ` (short by ${fmt((0.3 / ofBare - 1) * 100, 2)}%)`}; ${fmt(ofBareText * 100)}% in the text round alone — ${verdict(ofBareText >= 0.3)}${ofBareText >= 0.3 ? '' : ` (short by ${fmt((0.3 / ofBareText - 1) * 100, 2)}%)`}.`,
 );
 out.push(
   `- At least 50× the AI SDK's chunk rate: ${fmtRatio(vsAiSdk)} over the whole conversation — ${verdict(vsAiSdk >= 50)}${vsAiSdk >= 50 ? '' : ` (short by ${fmtRatio(50 / vsAiSdk)})`}; ${fmtRatio(vsAiSdkText)} in the text round alone — ${verdict(vsAiSdkText >= 50)}.`,
