@@ -29,7 +29,8 @@ export async function buildChatClientRequest(
   if (state.system !== undefined && state.system.trim() !== '') {
     messages.push({ role: 'system', text: state.system });
   }
-  messages.push(...state.messages);
+  // A loop, not push(...spread): spreading a history of ~100k messages overflows the call stack.
+  for (const message of state.messages) messages.push(message);
   const user = state.user;
   if (user && (user.text.trim() !== '' || (user.media?.length ?? 0) > 0)) {
     messages.push({

@@ -96,11 +96,17 @@ export class ChatClientRequestSpec {
 
   /** Adds messages (or arrays of messages) between the system text and the user turn. */
   messages(...messages: (Message | readonly Message[])[]): ChatClientRequestSpec {
-    const flat = messages.flat() as Message[];
-    if (flat.some((message) => message === null || message === undefined)) {
-      throw new InvalidArgumentError('messages cannot contain null elements');
+    const combined = this.state.messages.slice();
+    for (const entry of messages) {
+      if (Array.isArray(entry)) for (const message of entry) combined.push(message);
+      else combined.push(entry as Message);
     }
-    return this.with({ messages: [...this.state.messages, ...flat] });
+    for (let index = this.state.messages.length; index < combined.length; index++) {
+      if (combined[index] === null || combined[index] === undefined) {
+        throw new InvalidArgumentError('messages cannot contain null elements');
+      }
+    }
+    return this.with({ messages: combined });
   }
 
   /**

@@ -323,3 +323,20 @@ describe('ChatClient responses', () => {
     expect(model.callCount).toBe(1);
   });
 });
+
+describe('ChatClient with a very long history', () => {
+  it('sends a 200,000-message history without overflowing the call stack', async () => {
+    const history = Array.from({ length: 200_000 }, (_, index) =>
+      index % 2 === 0 ? userMessage(`question ${index}`) : assistantMessage(`answer ${index}`),
+    );
+    const model = new ScriptedChatModel([textResponse('still here')]);
+    const answer = await ChatClient.create(model)
+      .prompt()
+      .messages(history)
+      .user('last question')
+      .call()
+      .content();
+    expect(answer).toBe('still here');
+    expect(model.prompts[0]?.messages).toHaveLength(200_001);
+  });
+});
