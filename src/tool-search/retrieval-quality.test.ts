@@ -69,7 +69,9 @@ async function recallAt5(index: ToolIndex, tasks: readonly Task[]): Promise<numb
 }
 
 describe.skipIf(!present && !process.env.CI)(
-  'retrieval quality on LiveMCPBench (skipped: ../shared/data/tool-retrieval/livemcpbench is absent)',
+  present
+    ? 'retrieval quality on LiveMCPBench'
+    : 'retrieval quality on LiveMCPBench (skipped: ../shared/data/tool-retrieval/livemcpbench is absent)',
   () => {
     it('the data set is present', () => {
       expect(present, `missing ${dataDir}`).toBe(true);
