@@ -1,3 +1,4 @@
+import type { Message } from '../messages/index.js';
 import type { ChatClientRequest, ChatClientResponse } from './chat-client-request.js';
 
 /** Anything placed in a ChatClient's advisor chain. A lower `order` sits further out. */
@@ -47,6 +48,13 @@ export interface ToolAdvisor extends Advisor {
 /** Marker: the advisor owns chat memory; inside the tool loop it turns internal history off. */
 export interface MemoryAdvisor extends Advisor {
   readonly isMemoryAdvisor: true;
+  /**
+   * Called by the tool advisor in front of it when the loop ends on tool results rather than on a
+   * model answer (`returnDirect`, a limit breach), so a memory advisor inside the loop can store
+   * the turn's last tool results, which never pass through it. `history` is the whole turn,
+   * ending with that tool response message.
+   */
+  onToolLoopEnd?(request: ChatClientRequest, history: readonly Message[]): Promise<void> | void;
 }
 
 /** True for an advisor that handles blocking calls. */

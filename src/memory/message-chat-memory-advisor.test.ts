@@ -19,6 +19,7 @@ import {
   userMessage,
 } from '../messages/index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
+import { createToolCallingManager, ToolCallingAdvisor } from '../tool-calling/index.js';
 import { tool } from '../tools/tool.js';
 import { type ChatMemory, CONVERSATION_ID } from './chat-memory.js';
 import { InMemoryChatMemoryRepository } from './in-memory-chat-memory-repository.js';
@@ -313,6 +314,62 @@ describe('MessageChatMemoryAdvisor', () => {
         const next = model.prompts[4]?.messages ?? [];
         expect(next.slice(0, stored.length)).toEqual(stored);
         expect(next[stored.length]).toEqual(userMessage('What did I ask?'));
+      });
+
+      it(`${mode}: inside the loop a turn that ends by returnDirect is stored with its tool results`, async () => {
+        const chatMemory = await memoryWith([]);
+        const status = tool({
+          name: 'status',
+          description: 'Live status of a service',
+          inputSchema: { type: 'object', properties: {}, required: [] },
+          returnDirect: true,
+          execute: () => ({ status: 'UP' }),
+        });
+        const model = new ScriptedChatModel([
+          toolCallResponse([{ id: 'rd-1', name: 'status' }]),
+          textResponse('It was UP.'),
+        ]);
+        const client = ChatClient.create(model, {
+          tools: [status],
+          advisors: [new MessageChatMemoryAdvisor({ chatMemory, order: HIGHEST_PRECEDENCE + 400 })],
+        });
+        expect(await ask(client, 'Is it up?')).toBe('{"status":"UP"}');
+        expect(model.prompts).toHaveLength(1);
+        const stored = await chatMemory.get('c');
+        expect(stored).toEqual([
+          userMessage('Is it up?'),
+          assistantMessage(null, [toolCall('rd-1', 'status', {})]),
+          toolResponseMessage([toolResponse('rd-1', 'status', '{"status":"UP"}')]),
+        ]);
+        await ask(client, 'Was it up?');
+        const next = model.prompts[1]?.messages ?? [];
+        expect(next).toEqual([...stored, userMessage('Was it up?')]);
+        assertToolPairsIntact(next);
+      });
+
+      it(`${mode}: inside the loop a turn that ends by a limit breach is stored with every call answered`, async () => {
+        const chatMemory = await memoryWith([]);
+        const model = new ScriptedChatModel([
+          toolCallResponse([
+            { id: 'lb-1', name: 'weather', arguments: { city: 'Paris' } },
+            { id: 'lb-2', name: 'weather', arguments: { city: 'Rome' } },
+          ]),
+        ]);
+        const client = ChatClient.create(model, {
+          tools: [weather()],
+          advisors: [new MessageChatMemoryAdvisor({ chatMemory, order: HIGHEST_PRECEDENCE + 400 })],
+          toolCallingAdvisor: new ToolCallingAdvisor({
+            toolCallingManager: createToolCallingManager({ limits: { perTool: { weather: 1 } } }),
+          }),
+        });
+        await ask(client, 'Two cities?');
+        const stored = await chatMemory.get('c');
+        expect(stored.map((message) => message.role)).toEqual(['user', 'assistant', 'tool']);
+        expect(stored[2]).toMatchObject({
+          role: 'tool',
+          responses: [{ id: 'lb-1' }, { id: 'lb-2' }],
+        });
+        assertToolPairsIntact(stored);
       });
 
       it(`${mode}: inside the loop a turn that fails in round 2 stores nothing and the next prompt is valid`, async () => {

@@ -97,6 +97,24 @@ export class MessageChatMemoryAdvisor implements CallAdvisor, StreamAdvisor, Mem
     await this.#after(turn, aggregator.size > 0 ? aggregator.result() : null);
   }
 
+  /**
+   * The tool loop ended on tool results (`returnDirect` or a limit breach): stores the open turn
+   * with those results, so a successful turn is kept whole although no model answer followed.
+   */
+  async onToolLoopEnd(request: ChatClientRequest, history: readonly Message[]): Promise<void> {
+    const last = history[history.length - 1];
+    if (last === undefined || last.role !== 'tool') return;
+    const conversationId = MessageChatMemoryAdvisor.getConversationId(request.context);
+    const key = openTurnKey(
+      conversationId,
+      last.responses.map((response) => response.id),
+    );
+    const open = this.#openTurns.get(key);
+    if (!open) return;
+    this.#openTurns.delete(key);
+    await this.chatMemory.add(conversationId, [...open, last]);
+  }
+
   async #before(
     request: ChatClientRequest,
   ): Promise<{ request: ChatClientRequest; turn: TurnState }> {

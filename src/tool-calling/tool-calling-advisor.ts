@@ -1,4 +1,5 @@
 import type {
+  Advisor,
   CallAdvisor,
   CallAdvisorChain,
   ChatClientRequest,
@@ -10,6 +11,7 @@ import type {
 import {
   DEFAULT_TOOL_CALLING_ADVISOR_ORDER,
   HIGHEST_PRECEDENCE,
+  isMemoryAdvisor,
   LOWEST_PRECEDENCE,
 } from '../advisors/index.js';
 import { AbortError, InvalidArgumentError, ToolloopError } from '../errors/index.js';
@@ -518,14 +520,44 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
         state.signal === undefined ? {} : { signal: state.signal },
       );
     } catch (error) {
-      if (isToolCallLimitExceeded(error)) return [error.buildGeneration()];
-      throw error;
+      if (!isToolCallLimitExceeded(error)) throw error;
+      await this.#notifyMemoryOfLoopEnd(
+        state,
+        roundRequest,
+        error.partialResult.conversationHistory,
+      );
+      return [error.buildGeneration()];
     }
     state.history = result.conversationHistory;
-    if (result.returnDirect) return buildToolExecutionGenerations(result);
+    if (result.returnDirect) {
+      await this.#notifyMemoryOfLoopEnd(state, roundRequest, result.conversationHistory);
+      return buildToolExecutionGenerations(result);
+    }
     const next = this.doGetNextInstructions(roundRequest, response, result);
     state.instructions = isThenable(next) ? await next : next;
     return undefined;
+  }
+
+  /**
+   * A turn that ends on tool results never sends them downstream, so memory advisors inside the
+   * loop are told directly; otherwise they would store nothing of a successful turn.
+   */
+  async #notifyMemoryOfLoopEnd(
+    state: LoopState,
+    roundRequest: ChatClientRequest,
+    history: readonly Message[],
+  ): Promise<void> {
+    const advisors: readonly Advisor[] =
+      state.mode === 'call'
+        ? (state.chain as CallAdvisorChain).callAdvisors
+        : (state.chain as StreamAdvisorChain).streamAdvisors;
+    const own = advisors.indexOf(this);
+    for (let index = own + 1; index < advisors.length; index++) {
+      const advisor = advisors[index] as Advisor;
+      if (isMemoryAdvisor(advisor) && advisor.onToolLoopEnd) {
+        await advisor.onToolLoopEnd(roundRequest, history);
+      }
+    }
   }
 
   #isToolCallResponse(response: ChatResponse | null): boolean {
