@@ -1,6 +1,8 @@
 import {
   definedEntries,
   type ProviderChatModelOptions,
+  providerDefaultOptions,
+  providerTransportOptions,
 } from '../internal/provider-chat-model-options.js';
 import { ProviderTransport } from '../internal/provider-transport.js';
 import type { SchemaAdaptation } from '../internal/tool-schema-adaptation.js';
@@ -59,15 +61,10 @@ export class AnthropicChatModel implements ChatModel {
   constructor(options: AnthropicChatModelOptions = {}) {
     const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '').replace(/\/v1$/, '');
     this.url = `${baseUrl}/v1/messages`;
-    this.defaultOptions = definedEntries({
-      model: options.model ?? DEFAULT_MODEL,
-      temperature: options.temperature,
-      maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS,
-      toolChoice: options.toolChoice,
-      parallelToolCalls: options.parallelToolCalls,
-      strictTools: options.strictTools,
-      extraBody: options.extraBody,
-    }) as ChatOptions;
+    this.defaultOptions = providerDefaultOptions(options, {
+      model: DEFAULT_MODEL,
+      maxTokens: DEFAULT_MAX_TOKENS,
+    });
     const headers: Record<string, string> = {
       'anthropic-version': options.version ?? '2023-06-01',
       ...options.headers,
@@ -75,16 +72,7 @@ export class AnthropicChatModel implements ChatModel {
     if (options.apiKey) headers['x-api-key'] = options.apiKey;
     if (options.betas && options.betas.length > 0)
       headers['anthropic-beta'] = options.betas.join(',');
-    this.transport = new ProviderTransport({
-      provider: 'anthropic',
-      headers,
-      secrets: [options.apiKey],
-      fetch: options.fetch,
-      maxRetries: options.maxRetries,
-      timeoutMs: options.timeoutMs,
-      retryDelay: options.retryDelay,
-      maxResponseBytes: options.maxResponseBytes,
-    });
+    this.transport = new ProviderTransport(providerTransportOptions('anthropic', options, headers));
     this.schemas = new ToolSchemaCompilerCache(
       'anthropic',
       compileAnthropicToolSchema,

@@ -1,5 +1,5 @@
-import type { ToolChoice } from '../model/index.js';
-import type { FetchFunction } from './provider-transport.js';
+import type { ChatOptions, ToolChoice } from '../model/index.js';
+import type { FetchFunction, ProviderTransportOptions } from './provider-transport.js';
 import type { RetryDelayOptions } from './retry-delay.js';
 import type { SchemaAdaptation } from './tool-schema-adaptation.js';
 
@@ -44,4 +44,41 @@ export function definedEntries<T extends object>(value: T): Partial<T> {
     if (entry !== undefined) (result as Record<string, unknown>)[key] = entry;
   }
   return result;
+}
+
+/**
+ * The request defaults a provider model exposes as `defaultOptions`: the common options, with
+ * the provider's default model (and `maxTokens`, where the API requires one).
+ */
+export function providerDefaultOptions(
+  options: ProviderChatModelOptions,
+  defaults: { model: string; maxTokens?: number },
+): ChatOptions {
+  return definedEntries({
+    model: options.model ?? defaults.model,
+    temperature: options.temperature,
+    maxTokens: options.maxTokens ?? defaults.maxTokens,
+    toolChoice: options.toolChoice,
+    parallelToolCalls: options.parallelToolCalls,
+    strictTools: options.strictTools,
+    extraBody: options.extraBody,
+  }) as ChatOptions;
+}
+
+/** The transport settings of a provider model: its headers, with the API key kept secret. */
+export function providerTransportOptions(
+  provider: string,
+  options: ProviderChatModelOptions,
+  headers: Record<string, string>,
+): ProviderTransportOptions {
+  return {
+    provider,
+    headers,
+    secrets: [options.apiKey],
+    fetch: options.fetch,
+    maxRetries: options.maxRetries,
+    timeoutMs: options.timeoutMs,
+    retryDelay: options.retryDelay,
+    maxResponseBytes: options.maxResponseBytes,
+  };
 }

@@ -1,6 +1,8 @@
 import {
   definedEntries,
   type ProviderChatModelOptions,
+  providerDefaultOptions,
+  providerTransportOptions,
 } from '../internal/provider-chat-model-options.js';
 import { ProviderTransport } from '../internal/provider-transport.js';
 import type { SchemaAdaptation } from '../internal/tool-schema-adaptation.js';
@@ -71,15 +73,7 @@ export class OpenAiChatModel implements ChatModel {
   constructor(options: OpenAiChatModelOptions = {}) {
     const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
     this.url = `${baseUrl}/chat/completions`;
-    this.defaultOptions = definedEntries({
-      model: options.model ?? DEFAULT_MODEL,
-      temperature: options.temperature,
-      maxTokens: options.maxTokens,
-      toolChoice: options.toolChoice,
-      parallelToolCalls: options.parallelToolCalls,
-      strictTools: options.strictTools,
-      extraBody: options.extraBody,
-    }) as ChatOptions;
+    this.defaultOptions = providerDefaultOptions(options, { model: DEFAULT_MODEL });
     this.settings = {
       maxTokensField:
         options.maxTokensField ??
@@ -93,16 +87,7 @@ export class OpenAiChatModel implements ChatModel {
     if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
     if (options.organization) headers['openai-organization'] = options.organization;
     if (options.project) headers['openai-project'] = options.project;
-    this.transport = new ProviderTransport({
-      provider: 'openai',
-      headers,
-      secrets: [options.apiKey],
-      fetch: options.fetch,
-      maxRetries: options.maxRetries,
-      timeoutMs: options.timeoutMs,
-      retryDelay: options.retryDelay,
-      maxResponseBytes: options.maxResponseBytes,
-    });
+    this.transport = new ProviderTransport(providerTransportOptions('openai', options, headers));
     this.schemas = new ToolSchemaCompilerCache(
       'openai',
       compileOpenAiToolSchema,
