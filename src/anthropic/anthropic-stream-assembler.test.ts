@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { assembleSse, splitAt } from '../../test/support/assemble-sse.js';
+import { cutAtFractions } from '../../test/support/cut-at-fractions.js';
 import { AnthropicStreamAssembler } from './anthropic-stream-assembler.js';
 import type { AnthropicWireBlock } from './anthropic-wire.js';
 import { fromAnthropicResponse } from './from-anthropic-response.js';
@@ -13,21 +14,6 @@ function sse(payloads: { type: string; [key: string]: unknown }[]): Uint8Array {
       .map((payload) => `event: ${payload.type}\ndata: ${JSON.stringify(payload)}\n\n`)
       .join(''),
   );
-}
-
-function cut(text: string, fractions: number[]): string[] {
-  const points = [...text];
-  const offsets = [
-    ...new Set(fractions.map((fraction) => Math.floor(fraction * points.length))),
-  ].sort((a, b) => a - b);
-  const pieces: string[] = [];
-  let start = 0;
-  for (const offset of offsets) {
-    pieces.push(points.slice(start, offset).join(''));
-    start = offset;
-  }
-  pieces.push(points.slice(start).join(''));
-  return pieces;
 }
 
 const fractions = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 8 });
@@ -127,7 +113,7 @@ describe('AnthropicStreamAssembler', () => {
             index,
             content_block: { type: 'thinking', thinking: '' },
           });
-          for (const piece of cut(generated.thinking.text, [0.5])) {
+          for (const piece of cutAtFractions(generated.thinking.text, [0.5])) {
             events.push({
               type: 'content_block_delta',
               index,
@@ -149,7 +135,7 @@ describe('AnthropicStreamAssembler', () => {
               index,
               content_block: { type: 'text', text: '' },
             });
-            for (const piece of cut(entry.text, entry.cuts)) {
+            for (const piece of cutAtFractions(entry.text, entry.cuts)) {
               if (piece)
                 events.push({
                   type: 'content_block_delta',
@@ -168,7 +154,7 @@ describe('AnthropicStreamAssembler', () => {
               index,
               delta: { type: 'input_json_delta', partial_json: '' },
             });
-            for (const piece of cut(JSON.stringify(entry.input, null, 1), entry.cuts)) {
+            for (const piece of cutAtFractions(JSON.stringify(entry.input, null, 1), entry.cuts)) {
               events.push({
                 type: 'content_block_delta',
                 index,

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { assembleSse, splitAt } from '../../test/support/assemble-sse.js';
+import { cutAtFractions } from '../../test/support/cut-at-fractions.js';
 import { ChatModelError } from '../errors/index.js';
 import { fromOpenAiResponse } from './from-openai-response.js';
 import { OpenAiStreamAssembler } from './openai-stream-assembler.js';
@@ -23,22 +24,6 @@ function chunk(
     choices: [{ index: 0, delta, finish_reason: finishReason }],
     ...extra,
   };
-}
-
-/** Pieces of a string cut at random code-point positions. */
-function cut(text: string, fractions: number[]): string[] {
-  const points = [...text];
-  const offsets = [
-    ...new Set(fractions.map((fraction) => Math.floor(fraction * points.length))),
-  ].sort((a, b) => a - b);
-  const pieces: string[] = [];
-  let start = 0;
-  for (const offset of offsets) {
-    pieces.push(points.slice(start, offset).join(''));
-    start = offset;
-  }
-  pieces.push(points.slice(start).join(''));
-  return pieces;
 }
 
 const generatedResponse = fc.record({
@@ -99,7 +84,7 @@ describe('OpenAiStreamAssembler', () => {
           usage,
         };
         const payloads: unknown[] = [chunk({ role: 'assistant', content: '' })];
-        for (const piece of cut(generated.text, generated.textCuts))
+        for (const piece of cutAtFractions(generated.text, generated.textCuts))
           if (piece) payloads.push(chunk({ content: piece }));
         const callDeltas = generated.calls.map((call, position) => {
           const index = position + generated.firstIndex;
@@ -115,7 +100,7 @@ describe('OpenAiStreamAssembler', () => {
               ],
             }),
           ];
-          for (const piece of cut(JSON.stringify(call.args), call.cuts)) {
+          for (const piece of cutAtFractions(JSON.stringify(call.args), call.cuts)) {
             const continuation: Record<string, unknown> = { index, function: { arguments: piece } };
             if (call.blankContinuationIds) continuation.id = '';
             deltas.push(chunk({ tool_calls: [continuation] }));
