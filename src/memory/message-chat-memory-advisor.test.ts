@@ -168,7 +168,7 @@ describe('MessageChatMemoryAdvisor', () => {
     expect(stored).toEqual([ATC, TR, assistantMessage('Sunny')]);
   });
 
-  it('a small window evicts rather than keep an orphan tool response (max 3)', async () => {
+  it('a small window compacts the turn rather than keep an orphan tool response (max 3)', async () => {
     const a1 = assistantMessage(null, [toolCall('a1', 'weather', '{}')]);
     const tr1 = toolResponseMessage([toolResponse('a1', 'weather', '1')]);
     const a2 = assistantMessage(null, [toolCall('a2', 'weather', '{}')]);
@@ -178,8 +178,8 @@ describe('MessageChatMemoryAdvisor', () => {
     const prompt = [userMessage('U'), a1, tr1, a2, tr2];
     await callThrough(new MessageChatMemoryAdvisor({ chatMemory }), model, prompt);
     expect(model.prompts[0]?.messages).toEqual(prompt);
-    // The reference keeps [TR2]; with no user message after the cut everything goes instead.
-    expect(await chatMemory.get('c')).toEqual([]);
+    // The reference keeps [TR2], an orphan; here the turn keeps its question and its answer.
+    expect(await chatMemory.get('c')).toEqual([userMessage('U'), assistantMessage('done')]);
   });
 
   it('stores nothing when the model fails', async () => {

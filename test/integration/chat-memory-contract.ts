@@ -10,6 +10,7 @@ import {
   MessageWindowChatMemory,
 } from '../../src/memory/index.js';
 import type { Message } from '../../src/messages/index.js';
+import type { ChatResponse } from '../../src/model/index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../../src/testing/index.js';
 import { tool } from '../../src/tools/tool.js';
 import type { FaultInjector, FaultMode } from './fault-injection.js';
@@ -138,15 +139,20 @@ function weatherTool() {
   });
 }
 
-function toolTurnModel(prefix: string, rounds: number, answer: string): ScriptedChatModel {
-  return new ScriptedChatModel([
+/** A turn of `rounds` weather calls (one per round), then `answer`. */
+function toolTurnScript(prefix: string, rounds: number, answer: string): ChatResponse[] {
+  return [
     ...Array.from({ length: rounds }, (_, index) =>
       toolCallResponse([
         { id: `${prefix}-${index + 1}`, name: 'weather', arguments: { city: `City${index + 1}` } },
       ]),
     ),
     textResponse(answer),
-  ]);
+  ];
+}
+
+function toolTurnModel(prefix: string, rounds: number, answer: string): ScriptedChatModel {
+  return new ScriptedChatModel(toolTurnScript(prefix, rounds, answer));
 }
 
 /**
@@ -522,6 +528,40 @@ export function chatMemoryRepositoryContract(options: ChatMemoryContractOptions)
         ...stored,
         { role: 'user', text: 'What did I ask?' },
       ]);
+    });
+
+    it('inside, default window of 20: a 10-round turn after an earlier turn keeps its question, answer and newest rounds (0 lost before: every message)', async () => {
+      const { repository } = await options.create();
+      const chatMemory = new MessageWindowChatMemory({ repository });
+      const model = new ScriptedChatModel([
+        textResponse('Hello!'),
+        ...toolTurnScript('long', 10, 'Ten cities checked.'),
+      ]);
+      const client = ChatClient.create(model, {
+        tools: [weatherTool()],
+        advisors: [new MessageChatMemoryAdvisor({ chatMemory, order: HIGHEST_PRECEDENCE + 400 })],
+      });
+      const ask = (question: string) =>
+        client
+          .prompt(question)
+          .advisors((a) => a.param(CONVERSATION_ID, 'long-turn'))
+          .call()
+          .content();
+      await ask('Hi');
+      expect(await ask('Weather in ten cities?')).toBe('Ten cities checked.');
+      const stored = await repository.findByConversationId('long-turn');
+      assertToolPairsIntact(stored);
+      expect(stored).toHaveLength(20);
+      expect(stored[0]).toEqual({ role: 'user', text: 'Weather in ten cities?' });
+      expect(stored.at(-1)).toEqual({
+        role: 'assistant',
+        text: 'Ten cities checked.',
+        toolCalls: [],
+      });
+      // The 9 newest rounds stay; the oldest round is the one compacted away.
+      expect(stored.filter((message) => message.role === 'tool')).toHaveLength(9);
+      expect(JSON.stringify(stored)).not.toContain('City1"');
+      expect(JSON.stringify(stored)).toContain('City10');
     });
 
     it('outside: the same turn stores the question and the answer only', async () => {
