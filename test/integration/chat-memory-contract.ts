@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HIGHEST_PRECEDENCE } from '../../src/advisors/index.js';
 import { ChatClient } from '../../src/client/index.js';
-import { MemoryError } from '../../src/errors/index.js';
+import { InvalidArgumentError, MemoryError } from '../../src/errors/index.js';
 import {
   type ChatMemoryRepository,
   CONVERSATION_ID,
@@ -20,6 +20,11 @@ import { arbitraryMetadata, arbitraryTurns, assertToolPairsIntact } from './tran
 export interface RepositoryFixture {
   repository: ChatMemoryRepository;
   sibling?: ChatMemoryRepository;
+  /**
+   * Writes `text` as the next stored row of the conversation, bypassing the repository (as a
+   * manual edit or an old bug would); false when the storage cannot hold that text at all.
+   */
+  storeRawRow?(conversationId: string, text: string): Promise<boolean>;
 }
 
 /** How the shared suite reaches one backend. */
@@ -32,11 +37,15 @@ export interface ChatMemoryContractOptions {
    * A fresh repository whose driver calls go through `injector` (`repository`), and a clean one
    * over the same storage (`sibling`) to check the state with.
    */
-  createFaulty?(injector: FaultInjector): Promise<Required<RepositoryFixture>>;
+  createFaulty?(
+    injector: FaultInjector,
+  ): Promise<{ repository: ChatMemoryRepository; sibling: ChatMemoryRepository }>;
   /** The driver methods the injector counts and fails. */
   faultMethods?: readonly string[];
   /** Fault kinds the backend can meet (a synchronous driver cannot hang). */
   faultModes?: readonly FaultMode[];
+  /** `create()` gives a `storeRawRow`, so corrupt rows can be planted. */
+  storesRawRows?: boolean;
   /** Property runs for the slower network backends. Default 50. */
   propertyRuns?: number;
 }
@@ -116,6 +125,40 @@ function arbitraryMessage(): fc.Arbitrary<Message> {
 function asJson<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
+
+/**
+ * Stored rows a repository must refuse to return: parseable JSON of the wrong shape or type, and
+ * text that is not JSON at all (which PostgreSQL's JSONB cannot hold, so it is tried elsewhere).
+ */
+export const CORRUPT_ROWS: readonly string[] = [
+  'null',
+  '42',
+  '"text"',
+  '[]',
+  '{}',
+  '{"role":"tool"}',
+  '{"role":"robot","text":"x"}',
+  '{"role":"user"}',
+  '{"role":"user","text":5}',
+  '{"role":"system","text":null}',
+  '{"role":"assistant","text":"x"}',
+  '{"role":"assistant","text":7,"toolCalls":[]}',
+  '{"role":"assistant","text":null,"toolCalls":[null]}',
+  '{"role":"assistant","text":null,"toolCalls":[{"id":1,"name":"x","arguments":"{}"}]}',
+  '{"role":"assistant","text":null,"toolCalls":[{"id":"a","name":"x","arguments":{}}]}',
+  '{"role":"assistant","text":null,"toolCalls":[{"id":"a","name":"x","arguments":"{}","metadata":"m"}]}',
+  '{"role":"tool","responses":{}}',
+  '{"role":"tool","responses":[{"id":"a","name":"x"}]}',
+  '{"role":"tool","responses":[{"id":"a","name":"x","responseData":"r","isError":"yes"}]}',
+  '{"role":"user","text":"x","media":{}}',
+  '{"role":"user","text":"x","media":[{"mimeType":"image/png"}]}',
+  '{"role":"user","text":"x","metadata":[1]}',
+  '{"role":"user","text":"x","metadata":null}',
+  '{"__proto__":{"role":"user"},"text":"x"}',
+  '{',
+  'undefined',
+  '',
+];
 
 /** Heavy tests get room on a shared, busy machine; they never assert speed. */
 const SLOW_TEST_MS = 180_000;
@@ -308,6 +351,92 @@ export function chatMemoryRepositoryContract(options: ChatMemoryContractOptions)
       await repository.append('batch', messages);
       expect(await repository.findByConversationId('batch')).toEqual(messages);
     });
+  });
+
+  describe('stored rows are validated', () => {
+    it('a message that is not a valid message is refused on write with an InvalidArgumentError, and nothing is stored', async () => {
+      const { repository } = await options.create();
+      const circular: Record<string, unknown> = {};
+      circular.self = circular;
+      const invalid: unknown[] = [
+        { role: 'tool' },
+        { role: 'robot', text: 'x' },
+        { role: 'user', text: 5 },
+        { role: 'assistant', text: null, toolCalls: [{ id: 'a', name: 'x', arguments: {} }] },
+        { role: 'tool', responses: [{ id: 'a', name: 'x', responseData: 'r', isError: 'yes' }] },
+        { role: 'user', text: 'x', metadata: { big: 10n } },
+        { role: 'user', text: 'x', metadata: { run: () => 1 } },
+        { role: 'user', text: 'x', metadata: circular },
+        { role: 'user', text: 'x', metadata: { when: new Date(0) } },
+        { role: 'user', text: 'x', metadata: { n: Number.NaN } },
+      ];
+      const valid: Message = { role: 'user', text: 'valid' };
+      for (const message of invalid) {
+        for (const write of [
+          () => repository.append('refused', [valid, message as Message]),
+          () => repository.saveAll('refused', [valid, message as Message]),
+        ]) {
+          const error = await write().catch((caught: unknown) => caught);
+          expect(error).toBeInstanceOf(InvalidArgumentError);
+          expect((error as Error).message).toMatch(/^messages\[1\] is not a valid message: /);
+        }
+      }
+      expect(await repository.findByConversationId('refused')).toEqual([]);
+    });
+
+    it.skipIf(!options.storesRawRows)(
+      `a corrupt stored row (${CORRUPT_ROWS.length} kinds) fails every read with a MemoryError naming the conversation and the row, never a TypeError; clear() repairs the conversation`,
+      async () => {
+        const fixture = await options.create();
+        const { repository } = fixture;
+        const storeRawRow = fixture.storeRawRow as NonNullable<RepositoryFixture['storeRawRow']>;
+        let tried = 0;
+        for (const text of CORRUPT_ROWS) {
+          const id = uniqueId('corrupt');
+          const before: Message[] = [
+            { role: 'user', text: 'Earlier' },
+            { role: 'assistant', text: 'Noted', toolCalls: [] },
+          ];
+          await repository.append(id, before);
+          if (!(await storeRawRow(id, text))) continue;
+          tried++;
+          const read = await repository.findByConversationId(id).catch((caught: unknown) => caught);
+          expect(read, text).toBeInstanceOf(MemoryError);
+          expect((read as MemoryError).backend).toBe(options.backend);
+          expect((read as MemoryError).conversationId).toBe(id);
+          expect((read as Error).message, text).toContain(`conversation ${JSON.stringify(id)}`);
+          expect((read as Error).message, text).toMatch(/row 3\b/);
+
+          const chatMemory = new MessageWindowChatMemory({ repository });
+          const model = new ScriptedChatModel([textResponse('Fresh start.')]);
+          const client = ChatClient.create(model, {
+            advisors: [new MessageChatMemoryAdvisor({ chatMemory })],
+          });
+          const ask = () =>
+            client
+              .prompt('Next question')
+              .advisors((a) => a.param(CONVERSATION_ID, id))
+              .call()
+              .content();
+          const turn = await ask().catch((caught: unknown) => caught);
+          expect(turn, text).toBeInstanceOf(MemoryError);
+          expect(model.callCount).toBe(0);
+          const add = await chatMemory
+            .add(id, [{ role: 'user', text: 'more' }])
+            .catch((caught: unknown) => caught);
+          expect(add, text).toBeInstanceOf(MemoryError);
+
+          await chatMemory.clear(id);
+          expect(await ask()).toBe('Fresh start.');
+          expect(await repository.findByConversationId(id)).toEqual([
+            { role: 'user', text: 'Next question' },
+            { role: 'assistant', text: 'Fresh start.', toolCalls: [] },
+          ]);
+        }
+        expect(tried).toBeGreaterThanOrEqual(CORRUPT_ROWS.length - 3);
+        expect(Object.prototype).not.toHaveProperty('role');
+      },
+    );
   });
 
   describe('T32 conversation ids are data', () => {

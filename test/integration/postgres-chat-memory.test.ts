@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -34,11 +35,34 @@ describe.skipIf(database.skip)(
     chatMemoryRepositoryContract({
       backend: 'postgres',
       propertyRuns: 30,
+      storesRawRows: true,
       create: async () => {
         const tablePrefix = `chat_${++tables}`;
+        const raw = pool();
         return {
           repository: new PostgresChatMemoryRepository({ pool: pool(), schema, tablePrefix }),
           sibling: new PostgresChatMemoryRepository({ pool: pool(), schema, tablePrefix }),
+          storeRawRow: async (conversationId: string, text: string) => {
+            // JSONB holds JSON only: text that is not JSON cannot be stored here at all.
+            try {
+              JSON.parse(text);
+            } catch {
+              return false;
+            }
+            const key = createHash('sha256')
+              .update(Buffer.from(conversationId, 'utf16le'))
+              .digest('hex');
+            await raw.query(
+              `WITH claimed AS (
+                 UPDATE "${schema}".${tablePrefix}_conversations SET last_seq = last_seq + 1
+                 WHERE conversation_key = $1 RETURNING last_seq
+               )
+               INSERT INTO "${schema}".${tablePrefix}_messages (conversation_key, seq, message)
+               SELECT $1, last_seq, $2::jsonb FROM claimed`,
+              [key, text],
+            );
+            return true;
+          },
         };
       },
       createFaulty: async (injector: FaultInjector) => {

@@ -32,11 +32,18 @@ describe.skipIf(redis.skip)('RedisChatMemoryRepository meets the chat memory con
   chatMemoryRepositoryContract({
     backend: 'redis',
     propertyRuns: 30,
+    storesRawRows: true,
     create: async () => {
       const keyPrefix = `${runPrefix}${++prefixes}:`;
+      const raw = connect();
       return {
         repository: new RedisChatMemoryRepository({ client: connect(), keyPrefix }),
         sibling: new RedisChatMemoryRepository({ client: connect(), keyPrefix }),
+        storeRawRow: async (conversationId: string, text: string) => {
+          const encoded = Buffer.from(conversationId, 'utf16le').toString('base64url');
+          await raw.rpush(`${keyPrefix}messages:${encoded}`, text);
+          return true;
+        },
       };
     },
     createFaulty: async (injector: FaultInjector) => {

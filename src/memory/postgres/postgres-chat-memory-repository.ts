@@ -5,6 +5,7 @@ import type { AppendOptions, ChatMemoryRepository } from '../chat-memory-reposit
 import { assertConversationId, assertMessages } from '../conversation-id.js';
 import { decodeSafeJson, decodeSafeText, encodeSafeJson, encodeSafeText } from '../safe-text.js';
 import { runStoreOperation } from '../store-operation.js';
+import { storedMessage } from '../stored-message.js';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryable } from './postgres-client.js';
 import {
   migratePostgresChatMemory,
@@ -105,10 +106,10 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     assertConversationId(conversationId);
     return this.#query('read', conversationId, async (connection) => {
       const result = await connection.query(
-        `SELECT message FROM ${this.#tables.messages} WHERE conversation_key = $1 ORDER BY seq`,
+        `SELECT seq, message FROM ${this.#tables.messages} WHERE conversation_key = $1 ORDER BY seq`,
         [conversationKey(conversationId)],
       );
-      return result.rows.map((row) => decodeSafeJson(row.message) as Message);
+      return decodeRows(conversationId, result.rows);
     });
   }
 
@@ -191,7 +192,7 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
       const appendedFrom = seqs.findIndex((seq) => seq >= start);
       const keep = new Set(
         retain(
-          stored.rows.map((row) => decodeSafeJson(row.message) as Message),
+          decodeRows(conversationId, stored.rows),
           appendedFrom === -1 ? seqs.length : appendedFrom,
         ),
       );
@@ -397,6 +398,17 @@ function onceDone(lease: Lease): Lease {
 
 function conversationKey(conversationId: string): string {
   return createHash('sha256').update(Buffer.from(conversationId, 'utf16le')).digest('hex');
+}
+
+function decodeRows(conversationId: string, rows: readonly Record<string, unknown>[]): Message[] {
+  return rows.map((row, index) =>
+    storedMessage(decodeSafeJson(row.message), {
+      backend: BACKEND,
+      conversationId,
+      row: index + 1,
+      key: `seq ${String(row.seq)}`,
+    }),
+  );
 }
 
 function serialize(message: Message): string {

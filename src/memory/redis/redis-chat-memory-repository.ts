@@ -3,6 +3,7 @@ import type { Message } from '../../messages/index.js';
 import type { AppendOptions, ChatMemoryRepository } from '../chat-memory-repository.js';
 import { assertConversationId, assertMessages } from '../conversation-id.js';
 import { runStoreOperation } from '../store-operation.js';
+import { parseStoredMessage } from '../stored-message.js';
 import type { RedisClient } from './redis-client.js';
 
 /** Options of {@link RedisChatMemoryRepository}. */
@@ -92,9 +93,7 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
   async findByConversationId(conversationId: string): Promise<Message[]> {
     assertConversationId(conversationId);
     return this.#run('read', conversationId, async () =>
-      (await this.client.lrange(this.#listKey(conversationId), 0, -1)).map(
-        (text) => JSON.parse(text) as Message,
-      ),
+      parseRows(conversationId, await this.client.lrange(this.#listKey(conversationId), 0, -1)),
     );
   }
 
@@ -144,10 +143,7 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
         )) as [string, string[]];
         const [version, stored] = snapshot;
         const all = [...stored, ...rows];
-        const keep = retain(
-          all.map((text) => JSON.parse(text) as Message),
-          stored.length,
-        );
+        const keep = retain([...parseRows(conversationId, stored), ...messages], stored.length);
         const kept = keep.map((index) => all[index]).filter((row) => row !== undefined);
         if (await this.#replace(conversationId, String(version), kept)) return;
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * (attempt + 1)));
@@ -196,6 +192,12 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
   #idsKey(): string {
     return `${this.keyPrefix}conversations`;
   }
+}
+
+function parseRows(conversationId: string, rows: readonly unknown[]): Message[] {
+  return rows.map((text, index) =>
+    parseStoredMessage(text, { backend: BACKEND, conversationId, row: index + 1 }),
+  );
 }
 
 function encodeId(conversationId: string): string {
