@@ -157,7 +157,7 @@ describe('MessageChatMemoryAdvisor', () => {
     ]);
   });
 
-  it('keeps the tool call with its responses when the stored history lacks the call', async () => {
+  it('stores the question and the tool call with its responses when the stored history lacks them', async () => {
     // The reference stores [TR] alone here, an orphan a strict provider rejects.
     const chatMemory = await memoryWith([]);
     const model = new ScriptedChatModel([textResponse('Sunny')]);
@@ -165,7 +165,18 @@ describe('MessageChatMemoryAdvisor', () => {
     await callThrough(new MessageChatMemoryAdvisor({ chatMemory }), model, prompt);
     expect(model.prompts[0]?.messages).toEqual(prompt);
     const stored = await chatMemory.get('c');
-    expect(stored).toEqual([ATC, TR, assistantMessage('Sunny')]);
+    expect(stored).toEqual([userMessage('Weather?'), ATC, TR, assistantMessage('Sunny')]);
+  });
+
+  it('never stores a tool response whose call neither the prompt nor an open turn holds', async () => {
+    const chatMemory = await memoryWith([userMessage('old'), assistantMessage('old')]);
+    const model = new ScriptedChatModel([textResponse('Answered')]);
+    await callThrough(new MessageChatMemoryAdvisor({ chatMemory }), model, [TR]);
+    expect(await chatMemory.get('c')).toEqual([
+      userMessage('old'),
+      assistantMessage('old'),
+      assistantMessage('Answered'),
+    ]);
   });
 
   it('a small window compacts the turn rather than keep an orphan tool response (max 3)', async () => {
@@ -180,6 +191,55 @@ describe('MessageChatMemoryAdvisor', () => {
     expect(model.prompts[0]?.messages).toEqual(prompt);
     // The reference keeps [TR2], an orphan; here the turn keeps its question and its answer.
     expect(await chatMemory.get('c')).toEqual([userMessage('U'), assistantMessage('done')]);
+  });
+
+  it('caller-driven tool turns (no tool loop) with the same call id are told apart by the call the prompt shows', async () => {
+    const chatMemory = new MessageWindowChatMemory();
+    const advisor = new MessageChatMemoryAdvisor({ chatMemory });
+    const callFor = (city: string) => assistantMessage(null, [toolCall('x', 'weather', { city })]);
+    const resultFor = (city: string) =>
+      toolResponseMessage([toolResponse('x', 'weather', `${city}: 21C`)]);
+    // Both turns ask for a tool with the id 'x'; the caller runs it and sends the results back.
+    await callThrough(
+      advisor,
+      new ScriptedChatModel([
+        {
+          results: [{ output: callFor('Paris'), metadata: { finishReason: 'tool_calls' } }],
+          metadata: {},
+        },
+      ]),
+      [userMessage('Paris?')],
+    );
+    await callThrough(
+      advisor,
+      new ScriptedChatModel([
+        {
+          results: [{ output: callFor('Rome'), metadata: { finishReason: 'tool_calls' } }],
+          metadata: {},
+        },
+      ]),
+      [userMessage('Rome?')],
+    );
+    await callThrough(advisor, new ScriptedChatModel([textResponse('Paris is mild')]), [
+      userMessage('Paris?'),
+      callFor('Paris'),
+      resultFor('Paris'),
+    ]);
+    await callThrough(advisor, new ScriptedChatModel([textResponse('Rome is mild')]), [
+      userMessage('Rome?'),
+      callFor('Rome'),
+      resultFor('Rome'),
+    ]);
+    expect(await chatMemory.get('c')).toEqual([
+      userMessage('Paris?'),
+      callFor('Paris'),
+      resultFor('Paris'),
+      assistantMessage('Paris is mild'),
+      userMessage('Rome?'),
+      callFor('Rome'),
+      resultFor('Rome'),
+      assistantMessage('Rome is mild'),
+    ]);
   });
 
   it('stores nothing when the model fails', async () => {

@@ -10,7 +10,7 @@ import {
   MessageWindowChatMemory,
 } from '../../src/memory/index.js';
 import type { Message } from '../../src/messages/index.js';
-import type { ChatResponse } from '../../src/model/index.js';
+import type { ChatResponse, Prompt } from '../../src/model/index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../../src/testing/index.js';
 import { tool } from '../../src/tools/tool.js';
 import type { FaultInjector, FaultMode } from './fault-injection.js';
@@ -196,6 +196,50 @@ function toolTurnScript(prefix: string, rounds: number, answer: string): ChatRes
 
 function toolTurnModel(prefix: string, rounds: number, answer: string): ScriptedChatModel {
   return new ScriptedChatModel(toolTurnScript(prefix, rounds, answer));
+}
+
+/**
+ * A model that asks for the weather of the city in the turn's question (`Weather in Paris?`), one
+ * round at a time, every call with the id `callId`, and after two results answers with the city
+ * and the results it was shown: a turn that saw another turn's question or results answers wrong.
+ */
+function cityWeatherModel(callId: string, calls: number): ScriptedChatModel {
+  const turn = (prompt: Prompt): ChatResponse => {
+    const messages = prompt.messages;
+    const questionAt = messages.findLastIndex((message) => message.role === 'user');
+    const question = messages[questionAt] as { text: string };
+    const city = /Weather in (\w+)\?/.exec(question.text)?.[1] ?? 'unknown';
+    const results = messages
+      .slice(questionAt)
+      .flatMap((message) => (message.role === 'tool' ? message.responses : []))
+      .map((response) => JSON.parse(response.responseData) as string);
+    if (results.length < 2) {
+      return toolCallResponse([
+        { id: callId, name: 'weather', arguments: { city, round: results.length + 1 } },
+      ]);
+    }
+    return textResponse(`${city}: ${results.join(' | ')}`);
+  };
+  return new ScriptedChatModel(Array.from({ length: calls }, () => turn));
+}
+
+/** `meet(name)` resolves once `parties` callers have met under that name. */
+function rendezvous(parties: number): (name: string) => Promise<void> {
+  const waiting = new Map<string, { count: number; all: Promise<void>; release: () => void }>();
+  return (name) => {
+    let entry = waiting.get(name);
+    if (!entry) {
+      let release!: () => void;
+      const all = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      entry = { count: 0, all, release };
+      waiting.set(name, entry);
+    }
+    entry.count++;
+    if (entry.count === parties) entry.release();
+    return entry.all;
+  };
 }
 
 /**
@@ -621,6 +665,68 @@ export function chatMemoryRepositoryContract(options: ChatMemoryContractOptions)
     );
   });
 
+  describe('concurrent turns of one conversation never mix, even with identical tool-call ids', () => {
+    for (const placement of ['inside', 'outside'] as const) {
+      for (const mode of ['call', 'stream'] as const) {
+        it(`memory ${placement} the loop, ${mode}: two turns whose calls share the id "call_response_0", then "", each keep their own question, calls and results`, async () => {
+          const { repository } = await options.create();
+          for (const callId of ['call_response_0', '']) {
+            const id = uniqueId(`mixed-${placement}-${mode}`);
+            const chatMemory = new MessageWindowChatMemory({ repository, maxMessages: 100 });
+            const order = placement === 'inside' ? HIGHEST_PRECEDENCE + 400 : undefined;
+            const meet = rendezvous(2);
+            const client = ChatClient.create(cityWeatherModel(callId, 20), {
+              tools: [
+                tool({
+                  name: 'weather',
+                  description: 'Weather of a city, one round at a time',
+                  inputSchema: {
+                    type: 'object',
+                    properties: { city: { type: 'string' }, round: { type: 'number' } },
+                    required: ['city', 'round'],
+                  },
+                  // Both turns reach each round before either goes on: their rounds interleave.
+                  execute: async (input: Record<string, unknown>) => {
+                    await meet(`round ${String(input.round)}`);
+                    return `${String(input.city)} round ${String(input.round)}: 21C`;
+                  },
+                }),
+              ],
+              advisors: [new MessageChatMemoryAdvisor({ chatMemory, order })],
+            });
+            const ask = async (city: string) => {
+              const request = client
+                .prompt(`Weather in ${city}?`)
+                .advisors((a) => a.param(CONVERSATION_ID, id));
+              if (mode === 'call') return request.call().content();
+              let text = '';
+              for await (const delta of request.stream().content()) text += delta;
+              return text;
+            };
+            const answers = await Promise.all([ask('Paris'), ask('Rome')]);
+            expect(answers).toEqual([
+              'Paris: Paris round 1: 21C | Paris round 2: 21C',
+              'Rome: Rome round 1: 21C | Rome round 2: 21C',
+            ]);
+            const stored = await repository.findByConversationId(id);
+            assertToolPairsIntact(stored);
+            expect(stored).toHaveLength(placement === 'inside' ? 12 : 4);
+            // Each stored turn is contiguous and about one city: question, calls, results, answer.
+            for (let start = 0; start < stored.length; start += stored.length / 2) {
+              const turn = stored.slice(start, start + stored.length / 2);
+              const city = /Weather in (\w+)\?/.exec(
+                (turn[0] as { text: string }).text,
+              )?.[1] as string;
+              expect(['Paris', 'Rome']).toContain(city);
+              for (const message of turn.slice(1)) expect(JSON.stringify(message)).toContain(city);
+              expect(JSON.stringify(turn)).not.toContain(city === 'Paris' ? 'Rome' : 'Paris');
+            }
+          }
+        });
+      }
+    }
+  });
+
   describe('T28 memory inside and outside the tool loop', () => {
     it('inside: a 3-round tool turn is stored in full and fed back once', async () => {
       const { repository } = await options.create();
@@ -771,7 +877,8 @@ export function chatMemoryRepositoryContract(options: ChatMemoryContractOptions)
               }
               if (!injector.fired) break;
             }
-            expect(failures).toBeGreaterThan(5);
+            // At least the history read, the write and (for a trimming append) its snapshot.
+            expect(failures).toBeGreaterThanOrEqual(3);
           },
           SLOW_TEST_MS,
         );
