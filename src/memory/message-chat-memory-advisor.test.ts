@@ -200,26 +200,10 @@ describe('MessageChatMemoryAdvisor', () => {
     const resultFor = (city: string) =>
       toolResponseMessage([toolResponse('x', 'weather', `${city}: 21C`)]);
     // Both turns ask for a tool with the id 'x'; the caller runs it and sends the results back.
-    await callThrough(
-      advisor,
-      new ScriptedChatModel([
-        {
-          results: [{ output: callFor('Paris'), metadata: { finishReason: 'tool_calls' } }],
-          metadata: {},
-        },
-      ]),
-      [userMessage('Paris?')],
-    );
-    await callThrough(
-      advisor,
-      new ScriptedChatModel([
-        {
-          results: [{ output: callFor('Rome'), metadata: { finishReason: 'tool_calls' } }],
-          metadata: {},
-        },
-      ]),
-      [userMessage('Rome?')],
-    );
+    for (const city of ['Paris', 'Rome']) {
+      const asks = toolCallResponse([{ id: 'x', name: 'weather', arguments: { city } }]);
+      await callThrough(advisor, new ScriptedChatModel([asks]), [userMessage(`${city}?`)]);
+    }
     await callThrough(advisor, new ScriptedChatModel([textResponse('Paris is mild')]), [
       userMessage('Paris?'),
       callFor('Paris'),

@@ -160,6 +160,18 @@ export const CORRUPT_ROWS: readonly string[] = [
   '',
 ];
 
+/** A conversation's earlier turn, stored before a test's turn. */
+export const EARLIER_TURN: readonly Message[] = [
+  { role: 'user', text: 'Earlier' },
+  { role: 'assistant', text: 'Noted', toolCalls: [] },
+];
+
+/** A turn whose write a test delays past its timeout. */
+export const LATE_TURN: readonly Message[] = [
+  { role: 'user', text: 'Late question' },
+  { role: 'assistant', text: 'Late answer', toolCalls: [] },
+];
+
 /** Heavy tests get room on a shared, busy machine; they never assert speed. */
 const SLOW_TEST_MS = 180_000;
 
@@ -437,10 +449,7 @@ export function chatMemoryRepositoryContract(options: ChatMemoryContractOptions)
         let tried = 0;
         for (const text of CORRUPT_ROWS) {
           const id = uniqueId('corrupt');
-          const before: Message[] = [
-            { role: 'user', text: 'Earlier' },
-            { role: 'assistant', text: 'Noted', toolCalls: [] },
-          ];
+          const before = [...EARLIER_TURN];
           await repository.append(id, before);
           if (!(await storeRawRow(id, text))) continue;
           tried++;
@@ -830,10 +839,7 @@ export function chatMemoryRepositoryContract(options: ChatMemoryContractOptions)
             const { FaultInjector } = await import('./fault-injection.js');
             const injector = new FaultInjector(faultMethods);
             const { repository, sibling } = await createFaulty(injector);
-            const before: Message[] = [
-              { role: 'user', text: 'Earlier' },
-              { role: 'assistant', text: 'Noted', toolCalls: [] },
-            ];
+            const before = [...EARLIER_TURN];
             let failures = 0;
             for (let k = 1; k < 200; k++) {
               const id = `fault-${mode}-${k}`;

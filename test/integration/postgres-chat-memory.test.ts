@@ -8,8 +8,7 @@ import {
   PostgresChatMemoryRepository,
   postgresChatMemoryMigration,
 } from '../../src/memory/postgres/index.js';
-import type { Message } from '../../src/messages/index.js';
-import { chatMemoryRepositoryContract } from './chat-memory-contract.js';
+import { chatMemoryRepositoryContract, EARLIER_TURN, LATE_TURN } from './chat-memory-contract.js';
 import { FaultInjector } from './fault-injection.js';
 import { serviceUrl } from './services.js';
 
@@ -167,14 +166,8 @@ describe.skipIf(database.skip)('PostgresChatMemoryRepository schema', () => {
 });
 
 describe.skipIf(database.skip)('PostgresChatMemoryRepository after a timeout', () => {
-  const before: Message[] = [
-    { role: 'user', text: 'Earlier' },
-    { role: 'assistant', text: 'Noted', toolCalls: [] },
-  ];
-  const turn: Message[] = [
-    { role: 'user', text: 'Late question' },
-    { role: 'assistant', text: 'Late answer', toolCalls: [] },
-  ];
+  const before = EARLIER_TURN;
+  const turn = LATE_TURN;
   const key = createHash('sha256').update(Buffer.from('c', 'utf16le')).digest('hex');
 
   /** Holds the conversation's row lock from another connection until `release()`. */

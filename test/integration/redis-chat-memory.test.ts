@@ -6,8 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { MemoryError } from '../../src/errors/index.js';
 import { MessageWindowChatMemory } from '../../src/memory/index.js';
 import { RedisChatMemoryRepository } from '../../src/memory/redis/index.js';
-import type { Message } from '../../src/messages/index.js';
-import { chatMemoryRepositoryContract } from './chat-memory-contract.js';
+import { chatMemoryRepositoryContract, EARLIER_TURN, LATE_TURN } from './chat-memory-contract.js';
 import { FaultInjector } from './fault-injection.js';
 import { serviceUrl } from './services.js';
 import { freePort, startRedis } from './support/private-redis.js';
@@ -109,14 +108,8 @@ describe.skipIf(redis.skip)('RedisChatMemoryRepository keys', () => {
 });
 
 describe.skipIf(redis.skip)('RedisChatMemoryRepository after a timeout', () => {
-  const before: Message[] = [
-    { role: 'user', text: 'Earlier' },
-    { role: 'assistant', text: 'Noted', toolCalls: [] },
-  ];
-  const turn: Message[] = [
-    { role: 'user', text: 'Late question' },
-    { role: 'assistant', text: 'Late answer', toolCalls: [] },
-  ];
+  const before = EARLIER_TURN;
+  const turn = LATE_TURN;
 
   it('a paused server (CLIENT PAUSE): the caller gets a MemoryError saying whether the write is known, no command is sent after it, and nothing is stored after it', async () => {
     const directory = mkdtempSync(join(tmpdir(), 'toolloop-redis-pause-'));
