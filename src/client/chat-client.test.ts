@@ -109,27 +109,41 @@ describe.each(['call', 'stream'] as const)('ChatClient request assembly (%s)', (
         .tools(tool2),
       mode,
     );
-    expect(model.prompts[0]?.options.toolCallbacks).toEqual([tool2]);
+    const offered = (index: number) =>
+      model.prompts[index]?.options.toolCallbacks?.map((callback) => callback.definition);
+    expect(offered(0)).toEqual([tool2.definition]);
     await run(client.prompt('x').options({ toolCallbacks: [tool1] }), mode);
-    expect(model.prompts[1]?.options.toolCallbacks).toEqual([tool1]);
+    expect(offered(1)).toEqual([tool1.definition]);
     await run(client.prompt('x'), mode);
     expect(model.prompts[2]?.options.toolCallbacks).toBeUndefined();
   });
 
   it('merges tool context: model default, options, client default, call (call wins)', async () => {
-    const model = new ScriptedChatModel([textResponse('a')], {
-      defaultOptions: { toolContext: { fromModel: 1, shared: 'model' } },
+    const model = new ScriptedChatModel(
+      [toolCallResponse([{ name: 'readContext' }]), textResponse('a')],
+      { defaultOptions: { toolContext: { fromModel: 1, shared: 'model' } } },
+    );
+    const seen: Record<string, unknown>[] = [];
+    const readContext = tool({
+      name: 'readContext',
+      execute: (_input, context) => {
+        seen.push({ ...context.context });
+      },
     });
     const client = ChatClient.create(model, { toolContext: { fromClient: 3, shared: 'client' } });
     await run(
       client
         .prompt('x')
+        .tools(readContext)
         .options({ toolContext: { key1: 'v1', shared: 'options' } })
         .toolContext({ key2: 'v2' })
         .toolContext({ shared: 'call' }),
       mode,
     );
-    expect(model.prompts[0]?.options.toolContext).toEqual({
+    // The model never receives the context; the tool receives all of it.
+    for (const prompt of model.prompts) expect(prompt.options).not.toHaveProperty('toolContext');
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toEqual({
       fromModel: 1,
       key1: 'v1',
       fromClient: 3,
@@ -210,7 +224,8 @@ describe.each(['call', 'stream'] as const)('ChatClient request assembly (%s)', (
 
   it('keeps specs immutable: derived specs do not change their base, and a spec runs twice', async () => {
     const model = new ScriptedChatModel([textResponse('1'), textResponse('2'), textResponse('3')]);
-    const client = ChatClient.create(model);
+    const recorder = new RecordingAdvisor();
+    const client = ChatClient.create(model, { advisors: [recorder] });
     const base = client.prompt().system('S');
     const first = base.user('first');
     const second = base.user('second').toolContext({ a: 1 });
@@ -226,8 +241,8 @@ describe.each(['call', 'stream'] as const)('ChatClient request assembly (%s)', (
       [false, 'second'],
       [false, 'first'],
     ]);
-    expect(model.prompts[0]?.options.toolContext).toBeUndefined();
-    expect(model.prompts[2]?.options.toolContext).toBeUndefined();
+    const toolContexts = recorder.requests.map((request) => request.prompt.options.toolContext);
+    expect(toolContexts).toEqual([undefined, { a: 1 }, undefined]);
   });
 
   it('derives clients with mutate() and leaves the original unchanged', async () => {
