@@ -92,7 +92,8 @@ export const DEFAULT_TOOL_CALL_CONCURRENCY = 8;
  *   (`RETURN_ERROR_RESPONSE`); a call whose id an earlier call of the batch already used (the first
  *   one runs, each repeat gets its own error); an empty or unknown name, or a tool known only to
  *   the resolver while the fallback is off (the text lists the attached tools only); arguments
- *   that are not a JSON object or fail the tool's input schema (issues with JSON-pointer paths);
+ *   that are not text (an object, a number, `null`: "arguments must be JSON text", never read
+ *   as `{}`), not a JSON object, or fail the tool's input schema (issues with JSON-pointer paths);
  *   a call marked `metadata.truncated`, or whose arguments do not parse while the generation's
  *   finish reason is `'length'`. An `InvalidToolInputError` thrown by the tool is answered the
  *   same way.
@@ -107,6 +108,9 @@ export const DEFAULT_TOOL_CALL_CONCURRENCY = 8;
  *   The caller's abort keeps queued calls from starting, aborts running ones and rejects with an
  *   `AbortError`.
  * - A tool input schema that cannot be compiled fails the request with a `ToolDefinitionError`.
+ * - A call that cannot be answered in a valid transcript (not an object, an id that is not a
+ *   non-empty string, a name that is not a string) fails the batch with an `IllegalStateError`
+ *   before any call of it runs.
  *
  * Throws {@link InvalidArgumentError} for invalid options.
  */
@@ -216,6 +220,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
     const assistant = generation.output;
     const calls = assistant.toolCalls;
     const callbacks = prompt.options?.toolCallbacks ?? [];
+    for (let index = 0; index < calls.length; index++) checkCallShape(calls[index], index, calls);
     const outputTruncated = generation.metadata?.finishReason === 'length';
     const breaches = decideToolCallLimits(
       calls,
@@ -318,13 +323,14 @@ class DefaultToolCallingManager implements ToolCallingManager {
       responses[index] = errorResponse(call, truncatedMessage(call.name));
       return undefined;
     }
-    // A missing text (an adapter bug, or the reference's null) is treated like an empty one.
-    const raw: string = typeof call.arguments === 'string' ? call.arguments : '';
+    // Not text (an object, a number, null: an adapter that passed the provider's value on) is
+    // rejected by the parser; guessing `{}` would run the tool on arguments the model never sent.
+    const raw = call.arguments;
     const parsed = parseToolArguments(raw, this.#parseOptions);
     if (!parsed.ok) {
       responses[index] = errorResponse(
         call,
-        outputTruncated
+        outputTruncated && typeof raw === 'string'
           ? truncatedMessage(call.name)
           : invalidArgumentsMessage(call.name, parsed.issues),
       );
@@ -368,6 +374,28 @@ function firstGenerationWithToolCalls(response: ChatResponse): Generation | unde
     if ((generation?.output as AssistantMessage | undefined)?.toolCalls?.length) return generation;
   }
   return undefined;
+}
+
+/**
+ * A call's result is written under its id and name, so a call without a non-empty string id or
+ * a string name cannot be answered in a valid transcript (nor sent back to a provider): the batch
+ * fails before anything runs. Such calls come only from a broken `ChatModel`; the built-in ones
+ * give every call an id.
+ */
+function checkCallShape(
+  call: ToolCall | undefined,
+  index: number,
+  calls: readonly ToolCall[],
+): void {
+  let problem: string | undefined;
+  if (typeof call !== 'object' || call === null) problem = 'it is not an object';
+  else if (typeof call.id !== 'string' || call.id === '') {
+    problem = 'its id is not a non-empty string';
+  } else if (typeof call.name !== 'string') problem = 'its name is not a string';
+  if (problem === undefined) return;
+  throw new IllegalStateError(
+    `The chat model returned a malformed tool call (call ${index + 1} of ${calls.length}): ${problem}. No tool call of this response was executed.`,
+  );
 }
 
 function errorResponse(call: ToolCall, text: string): ToolResponse {
