@@ -93,6 +93,7 @@ describe('bad input: arguments', () => {
     ['a number', '42', 'must be a JSON object, not a number'],
     ['a string', '"Paris"', 'must be a JSON object, not a string'],
     ['a trailing model token', '{"city":"Paris"}<|endoftext|>', 'not valid JSON'],
+    ['a number that overflows', '{"city":"Paris","days":1e999}', '/days: number is too large'],
   ])('rejects %s without running the tool', async (_label, args, expected) => {
     const response = await rejectedSingleCall(
       spyTool('weather', { inputSchema: citySchema }),

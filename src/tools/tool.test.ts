@@ -9,6 +9,7 @@ import {
 import { jsonSchema } from './schema/typed-json-schema.js';
 import { tool } from './tool.js';
 import type { ToolCallback, ToolContext } from './tool-callback.js';
+import { toolCallbacksFrom } from './tool-decorator.js';
 
 async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -119,6 +120,56 @@ describe('tool() with execute (function tools)', () => {
     )) as InvalidToolInputError;
     expect(error.issues.map((issue) => issue.path)).toEqual(['/id', '/tags/0']);
     expect(runs).toBe(0);
+  });
+
+  it('never hands a non-finite number to a tool, whatever the schema style, at any depth', async () => {
+    const runs: unknown[] = [];
+    const execute = (input: unknown) => {
+      runs.push(input);
+      return 'ran';
+    };
+    const standardSchema = {
+      '~standard': {
+        version: 1 as const,
+        vendor: 'hand-written',
+        validate: (value: unknown) => ({ value }),
+        jsonSchema: {
+          input: () => ({ type: 'object', properties: { n: {}, deep: {} } }),
+          output: () => ({ type: 'object' }),
+        },
+      },
+    };
+    class Methods {
+      @tool({
+        inputSchema: { type: 'object', properties: { n: { type: 'number' }, deep: {} } },
+      })
+      decorated(input: unknown) {
+        return execute(input);
+      }
+    }
+    const tools = [
+      tool({
+        name: 'rawNumber',
+        inputSchema: { type: 'object', properties: { n: { type: 'number' }, deep: {} } },
+        execute,
+      }),
+      tool({
+        name: 'rawInteger',
+        inputSchema: { type: 'object', properties: { n: { type: 'integer' }, deep: {} } },
+        execute,
+      }),
+      tool({ name: 'zodAny', inputSchema: z.object({ n: z.any(), deep: z.any() }), execute }),
+      tool({ name: 'standard', inputSchema: standardSchema, execute }),
+      ...toolCallbacksFrom(new Methods()),
+    ];
+    for (const callback of tools) {
+      for (const raw of ['{"n":1e999}', '{"n":-1E400}', '{"deep":{"list":[0,{"x":1e309}]}}']) {
+        const error = await rejectionOf(callback.call(raw));
+        expect(error).toBeInstanceOf(InvalidToolInputError);
+        expect((error as Error).message).toContain('overflows to Infinity');
+      }
+    }
+    expect(runs).toEqual([]);
   });
 
   it('passes the caller context, or an empty one when none is given', async () => {
