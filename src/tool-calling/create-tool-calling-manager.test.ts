@@ -185,14 +185,52 @@ describe('executeToolCalls: reference scenarios (spec §19.3)', () => {
     expect((await run(['normal', 'direct'])).returnDirect).toBe(false);
   });
 
-  it('ignores calls that were not executed when deciding returnDirect', async () => {
+  it.each([
+    ['an unknown tool', [toolCall('2', 'unknown')], {}],
+    ['invalid arguments', [toolCall('2', 'strictDirect', '{"city":1}')], {}],
+    ['arguments that are not JSON', [toolCall('2', 'direct', '{"x":')], {}],
+    ['a repeated id', [toolCall('1', 'direct')], {}],
+    ['a truncated call', [{ ...toolCall('2', 'direct'), metadata: { truncated: true } }], {}],
+    [
+      'a call over its limit',
+      [toolCall('2', 'direct')],
+      { limits: { perTool: { direct: 1 }, onLimitExceeded: 'RETURN_ERROR_RESPONSE' as const } },
+    ],
+    ['a call that times out', [toolCall('2', 'slowDirect')], { defaultTimeoutMs: 5 }],
+    ['a call whose tool throws', [toolCall('2', 'failingDirect')], {}],
+  ])(
+    'never returns directly when a returnDirect batch holds %s: the model sees every result',
+    async (_label, extra, options) => {
+      const direct = spyTool('direct', { metadata: { returnDirect: true }, execute: () => 'ok' });
+      const tools = [
+        direct,
+        spyTool('strictDirect', {
+          metadata: { returnDirect: true },
+          inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
+        }),
+        spyTool('slowDirect', {
+          metadata: { returnDirect: true },
+          execute: () => new Promise((resolve) => setTimeout(() => resolve('late'), 1000)),
+        }),
+        spyTool('failingDirect', {
+          metadata: { returnDirect: true },
+          execute: () => Promise.reject(new Error('backend down')),
+        }),
+      ];
+      const result = await createToolCallingManager(options).executeToolCalls(
+        promptWith(tools),
+        toolCallResponse([toolCall('1', 'direct'), ...extra]),
+      );
+      expect(direct.invocations).toHaveLength(1);
+      const responses = lastResponses(result.conversationHistory);
+      expect(responses[0]).toEqual(toolResponse('1', 'direct', 'ok'));
+      expect(responses[1]?.isError).toBe(true);
+      expect(result.returnDirect).toBe(false);
+    },
+  );
+
+  it('never returns directly when nothing was executed', async () => {
     const direct = spyTool('direct', { metadata: { returnDirect: true } });
-    const result = await createToolCallingManager().executeToolCalls(
-      promptWith([direct]),
-      toolCallResponse([toolCall('1', 'direct'), toolCall('2', 'unknown')]),
-    );
-    expect(result.returnDirect).toBe(true);
-    // Nothing executed at all: never returnDirect.
     const none = await createToolCallingManager().executeToolCalls(
       promptWith([direct]),
       toolCallResponse([toolCall('1', 'unknown')]),
@@ -587,7 +625,8 @@ describe('executeToolCalls: limits (spec §19.3)', () => {
       responseData: 'Tool call not executed: a tool call limit was reached earlier in this batch.',
       isError: true,
     });
-    expect(error.partialResult.returnDirect).toBe(true);
+    // Calls of the batch did not run: the batch is no returnDirect batch.
+    expect(error.partialResult.returnDirect).toBe(false);
     const generation = error.buildGeneration();
     expect(generation.output.text).toBe(responses[1]?.responseData);
     expect(generation.metadata.finishReason).toBe('toolCallLimitExceeded');

@@ -100,6 +100,8 @@ export const DEFAULT_TOOL_CALL_CONCURRENCY = 8;
  * - With `'THROW'`, the calls before the breach run, then a {@link ToolCallLimitExceededError} is
  *   thrown whose partial history answers every call: results before the breach, the breach text,
  *   then "not executed" errors for the calls after it (the reference leaves those unanswered).
+ * - `returnDirect` is set only when every call of the batch ran and succeeded with a
+ *   `returnDirect` tool; otherwise the results (error results included) go back to the model.
  * - Every error a tool throws goes through the exception processor (JavaScript has no checked /
  *   unchecked split; the reference processes only `ToolExecutionException`); abort errors and
  *   whatever the processor throws end the request.
@@ -280,7 +282,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
     if (plans.length > 0) {
       const messages: Message[] = prompt.messages.slice();
       messages.push(assistant);
-      returnDirect = await runToolCallBatch(plans, {
+      const allSucceededDirectly = await runToolCallBatch(plans, {
         responses,
         context: frozenCopy(prompt.options?.toolContext),
         messages,
@@ -289,6 +291,9 @@ class DefaultToolCallingManager implements ToolCallingManager {
         processor: this.#processor,
         observer: this.#observer,
       });
+      // The reference's rule (every call of the batch is a returnDirect call), where a call that
+      // was not executed or failed is not one: an error text must never become the answer.
+      returnDirect = allSucceededDirectly && plans.length === calls.length;
     }
 
     const history: Message[] = prompt.messages.slice();

@@ -43,8 +43,8 @@ export interface ToolCallBatchSettings {
 /**
  * Runs the planned calls of one batch: concurrently up to `maxConcurrency`, started in call order,
  * a `sequential` call alone; each call's timeout aborts its signal and answers with a timeout
- * error. Resolves to the batch's `returnDirect` flag (true only when every executed call is
- * `returnDirect`). Rejects with an `AbortError` as soon as the caller aborts (queued calls never
+ * error. Resolves to whether every planned call succeeded with a `returnDirect` tool (a call
+ * answered with an error result of any kind, a timeout included, never counts). Rejects with an `AbortError` as soon as the caller aborts (queued calls never
  * start, running calls see their signal aborted), or with the first error that must end the
  * request (a processor rethrow, an abort error thrown by a tool); the other calls are aborted then.
  *
@@ -86,8 +86,8 @@ class ToolCallBatch implements DeferredSignalOwner {
   #running = 0;
   #sequentialRunning = false;
   #settled = false;
-  #executed = 0;
-  #allReturnDirect = true;
+  /** Calls that succeeded with a `returnDirect` tool. */
+  #directSuccesses = 0;
   #resolve: (returnDirect: boolean) => void = noop;
   #reject: (error: unknown) => void = noop;
 
@@ -175,7 +175,7 @@ class ToolCallBatch implements DeferredSignalOwner {
     if (!this.#settled && this.#running === 0 && this.#next >= plans.length) {
       this.#settled = true;
       this.#settings.signal?.removeEventListener('abort', this.#onCallerAbort);
-      this.#resolve(this.#executed > 0 && this.#allReturnDirect);
+      this.#resolve(this.#directSuccesses === plans.length);
     }
   }
 
@@ -236,7 +236,6 @@ class ToolCallBatch implements DeferredSignalOwner {
     let error: unknown;
     let failure: unknown;
     let failed = false;
-    let executed = true;
     if (this.#settled || outcome.kind === 'aborted') {
       kind = 'aborted';
     } else if (outcome.kind === 'value') {
@@ -253,7 +252,6 @@ class ToolCallBatch implements DeferredSignalOwner {
         failure = error;
       } else if (isToolloopErrorWithCode(error, 'TOOL_INPUT_INVALID')) {
         kind = 'invalid-input';
-        executed = false;
         result = (error as Error).message;
       } else {
         const toolError = isToolloopErrorWithCode(error, 'TOOL_EXECUTION_FAILED')
@@ -291,10 +289,7 @@ class ToolCallBatch implements DeferredSignalOwner {
     this.#settings.responses[plan.index] = isError
       ? { id: call.id, name: call.name, responseData: result, isError: true }
       : { id: call.id, name: call.name, responseData: result };
-    if (executed) {
-      this.#executed++;
-      if (callback.metadata.returnDirect !== true) this.#allReturnDirect = false;
-    }
+    if (!isError && callback.metadata.returnDirect === true) this.#directSuccesses++;
   }
 }
 
