@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  AbortError,
   IllegalStateError,
   InvalidArgumentError,
   NoSuchToolError,
@@ -10,7 +11,7 @@ import type { Message, ToolResponse, ToolResponseMessage } from '../messages/ind
 import { toolCall, toolResponse, toolResponseMessage, userMessage } from '../messages/index.js';
 import type { ChatOptions, ChatResponse } from '../model/index.js';
 import type { ToolCallbackResolver } from '../tools/tool-callback.js';
-import { promptWith, spyTool, toolCallResponse } from './__tests__/spy-tool.js';
+import { deferred, promptWith, spyTool, toolCallResponse } from './__tests__/spy-tool.js';
 import { createToolCallingManager } from './create-tool-calling-manager.js';
 import { ToolCallLimitExceededError } from './tool-call-limit-exceeded-error.js';
 import { buildToolExecutionGenerations } from './tool-execution-result.js';
@@ -759,14 +760,64 @@ describe('executeToolCalls: exception processing', () => {
     expect((error as ToolExecutionError).toolName).toBe('toolA');
   });
 
-  it('always propagates an abort error thrown by a tool', async () => {
-    const abort = new DOMException('gone', 'AbortError');
-    await expect(
-      createToolCallingManager().executeToolCalls(
-        promptWith([spyTool('toolA', { execute: () => Promise.reject(abort) })]),
-        toolCallResponse([toolCall('1', 'toolA')]),
-      ),
-    ).rejects.toBe(abort);
+  it.each([
+    ['a DOMException', () => new DOMException('The operation was aborted.', 'AbortError')],
+    ["toolloop's AbortError", () => new AbortError('sub-request cancelled')],
+    ['a plain object', () => ({ name: 'AbortError', message: 'cancelled' })],
+  ])(
+    "treats an abort error of a tool's own (%s) as a tool error, with or without a caller signal",
+    async (_label, makeError) => {
+      const processed: ToolExecutionError[] = [];
+      const manager = createToolCallingManager({
+        exceptionProcessor: (error) => {
+          processed.push(error);
+          return `failed: ${error.toolName}`;
+        },
+      });
+      const controller = new AbortController();
+      for (const signal of [undefined, controller.signal]) {
+        const result = await manager.executeToolCalls(
+          promptWith([
+            spyTool('fetcher', { execute: () => Promise.reject(makeError()) }),
+            spyTool('other', { execute: () => 'fine' }),
+          ]),
+          toolCallResponse([toolCall('1', 'fetcher'), toolCall('2', 'other')]),
+          signal === undefined ? {} : { signal },
+        );
+        expect(lastResponses(result.conversationHistory)).toEqual([
+          { id: '1', name: 'fetcher', responseData: 'failed: fetcher', isError: true },
+          toolResponse('2', 'other', 'fine'),
+        ]);
+      }
+      expect(processed).toHaveLength(2);
+      expect(processed[0]?.toolCallId).toBe('1');
+      expect(processed[0]?.cause).toMatchObject({ name: 'AbortError' });
+    },
+  );
+
+  it('ends the request with an AbortError when the caller aborted, whatever the tool throws', async () => {
+    const controller = new AbortController();
+    const running = deferred<void>();
+    const promise = createToolCallingManager().executeToolCalls(
+      promptWith([
+        spyTool('fetcher', {
+          execute: (_input, context) =>
+            new Promise((_resolve, reject) => {
+              running.resolve();
+              context?.signal?.addEventListener('abort', () =>
+                reject(new DOMException('The operation was aborted.', 'AbortError')),
+              );
+            }),
+        }),
+      ]),
+      toolCallResponse([toolCall('1', 'fetcher')]),
+      { signal: controller.signal },
+    );
+    await running.promise;
+    controller.abort(new Error('user left'));
+    const error = await rejectionOf(promise);
+    expect(error).toBeInstanceOf(AbortError);
+    expect((error as AbortError).cause).toEqual(new Error('user left'));
   });
 
   it('aborts the other running calls when one call fails the batch', async () => {

@@ -103,8 +103,9 @@ export const DEFAULT_TOOL_CALL_CONCURRENCY = 8;
  * - `returnDirect` is set only when every call of the batch ran and succeeded with a
  *   `returnDirect` tool; otherwise the results (error results included) go back to the model.
  * - Every error a tool throws goes through the exception processor (JavaScript has no checked /
- *   unchecked split; the reference processes only `ToolExecutionException`); abort errors and
- *   whatever the processor throws end the request.
+ *   unchecked split; the reference processes only `ToolExecutionException`), an abort error
+ *   of the tool's own (a sub-request it cancelled) included; whatever the processor throws ends
+ *   the request. Only the caller's signal ends the request as an abort.
  * - Valid calls run concurrently up to `maxConcurrency` in call order; a `sequential` tool runs
  *   alone. A timeout aborts the call's signal and answers "Tool '<name>' timed out after N ms".
  *   The caller's abort keeps queued calls from starting, aborts running ones and rejects with an

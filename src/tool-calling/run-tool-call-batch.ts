@@ -1,4 +1,4 @@
-import { AbortError, isAbortError, ToolExecutionError, ToolloopError } from '../errors/index.js';
+import { AbortError, ToolExecutionError, ToolloopError } from '../errors/index.js';
 import type { Message, ToolCall, ToolResponse } from '../messages/index.js';
 import { callWithParsedArguments } from '../tools/create-tool-callback.js';
 import { type DeferredSignalOwner, deferToolSignal } from '../tools/deferred-tool-signal.js';
@@ -46,7 +46,9 @@ export interface ToolCallBatchSettings {
  * error. Resolves to whether every planned call succeeded with a `returnDirect` tool (a call
  * answered with an error result of any kind, a timeout included, never counts). Rejects with an `AbortError` as soon as the caller aborts (queued calls never
  * start, running calls see their signal aborted), or with the first error that must end the
- * request (a processor rethrow, an abort error thrown by a tool); the other calls are aborted then.
+ * request (a processor rethrow); the other calls are aborted then. An abort error a tool throws
+ * while the caller's signal is not aborted is the tool's own (a sub-request it cancelled): a tool
+ * error for the exception processor like any other.
  *
  * Signals: calls with a timeout get their own; the other calls of a multi-call batch share one
  * that the batch aborts; a lone call without a timeout gets the caller's signal as it is
@@ -245,12 +247,10 @@ class ToolCallBatch implements DeferredSignalOwner {
       kind = 'timeout';
       result = `Tool '${call.name}' timed out after ${plan.timeoutMs} ms`;
     } else {
+      // The caller's abort has settled the batch already (its listener runs as the signal fires),
+      // and a timeout settles its call first: an abort error seen here is the tool's own.
       error = outcome.error;
-      if (isAbortError(error)) {
-        kind = 'failed';
-        failed = true;
-        failure = error;
-      } else if (isToolloopErrorWithCode(error, 'TOOL_INPUT_INVALID')) {
+      if (isToolloopErrorWithCode(error, 'TOOL_INPUT_INVALID')) {
         kind = 'invalid-input';
         result = (error as Error).message;
       } else {

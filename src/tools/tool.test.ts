@@ -231,18 +231,39 @@ describe('tool() with execute (function tools)', () => {
     expect((error as ToolExecutionError).cause).toBe(cause);
   });
 
-  it('passes ToolExecutionError and abort errors through unchanged', async () => {
+  it('passes a ToolExecutionError through unchanged', async () => {
     const own = new ToolExecutionError({ toolName: 'other', message: 'already wrapped' });
-    const aborted = new AbortError();
-    const domAbort = new DOMException('stopped', 'AbortError');
-    for (const thrown of [own, aborted, domAbort]) {
-      const passing = tool({
-        name: 'passing',
+    const passing = tool({
+      name: 'passing',
+      execute: async () => {
+        throw own;
+      },
+    });
+    expect(await rejectionOf(passing.call('{}'))).toBe(own);
+  });
+
+  it('passes an abort error through only when the signal it was given is aborted', async () => {
+    for (const thrown of [new AbortError(), new DOMException('stopped', 'AbortError')]) {
+      const controller = new AbortController();
+      const fetching = tool({
+        name: 'fetching',
         execute: async () => {
+          controller.abort();
           throw thrown;
         },
       });
-      expect(await rejectionOf(passing.call('{}'))).toBe(thrown);
+      // The caller's (or the timeout's) abort: the tool was stopped, the request ends.
+      expect(
+        await rejectionOf(fetching.call('{}', { context: {}, signal: controller.signal })),
+      ).toBe(thrown);
+      // An abort of the tool's own (its sub-fetch was cancelled): a tool failure like any other.
+      const own = await rejectionOf(fetching.call('{}', { context: {} }));
+      expect(own).toBeInstanceOf(ToolExecutionError);
+      expect((own as ToolExecutionError).cause).toBe(thrown);
+      const unaborted = await rejectionOf(
+        fetching.call('{}', { context: {}, signal: new AbortController().signal }),
+      );
+      expect(unaborted).toBeInstanceOf(ToolExecutionError);
     }
   });
 
