@@ -12,6 +12,11 @@ import {
   parseToolArguments,
 } from '../tools/input/parse-tool-arguments.js';
 import type { ToolCallback, ToolCallbackResolver, ToolDefinition } from '../tools/tool-callback.js';
+import {
+  capToolResultText,
+  DEFAULT_MAX_TOOL_RESULT_BYTES,
+  MIN_MAX_TOOL_RESULT_BYTES,
+} from './cap-tool-result-text.js';
 import { type PlannedToolCall, runToolCallBatch } from './run-tool-call-batch.js';
 import { ToolCallLimitExceededError } from './tool-call-limit-exceeded-error.js';
 import {
@@ -75,12 +80,21 @@ export interface ToolCallingManagerOptions {
   defaultTimeoutMs?: number;
   /** Largest accepted argument text of one call, in UTF-8 bytes. Default 1 MiB. */
   maxArgumentBytes?: number;
+  /**
+   * Largest result or error text of one call handed to the model, in UTF-8 bytes: a longer one is
+   * cut at a character boundary and ends with a notice saying how much the tool returned. An
+   * integer of at least 256, or `Infinity` for no cap. Default
+   * {@link DEFAULT_MAX_TOOL_RESULT_BYTES} (1 MiB).
+   */
+  maxResultBytes?: number;
   /** Called around every executed tool call (for observability). Default none. */
   observer?: ToolCallObserver;
 }
 
 /** Default {@link ToolCallingManagerOptions.maxConcurrency}. */
 export const DEFAULT_TOOL_CALL_CONCURRENCY = 8;
+
+export { DEFAULT_MAX_TOOL_RESULT_BYTES };
 
 /**
  * Creates the default {@link ToolCallingManager}: the reference's `DefaultToolCallingManager`
@@ -145,6 +159,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
    */
   readonly #handsOverArguments: boolean;
   readonly #observer: ToolCallObserver | undefined;
+  readonly #maxResultBytes: number;
 
   constructor(options: ToolCallingManagerOptions) {
     if (options === null || typeof options !== 'object') {
@@ -176,6 +191,16 @@ class DefaultToolCallingManager implements ToolCallingManager {
     }
     checkPositive(options.defaultTimeoutMs, 'defaultTimeoutMs');
     checkPositive(options.maxArgumentBytes, 'maxArgumentBytes');
+    const maxResultBytes = options.maxResultBytes ?? DEFAULT_MAX_TOOL_RESULT_BYTES;
+    if (
+      typeof maxResultBytes !== 'number' ||
+      !(maxResultBytes >= MIN_MAX_TOOL_RESULT_BYTES) ||
+      (!Number.isInteger(maxResultBytes) && maxResultBytes !== Number.POSITIVE_INFINITY)
+    ) {
+      throw new InvalidArgumentError(
+        `maxResultBytes must be an integer of at least ${MIN_MAX_TOOL_RESULT_BYTES} (room for the truncation notice) or Infinity`,
+      );
+    }
 
     this.#resolver = options.toolCallbackResolver ?? RESOLVES_NOTHING;
     this.#fallback = options.resolutionFallbackEnabled ?? false;
@@ -191,6 +216,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
     this.#parseOptions =
       options.maxArgumentBytes === undefined ? {} : { maxBytes: options.maxArgumentBytes };
     this.#observer = options.observer;
+    this.#maxResultBytes = maxResultBytes;
     this.#handsOverArguments =
       options.maxArgumentBytes === undefined ||
       options.maxArgumentBytes <= DEFAULT_MAX_TOOL_ARGUMENTS_BYTES;
@@ -291,6 +317,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
         maxConcurrency: this.#maxConcurrency,
         processor: this.#processor,
         observer: this.#observer,
+        maxResultBytes: this.#maxResultBytes,
       });
       // The reference's rule (every call of the batch is a returnDirect call), where a call that
       // was not executed or failed is not one: an error text must never become the answer.
@@ -317,6 +344,14 @@ class DefaultToolCallingManager implements ToolCallingManager {
     return this.#fallback ? (this.#resolver.resolve(name) ?? undefined) : undefined;
   }
 
+  /** Issue paths hold property names the model wrote, so the message gets the result cap. */
+  #invalidArgumentsMessage(
+    name: string,
+    issues: readonly { path: string; message: string }[],
+  ): string {
+    return capToolResultText(invalidArgumentsMessage(name, issues), this.#maxResultBytes);
+  }
+
   /** Checks a call's arguments; returns the plan, or writes the call's error response. */
   #planCall(
     index: number,
@@ -338,13 +373,13 @@ class DefaultToolCallingManager implements ToolCallingManager {
         call,
         outputTruncated && typeof raw === 'string'
           ? truncatedMessage(call.name)
-          : invalidArgumentsMessage(call.name, parsed.issues),
+          : this.#invalidArgumentsMessage(call.name, parsed.issues),
       );
       return undefined;
     }
     const issues = validateJsonSchema(callback.definition.inputSchema, parsed.value);
     if (issues.length > 0) {
-      responses[index] = errorResponse(call, invalidArgumentsMessage(call.name, issues));
+      responses[index] = errorResponse(call, this.#invalidArgumentsMessage(call.name, issues));
       return undefined;
     }
     const metadata = callback.metadata;

@@ -2,12 +2,19 @@ import { AbortError, ToolExecutionError, ToolloopError } from '../errors/index.j
 import type { Message, ToolCall, ToolResponse } from '../messages/index.js';
 import { callWithParsedArguments } from '../tools/create-tool-callback.js';
 import { type DeferredSignalOwner, deferToolSignal } from '../tools/deferred-tool-signal.js';
+import { describeValueType } from '../tools/describe-value-type.js';
 import type { ToolCallback, ToolContext } from '../tools/tool-callback.js';
+import { VOID_RESULT_TEXT } from '../tools/tool-result-converter.js';
+import { capToolResultText } from './cap-tool-result-text.js';
 import type { ToolCallObserver, ToolCallOutcome } from './tool-call-observer.js';
 import {
+  createDefaultToolExecutionExceptionProcessor,
   errorTypeName,
   type ToolExecutionExceptionProcessor,
 } from './tool-execution-exception-processor.js';
+
+/** The text of a failure whose processor returned none: the default processor's (never throws). */
+const DEFAULT_ERROR_TEXT = createDefaultToolExecutionExceptionProcessor();
 
 /** One call that passed every check and may run. */
 export interface PlannedToolCall {
@@ -38,6 +45,8 @@ export interface ToolCallBatchSettings {
   readonly maxConcurrency: number;
   readonly processor: ToolExecutionExceptionProcessor;
   readonly observer: ToolCallObserver | undefined;
+  /** Largest result or error text handed to the model, in UTF-8 bytes (see `capToolResultText`). */
+  readonly maxResultBytes: number;
 }
 
 /**
@@ -240,17 +249,30 @@ class ToolCallBatch implements DeferredSignalOwner {
     let failed = false;
     if (this.#settled || outcome.kind === 'aborted') {
       kind = 'aborted';
-    } else if (outcome.kind === 'value') {
-      kind = 'success';
-      result = toResponseText(outcome.value);
     } else if (outcome.kind === 'timeout') {
       kind = 'timeout';
       result = `Tool '${call.name}' timed out after ${plan.timeoutMs} ms`;
     } else {
-      // The caller's abort has settled the batch already (its listener runs as the signal fires),
-      // and a timeout settles its call first: an abort error seen here is the tool's own.
-      error = outcome.error;
-      if (isToolloopErrorWithCode(error, 'TOOL_INPUT_INVALID')) {
+      if (outcome.kind === 'value') {
+        const value = outcome.value;
+        if (typeof value === 'string') result = value;
+        else if (value === undefined) result = VOID_RESULT_TEXT;
+        else {
+          // A callback written in plain JavaScript broke its contract: a failure of the tool.
+          error = new ToolExecutionError({
+            toolName: call.name,
+            toolCallId: call.id,
+            message: `Tool '${call.name}' returned ${describeValueType(value)} instead of text: a ToolCallback's call must resolve to a string.`,
+          });
+        }
+      } else {
+        // The caller's abort has settled the batch already (its listener runs as the signal
+        // fires), and a timeout settles its call first: an abort error seen here is the tool's own.
+        error = outcome.error;
+      }
+      if (result !== undefined) {
+        kind = 'success';
+      } else if (isToolloopErrorWithCode(error, 'TOOL_INPUT_INVALID')) {
         kind = 'invalid-input';
         result = (error as Error).message;
       } else {
@@ -258,8 +280,9 @@ class ToolCallBatch implements DeferredSignalOwner {
           ? (error as ToolExecutionError)
           : new ToolExecutionError({ toolName: call.name, toolCallId: call.id, cause: error });
         try {
-          // A custom processor written in plain JS may return a non-string.
-          result = toResponseText(this.#settings.processor(toolError));
+          const processed: unknown = settings.processor(toolError);
+          // A custom processor written in plain JavaScript may return no text.
+          result = typeof processed === 'string' ? processed : DEFAULT_ERROR_TEXT(toolError);
           kind = 'tool-error';
         } catch (thrown) {
           kind = 'failed';
@@ -267,6 +290,7 @@ class ToolCallBatch implements DeferredSignalOwner {
           failure = thrown;
         }
       }
+      if (result !== undefined) result = capToolResultText(result, settings.maxResultBytes);
     }
 
     if (observer?.onToolCallEnd !== undefined) {
@@ -307,12 +331,6 @@ function callTool(plan: PlannedToolCall, context: ToolContext): Promise<string> 
 
 function isToolloopErrorWithCode(error: unknown, code: string): boolean {
   return ToolloopError.isInstance(error) && error.code === code;
-}
-
-function toResponseText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value === null || value === undefined) return '';
-  return JSON.stringify(value) ?? String(value);
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   ToolloopError,
 } from '../errors/index.js';
 import { peekToolSignal } from './deferred-tool-signal.js';
+import { describeValueType } from './describe-value-type.js';
 import { parseToolArguments } from './input/parse-tool-arguments.js';
 import type { ToolCallback, ToolContext } from './tool-callback.js';
 import type { PreparedTool } from './tool-options.js';
@@ -45,12 +46,21 @@ export function createToolCallback(
             cause: signal.reason,
           });
     }
+    let text: unknown;
     try {
       const result = await invoke(checked.value, withContextMap(context));
-      return resultConverter(result);
+      text = resultConverter(result);
     } catch (error) {
       throw asToolExecutionError(toolName, error, peekToolSignal(context));
     }
+    // A converter written in plain JavaScript may return anything.
+    if (typeof text !== 'string') {
+      throw new ToolExecutionError({
+        toolName,
+        message: `The resultConverter of tool '${toolName}' returned ${describeValueType(text)} instead of a string`,
+      });
+    }
+    return text;
   }
   const callback: ToolCallback = Object.freeze({
     definition,

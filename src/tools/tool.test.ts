@@ -278,6 +278,19 @@ describe('tool() with execute (function tools)', () => {
     expect(await custom.call('{}')).toBe('<42>');
   });
 
+  it('fails with a ToolExecutionError when a resultConverter returns no string', async () => {
+    const numeric = tool({
+      name: 'numeric',
+      resultConverter: () => 5 as unknown as string,
+      execute: () => 'x',
+    });
+    const error = await rejectionOf(numeric.call('{}'));
+    expect(error).toBeInstanceOf(ToolExecutionError);
+    expect((error as Error).message).toBe(
+      "The resultConverter of tool 'numeric' returned a number instead of a string",
+    );
+  });
+
   it('turns an unconvertible result into a ToolExecutionError', async () => {
     const circular: Record<string, unknown> = {};
     circular.self = circular;

@@ -1,4 +1,5 @@
 import type { ToolInputIssue } from '../../errors/index.js';
+import { describeValueType } from '../describe-value-type.js';
 import { escapeJsonPointerToken } from './json-pointer.js';
 
 /** Limits applied by {@link parseToolArguments}. */
@@ -71,7 +72,7 @@ export function parseToolArguments(
   }
 
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    return failure('', `arguments must be a JSON object, not ${describeJsonType(parsed)}`);
+    return failure('', `arguments must be a JSON object, not ${describeValueType(parsed)}`);
   }
 
   // Almost every argument object is clean. Text without `\u` escapes or surrogates cannot hold a
@@ -92,15 +93,6 @@ export function parseToolArguments(
 
 function failure(path: string, message: string): ParsedToolArguments {
   return { ok: false, issues: [{ path, message }] };
-}
-
-function describeJsonType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'number') return 'a number';
-  if (typeof value === 'string') return 'a string';
-  if (typeof value === 'boolean') return 'a boolean';
-  return typeof value;
 }
 
 // Every integer of at most 308 digits is below Number.MAX_VALUE (about 1.8e308).
