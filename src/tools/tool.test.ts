@@ -93,6 +93,44 @@ describe('tool() with execute (function tools)', () => {
     expect(await now.call('  {} ')).toBe('"2026-01-01"');
   });
 
+  it('leaves nullable properties out of required for Zod, keeps a raw schema as written (README)', async () => {
+    const seen: unknown[] = [];
+    const zodTool = tool({
+      name: 'zodNote',
+      inputSchema: z.object({ title: z.string(), note: z.string().nullable() }),
+      execute: (input) => {
+        seen.push(input);
+      },
+    });
+    const rawTool = tool({
+      name: 'rawNote',
+      inputSchema: {
+        type: 'object',
+        properties: { title: { type: 'string' }, note: { type: ['string', 'null'] } },
+        required: ['title', 'note'],
+      },
+      execute: (input) => {
+        seen.push(input);
+      },
+    });
+    // Zod: the model may omit the nullable property; the tool receives null for it.
+    expect(zodTool.definition.inputSchema.required).toEqual(['title']);
+    await zodTool.call('{"title":"t"}');
+    expect(seen).toEqual([{ title: 't', note: null }]);
+    // Raw JSON Schema: required exactly as the author wrote it; omitting the property is invalid.
+    expect(rawTool.definition.inputSchema.required).toEqual(['title', 'note']);
+    const error = await rejectionOf(rawTool.call('{"title":"t"}'));
+    expect(error).toBeInstanceOf(InvalidToolInputError);
+    expect((error as InvalidToolInputError).issues).toEqual([
+      { path: '/note', message: 'is required' },
+    ]);
+    await rawTool.call('{"title":"t","note":null}');
+    expect(seen).toEqual([
+      { title: 't', note: null },
+      { title: 't', note: null },
+    ]);
+  });
+
   it('never runs execute on bad input and reports JSON-pointer issues', async () => {
     let runs = 0;
     const lookup = tool({
