@@ -11,17 +11,8 @@ import type { ToolCall } from '../messages/index.js';
 import type { ChatResponse } from '../model/index.js';
 import { ScriptedChatModel, textResponse } from '../testing/index.js';
 import { tool } from '../tools/tool.js';
+import { runRequest } from './__tests__/run-request.js';
 import { ChatClient } from './chat-client.js';
-import type { ChatClientRequestSpec } from './chat-client-request-spec.js';
-
-type Mode = 'call' | 'stream';
-
-async function run(spec: ChatClientRequestSpec, mode: Mode): Promise<string | null> {
-  if (mode === 'call') return spec.call().content();
-  let text = '';
-  for await (const delta of spec.stream().content()) text += delta;
-  return text;
-}
 
 /** A response as a broken adapter might build it: the calls exactly as given, unchecked. */
 function rawToolCallResponse(calls: unknown[]): ChatResponse {
@@ -57,7 +48,10 @@ describe.each(['call', 'stream'] as const)('malformed tool calls from a ChatMode
       rawToolCallResponse([{ id: 'c1', name: 'weather', arguments: { city: 42 } }]),
       textResponse('Sorry, I sent bad arguments.'),
     ]);
-    const answer = await run(ChatClient.create(model).prompt('Weather?').tools(weather), mode);
+    const answer = await runRequest(
+      ChatClient.create(model).prompt('Weather?').tools(weather),
+      mode,
+    );
     expect(answer).toBe('Sorry, I sent bad arguments.');
     expect(runs).toEqual([]);
     expect(model.prompts[1]?.messages.at(-1)).toEqual({
@@ -95,7 +89,7 @@ describe.each(['call', 'stream'] as const)('malformed tool calls from a ChatMode
         .prompt('Weather?')
         .tools(weather)
         .advisors((a) => a.param(CONVERSATION_ID, 'conv-1'));
-      const error = await run(request, mode).then(
+      const error = await runRequest(request, mode).then(
         () => undefined,
         (thrown: unknown) => thrown,
       );

@@ -3,17 +3,8 @@ import { z } from 'zod';
 import { FinishReason } from '../model/index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
 import { tool } from '../tools/tool.js';
+import { runRequest } from './__tests__/run-request.js';
 import { ChatClient } from './chat-client.js';
-import type { ChatClientRequestSpec } from './chat-client-request-spec.js';
-
-type Mode = 'call' | 'stream';
-
-async function run(spec: ChatClientRequestSpec, mode: Mode): Promise<string | null> {
-  if (mode === 'call') return spec.call().content();
-  let text = '';
-  for await (const delta of spec.stream().content()) text += delta;
-  return text;
-}
 
 const searchDocs = tool({
   name: 'searchDocs',
@@ -49,7 +40,7 @@ describe.each(['call', 'stream'] as const)('returnDirect through the ChatClient 
       ]),
       textResponse('Here is what the docs say about limits.'),
     ]);
-    const answer = await run(
+    const answer = await runRequest(
       ChatClient.create(model).prompt('Docs on limits?').tools(searchDocs),
       mode,
     );

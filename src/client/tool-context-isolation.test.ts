@@ -12,21 +12,12 @@ import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/in
 import { Bm25ToolIndex, ToolSearchToolCallingAdvisor } from '../tool-search/index.js';
 import { tool } from '../tools/tool.js';
 import type { ToolCallback, ToolContext } from '../tools/tool-callback.js';
+import { runRequest } from './__tests__/run-request.js';
 import { ChatClient } from './chat-client.js';
-import type { ChatClientRequestSpec } from './chat-client-request-spec.js';
 
 const SECRET = 'ctx-secret-4d1e9b';
 const CONTEXT_KEY = 'tenantSigningKey';
 const TOOL_HELD_KEY = 'sk-tool-held-0c77';
-
-type Mode = 'call' | 'stream';
-
-async function run(spec: ChatClientRequestSpec, mode: Mode): Promise<string | null> {
-  if (mode === 'call') return spec.call().content();
-  let text = '';
-  for await (const delta of spec.stream().content()) text += delta;
-  return text;
-}
 
 /** A hand-written tool holding a credential of its own, beside tools defined with `tool()`. */
 class InvoiceTool implements ToolCallback {
@@ -92,7 +83,7 @@ const chains = [
 describe.each(['call', 'stream'] as const)('ToolContext never reaches a ChatModel (%s)', (mode) => {
   it.each(chains)('with %s', async (_label, advisors, toolSearch) => {
     const { model, client, invoice } = setup(advisors(), toolSearch);
-    const answer = await run(
+    const answer = await runRequest(
       client
         .prompt('Is invoice INV-1 paid?')
         .toolContext({ [CONTEXT_KEY]: SECRET })
