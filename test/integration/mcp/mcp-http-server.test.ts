@@ -138,13 +138,13 @@ describe('McpToolServer over Streamable HTTP', () => {
   });
 
   it('re-initialises once when the server lost the session (HTTP 404) and sends the request again', async () => {
-    // The server expires idle sessions after 50 ms; the client's next request gets 404.
-    const { server, url } = await startServer({ sessionIdleMs: 50 });
+    // The server expires idle sessions after a second; the client's next request gets 404.
+    const { server, url } = await startServer({ sessionIdleMs: 1_000 });
     const client = new McpClient('expiring', { url });
     closers.push(() => client.close());
     await client.callTool('whoami', { tag: 'before' });
     expect(server.sessionCount).toBe(1);
-    await expect.poll(() => server.sessionCount).toBe(0);
+    await expect.poll(() => server.sessionCount, { timeout: 5_000 }).toBe(0);
     const result = await client.callTool('whoami', { tag: 'after' });
     expect(result.content).toEqual([{ type: 'text', text: '{"caller":null,"tag":"after"}' }]);
     expect(server.sessionCount).toBe(1);
