@@ -231,6 +231,7 @@ export {
   staticToolCallbackProvider,
   type ToolCallback,
   type ToolCallbackProvider,
+  type ToolCallbackProviderRequest,
   type ToolCallbackResolver,
   type ToolContext,
   type ToolDefinition,
