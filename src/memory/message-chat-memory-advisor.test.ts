@@ -193,38 +193,41 @@ describe('MessageChatMemoryAdvisor', () => {
     expect(await chatMemory.get('c')).toEqual([userMessage('U'), assistantMessage('done')]);
   });
 
-  it('caller-driven tool turns (no tool loop) with the same call id are told apart by the call the prompt shows', async () => {
-    const chatMemory = new MessageWindowChatMemory();
-    const advisor = new MessageChatMemoryAdvisor({ chatMemory });
-    const callFor = (city: string) => assistantMessage(null, [toolCall('x', 'weather', { city })]);
-    const resultFor = (city: string) =>
-      toolResponseMessage([toolResponse('x', 'weather', `${city}: 21C`)]);
-    // Both turns ask for a tool with the id 'x'; the caller runs it and sends the results back.
-    for (const city of ['Paris', 'Rome']) {
-      const asks = toolCallResponse([{ id: 'x', name: 'weather', arguments: { city } }]);
-      await callThrough(advisor, new ScriptedChatModel([asks]), [userMessage(`${city}?`)]);
-    }
-    await callThrough(advisor, new ScriptedChatModel([textResponse('Paris is mild')]), [
-      userMessage('Paris?'),
-      callFor('Paris'),
-      resultFor('Paris'),
-    ]);
-    await callThrough(advisor, new ScriptedChatModel([textResponse('Rome is mild')]), [
-      userMessage('Rome?'),
-      callFor('Rome'),
-      resultFor('Rome'),
-    ]);
-    expect(await chatMemory.get('c')).toEqual([
-      userMessage('Paris?'),
-      callFor('Paris'),
-      resultFor('Paris'),
-      assistantMessage('Paris is mild'),
-      userMessage('Rome?'),
-      callFor('Rome'),
-      resultFor('Rome'),
-      assistantMessage('Rome is mild'),
-    ]);
-  });
+  it.each(['x', ''])(
+    'caller-driven tool turns (no tool loop) with the same call id (%j) are told apart by the call the prompt shows',
+    async (id) => {
+      const chatMemory = new MessageWindowChatMemory();
+      const advisor = new MessageChatMemoryAdvisor({ chatMemory });
+      const callFor = (city: string) => assistantMessage(null, [toolCall(id, 'weather', { city })]);
+      const resultFor = (city: string) =>
+        toolResponseMessage([toolResponse(id, 'weather', `${city}: 21C`)]);
+      // Both turns ask for a tool with the same id; the caller runs it and sends the results back.
+      for (const city of ['Paris', 'Rome']) {
+        const asks = toolCallResponse([{ id, name: 'weather', arguments: { city } }]);
+        await callThrough(advisor, new ScriptedChatModel([asks]), [userMessage(`${city}?`)]);
+      }
+      await callThrough(advisor, new ScriptedChatModel([textResponse('Paris is mild')]), [
+        userMessage('Paris?'),
+        callFor('Paris'),
+        resultFor('Paris'),
+      ]);
+      await callThrough(advisor, new ScriptedChatModel([textResponse('Rome is mild')]), [
+        userMessage('Rome?'),
+        callFor('Rome'),
+        resultFor('Rome'),
+      ]);
+      expect(await chatMemory.get('c')).toEqual([
+        userMessage('Paris?'),
+        callFor('Paris'),
+        resultFor('Paris'),
+        assistantMessage('Paris is mild'),
+        userMessage('Rome?'),
+        callFor('Rome'),
+        resultFor('Rome'),
+        assistantMessage('Rome is mild'),
+      ]);
+    },
+  );
 
   it('stores nothing when the model fails', async () => {
     const chatMemory = await memoryWith([userMessage('old'), assistantMessage('old')]);
