@@ -1,13 +1,29 @@
+/** Secrets shorter than this are not redacted: they would redact ordinary words, and real keys are long. */
+const MIN_SECRET_LENGTH = 6;
+
 /**
- * Replaces every occurrence of each secret (API keys, auth header values) in `text` with
- * `[redacted]`, so provider error bodies that echo a key never reach an error message.
+ * The forms in which a server may echo each secret back: as sent, JSON-escaped (inside a JSON
+ * string) and URL-encoded (inside a URL or form body), longest first so that a longer form is
+ * replaced before a shorter one inside it.
  */
-export function scrubSecrets(text: string, secrets: readonly (string | undefined)[]): string {
-  let scrubbed = text;
+export function secretForms(secrets: Iterable<string | undefined>): string[] {
+  const forms = new Set<string>();
   for (const secret of secrets) {
-    // Very short values would redact ordinary words; real keys are long.
-    if (!secret || secret.length < 6) continue;
-    scrubbed = scrubbed.split(secret).join('[redacted]');
+    if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH) continue;
+    forms.add(secret);
+    forms.add(JSON.stringify(secret).slice(1, -1));
+    forms.add(encodeURIComponent(secret));
   }
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * Replaces every occurrence of each secret (API keys, credential header values), in each form
+ * {@link secretForms} lists, with `[redacted]`, so provider error texts that echo a key never
+ * reach an error message.
+ */
+export function scrubSecrets(text: string, secrets: Iterable<string | undefined>): string {
+  let scrubbed = text;
+  for (const form of secretForms(secrets)) scrubbed = scrubbed.split(form).join('[redacted]');
   return scrubbed;
 }
