@@ -130,14 +130,14 @@ function toolResultsSent(body: unknown): string[] {
   return results;
 }
 
-describe('tool calls cut off by the end of a stream never run', () => {
-  let server: FixtureHttpServer;
-  beforeEach(async () => {
-    server = new FixtureHttpServer();
-    await server.start();
-  });
-  afterEach(() => server.stop());
+let server: FixtureHttpServer;
+beforeEach(async () => {
+  server = new FixtureHttpServer();
+  await server.start();
+});
+afterEach(() => server.stop());
 
+describe('tool calls cut off by the end of a stream never run', () => {
   const cutOff: [string, 'openai' | 'anthropic', FixtureReply][] = [
     [
       'OpenAI: [DONE] right after the call name, no finish_reason',
@@ -281,13 +281,6 @@ describe('tool calls cut off by the end of a stream never run', () => {
 });
 
 describe('tool-call arguments that are not text never run', () => {
-  let server: FixtureHttpServer;
-  beforeEach(async () => {
-    server = new FixtureHttpServer();
-    await server.start();
-  });
-  afterEach(() => server.stop());
-
   const nonText: [string, 'openai' | 'anthropic', 'call' | 'stream', FixtureReply][] = [
     [
       'OpenAI body with arguments as an object',
@@ -388,13 +381,6 @@ describe('tool-call arguments that are not text never run', () => {
 });
 
 describe('tool calls without an id get unique ids', () => {
-  let server: FixtureHttpServer;
-  beforeEach(async () => {
-    server = new FixtureHttpServer();
-    await server.start();
-  });
-  afterEach(() => server.stop());
-
   const prompt: Prompt = { messages: [userMessage('Hi')], options: {} };
   const CONCURRENT = 20;
 
