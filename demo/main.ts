@@ -1,6 +1,7 @@
 // `npm start`: the seed article's scenarios, against ScriptedChatModel, or against a real
 // OpenAI-compatible model when OPENAI_API_KEY or OPENAI_BASE_URL is set.
 import type { ChatModel } from '../src/index.js';
+import { runMcpDemo } from './mcp-demo.js';
 import { runMemoryDemo } from './memory-demo.js';
 import { runPlainRoundTripDemo } from './plain-round-trip-demo.js';
 import { runReturnDirectDemo } from './return-direct-demo.js';
@@ -24,3 +25,4 @@ await runReturnDirectDemo(real, console.log, real ? () => new Date() : undefined
 await runToolContextDemo(real);
 await runToolSearchDemo(real);
 await runMemoryDemo(real);
+await runMcpDemo(real);

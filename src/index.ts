@@ -230,6 +230,7 @@ export {
   staticToolCallbackProvider,
   type ToolCallback,
   type ToolCallbackProvider,
+  type ToolCallbackProviderRequest,
   type ToolCallbackResolver,
   type ToolContext,
   type ToolDefinition,

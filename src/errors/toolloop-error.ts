@@ -12,7 +12,10 @@ export type ToolloopErrorCode =
   | 'CHAT_MODEL_FAILED'
   | 'MEMORY_FAILED'
   | 'ABORTED'
-  | 'STRUCTURED_OUTPUT_INVALID';
+  | 'STRUCTURED_OUTPUT_INVALID'
+  | 'MCP_CONNECTION_FAILED'
+  | 'MCP_PROTOCOL_ERROR'
+  | 'MCP_LIMIT_EXCEEDED';
 
 /** Options shared by every toolloop error constructor. */
 export interface ToolloopErrorOptions {

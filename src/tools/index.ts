@@ -48,6 +48,7 @@ export { tool } from './tool.js';
 export type {
   ToolCallback,
   ToolCallbackProvider,
+  ToolCallbackProviderRequest,
   ToolCallbackResolver,
   ToolContext,
   ToolDefinition,

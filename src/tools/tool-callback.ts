@@ -19,6 +19,27 @@ export interface ToolMetadata {
   readonly sequential?: boolean;
   /** Abort the tool after this many milliseconds; overrides the manager's default timeout. */
   readonly timeoutMs?: number;
+  /**
+   * The tool only reads: it changes nothing in its environment. Safe to retry and, later, to run
+   * without approval. Exposed over MCP as the `readOnlyHint` annotation; an MCP tool's
+   * `readOnlyHint` arrives here. Default: not stated.
+   */
+  readonly readOnly?: boolean;
+  /**
+   * The tool may destroy or overwrite data (meaningful when it is not `readOnly`). Exposed over MCP
+   * as `destructiveHint`. Default: not stated (MCP then assumes `true`).
+   */
+  readonly destructive?: boolean;
+  /**
+   * Calling the tool again with the same arguments has no further effect, so a call whose outcome
+   * is unknown (its server died mid-call) may be sent again. Exposed over MCP as `idempotentHint`.
+   */
+  readonly idempotent?: boolean;
+  /**
+   * The tool reaches an open world (the web, other people's systems) rather than a closed domain.
+   * Exposed over MCP as `openWorldHint`.
+   */
+  readonly openWorld?: boolean;
   /** Further metadata for custom advisors. */
   readonly [key: string]: unknown;
 }
@@ -52,9 +73,19 @@ export interface ToolCallback {
   call(input: string, context?: ToolContext): Promise<string>;
 }
 
+/** What a {@link ToolCallbackProvider} is told about the request it lists tools for. */
+export interface ToolCallbackProviderRequest {
+  /**
+   * Names already taken in the request: the request's own tools and those of providers asked
+   * before this one. A provider that renames or drops tools on a collision reads it (an MCP
+   * provider's collision policy); others may ignore it.
+   */
+  readonly reservedNames: ReadonlySet<string>;
+}
+
 /** A source of tools listed again on every request (for example an MCP server). */
 export interface ToolCallbackProvider {
-  getToolCallbacks(): ToolCallback[] | Promise<ToolCallback[]>;
+  getToolCallbacks(request?: ToolCallbackProviderRequest): ToolCallback[] | Promise<ToolCallback[]>;
 }
 
 /** Looks a tool up by name; `undefined` when it does not know the name. */

@@ -26,6 +26,14 @@ export interface ToolOptionsBase<
   sequential?: boolean;
   /** Abort the tool after this many milliseconds (a positive number). */
   timeoutMs?: number;
+  /** The tool changes nothing (see `ToolMetadata.readOnly`; MCP `readOnlyHint`). */
+  readOnly?: boolean;
+  /** The tool may destroy or overwrite data (see `ToolMetadata.destructive`; MCP `destructiveHint`). */
+  destructive?: boolean;
+  /** Repeating a call with the same arguments has no further effect (MCP `idempotentHint`). */
+  idempotent?: boolean;
+  /** The tool reaches an open world such as the web (MCP `openWorldHint`). */
+  openWorld?: boolean;
   /** Turns the tool's return value into text for the model; default {@link defaultToolResultConverter}. */
   resultConverter?: ToolResultConverter;
 }
@@ -48,6 +56,10 @@ export interface ToolMethodOptions<
   /** Defaults to the method name. */
   name?: string;
 }
+
+/** Metadata flags that only say how the tool behaves; copied to the metadata when given. */
+const BEHAVIOUR_HINTS = ['readOnly', 'destructive', 'idempotent', 'openWorld'] as const;
+const BOOLEAN_FLAGS = ['returnDirect', 'sequential', ...BEHAVIOUR_HINTS] as const;
 
 /** A tool's parts checked and resolved at definition time. */
 export interface PreparedTool {
@@ -77,11 +89,10 @@ export function prepareTool(
   if (options.description !== undefined && typeof options.description !== 'string') {
     fail('description must be a string');
   }
-  if (options.returnDirect !== undefined && typeof options.returnDirect !== 'boolean') {
-    fail('returnDirect must be a boolean');
-  }
-  if (options.sequential !== undefined && typeof options.sequential !== 'boolean') {
-    fail('sequential must be a boolean');
+  for (const flag of BOOLEAN_FLAGS) {
+    if (options[flag] !== undefined && typeof options[flag] !== 'boolean') {
+      fail(`${flag} must be a boolean`);
+    }
   }
   if (
     options.timeoutMs !== undefined &&
@@ -99,11 +110,14 @@ export function prepareTool(
       ? splitCamelCase(defaults.describeAs ?? name)
       : options.description;
   const inputSchema = resolveToolInputSchema(options.inputSchema, name);
-  const metadata: ToolMetadata = {
+  const metadata: { -readonly [K in keyof ToolMetadata]: ToolMetadata[K] } = {
     returnDirect: options.returnDirect ?? false,
     sequential: options.sequential ?? false,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   };
+  for (const hint of BEHAVIOUR_HINTS) {
+    if (options[hint] !== undefined) metadata[hint] = options[hint];
+  }
   return {
     definition: Object.freeze({ name, description, inputSchema: inputSchema.jsonSchema }),
     metadata: Object.freeze(metadata),

@@ -85,6 +85,24 @@ describe('resolveToolCallbacks', () => {
   });
 });
 
+describe('resolveToolCallbacks reserved names', () => {
+  it('tells each provider the names taken by the fixed tools and by earlier providers', async () => {
+    const seen: string[][] = [];
+    const recording = (callbacks: ToolCallback[]): ToolCallbackProvider => ({
+      getToolCallbacks: (request) => {
+        seen.push([...(request?.reservedNames ?? [])].sort());
+        return callbacks;
+      },
+    });
+    const gamma = tool({ name: 'gamma', execute: () => 'g' });
+    const resolved = await resolveToolCallbacks(
+      collectToolSources([recording([beta]), alpha, recording([gamma])]),
+    );
+    expect(names(resolved)).toEqual(['alpha', 'beta', 'gamma']);
+    expect(seen).toEqual([['alpha'], ['alpha', 'beta']]);
+  });
+});
+
 describe('assertUniqueToolNames', () => {
   it('passes distinct names', () => {
     expect(() => assertUniqueToolNames([alpha, beta], 'the request')).not.toThrow();

@@ -68,20 +68,30 @@ export function collectToolSources(sources: readonly ToolSource[]): CollectedToo
 
 /**
  * The callbacks of collected sources for one request: the fixed callbacks first, then each
- * provider's, asked anew every time (providers such as MCP servers may change their tools).
+ * provider's, asked anew every time (providers such as MCP servers may change their tools). Each
+ * provider is told the names taken before it (`reservedNames`), so that its own collision policy
+ * can act; duplicates it lets through are left to the caller's uniqueness check.
  */
 export async function resolveToolCallbacks(
   collected: CollectedToolSources,
 ): Promise<ToolCallback[]> {
   const resolved = [...collected.callbacks];
+  if (collected.providers.length === 0) return resolved;
+  const reservedNames = new Set<string>();
+  for (const callback of resolved) reservedNames.add(callback.definition.name);
   for (const provider of collected.providers) {
-    const provided: unknown = await provider.getToolCallbacks();
+    const provided: unknown = await provider.getToolCallbacks({
+      reservedNames: new Set(reservedNames),
+    });
     if (!Array.isArray(provided) || !provided.every(isToolCallback)) {
       throw new InvalidArgumentError(
         'A ToolCallbackProvider must return an array of ToolCallbacks',
       );
     }
-    resolved.push(...provided);
+    for (const callback of provided) {
+      resolved.push(callback);
+      reservedNames.add(callback.definition.name);
+    }
   }
   return resolved;
 }

@@ -225,6 +225,25 @@ describe('tool() with execute (function tools)', () => {
     expect(direct.metadata).toEqual({ returnDirect: true, sequential: true, timeoutMs: 5000 });
   });
 
+  it('carries the behaviour hints readOnly, destructive, idempotent and openWorld when given', () => {
+    const lookup = tool({
+      name: 'lookup',
+      readOnly: true,
+      destructive: false,
+      idempotent: true,
+      openWorld: false,
+      execute: () => 'x',
+    });
+    expect(lookup.metadata).toEqual({
+      returnDirect: false,
+      sequential: false,
+      readOnly: true,
+      destructive: false,
+      idempotent: true,
+      openWorld: false,
+    });
+  });
+
   const badOptions: [Record<string, unknown>, string][] = [
     [{ name: '', execute: () => 1 }, 'Tool name cannot be null or empty'],
     [{ name: '  ', execute: () => 1 }, 'Tool name cannot be null or empty'],
@@ -234,6 +253,8 @@ describe('tool() with execute (function tools)', () => {
     [{ name: 'x', timeoutMs: Number.NaN, execute: () => 1 }, 'timeoutMs must be a positive number'],
     [{ name: 'x', timeoutMs: '5', execute: () => 1 }, 'timeoutMs must be a positive number'],
     [{ name: 'x', returnDirect: 'yes', execute: () => 1 }, 'returnDirect must be a boolean'],
+    [{ name: 'x', readOnly: 1, execute: () => 1 }, 'readOnly must be a boolean'],
+    [{ name: 'x', idempotent: 'yes', execute: () => 1 }, 'idempotent must be a boolean'],
     [{ name: 'x', description: 5, execute: () => 1 }, 'description must be a string'],
     [
       { name: 'x', resultConverter: 'json', execute: () => 1 },

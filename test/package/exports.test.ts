@@ -11,9 +11,46 @@ const manifest = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf
   peerDependencies?: Record<string, string>;
 };
 const optionalPeers = Object.keys(manifest.peerDependencies ?? {});
-const subpaths = Object.keys(manifest.exports)
+const allSubpaths = Object.keys(manifest.exports)
   .filter((key) => key !== './package.json')
   .map((key) => (key === '.' ? 'toolloop' : `toolloop/${key.slice(2)}`));
+/** Entry points that import their optional peer at load time (the MCP SDK). */
+const mcpSubpaths = ['toolloop/mcp', 'toolloop/mcp/server'];
+const subpaths = allSubpaths.filter((specifier) => !mcpSubpaths.includes(specifier));
+const mcpSdk = '@modelcontextprotocol/sdk';
+const mcpSdkVersion = JSON.parse(
+  readFileSync(join(projectRoot, 'node_modules', mcpSdk, 'package.json'), 'utf8'),
+) as { version: string };
+
+/** Every runtime name each MCP entry point exports: adding one is a deliberate decision. */
+const mcpPublicNames: Record<string, string[]> = {
+  'toolloop/mcp': [
+    'McpClient',
+    'McpConnectionError',
+    'McpLimitError',
+    'McpProtocolError',
+    'McpToolCallback',
+    'McpToolCallbackProvider',
+    'mcpToolResultText',
+    'sanitizeToolName',
+  ],
+  'toolloop/mcp/server': [
+    'McpToolServer',
+    'isMcpToolResult',
+    'mcpExchange',
+    'mcpTool',
+    'mcpToolResult',
+  ],
+};
+
+function importNames(cwd: string, specifier: string): string[] {
+  const script = `const m = await import(${JSON.stringify(specifier)}); console.log(JSON.stringify(Object.keys(m).sort()));`;
+  const output = execFileSync('node', ['--input-type=module', '-e', script], {
+    cwd,
+    encoding: 'utf8',
+  });
+  return JSON.parse(output) as string[];
+}
 
 /**
  * Packs the built package, installs the tarball into an empty project without any optional peer,
@@ -68,11 +105,30 @@ describe('the packed package', () => {
   });
 
   it.each(subpaths)('imports %s without optional peers', (specifier) => {
-    const script = `const m = await import(${JSON.stringify(specifier)}); console.log(Object.keys(m).length);`;
-    const output = execFileSync('node', ['--input-type=module', '-e', script], {
-      cwd: consumer,
-      encoding: 'utf8',
-    });
-    expect(Number(output.trim())).toBeGreaterThan(0);
+    expect(importNames(consumer, specifier).length).toBeGreaterThan(0);
   });
+
+  it.each(mcpSubpaths)('%s without the MCP SDK fails naming the missing peer', (specifier) => {
+    expect(() => importNames(consumer, specifier)).toThrow(mcpSdk);
+  });
+
+  it('imports the MCP entry points, with exactly their public names, once the SDK is installed', () => {
+    execFileSync(
+      'npm',
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--prefer-offline',
+        '--no-save',
+        `${mcpSdk}@${mcpSdkVersion.version}`,
+      ],
+      { cwd: consumer, stdio: 'pipe' },
+    );
+    for (const specifier of mcpSubpaths) {
+      expect(importNames(consumer, specifier), specifier).toEqual(
+        [...(mcpPublicNames[specifier] ?? [])].sort(),
+      );
+    }
+  }, 180_000);
 });

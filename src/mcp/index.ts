@@ -1,0 +1,28 @@
+// toolloop/mcp: tools of MCP servers as ToolCallbacks (needs the optional peer @modelcontextprotocol/sdk).
+export {
+  type McpCallToolOptions,
+  McpClient,
+  type McpClientOptions,
+  type McpConnectionInfo,
+} from './mcp-client.js';
+export type {
+  McpConnectionConfig,
+  McpSseConnectionConfig,
+  McpStdioConnectionConfig,
+  McpStreamableHttpConnectionConfig,
+} from './mcp-connection-config.js';
+export { McpConnectionError, type McpConnectionFailure } from './mcp-connection-error.js';
+export { type McpLimit, McpLimitError } from './mcp-limit-error.js';
+export { McpProtocolError } from './mcp-protocol-error.js';
+export { McpToolCallback } from './mcp-tool-callback.js';
+export {
+  type McpNameCollisionPolicy,
+  McpToolCallbackProvider,
+  type McpToolCallbackProviderOptions,
+  type McpToolFilter,
+  type McpToolNameGenerator,
+  type McpToolNaming,
+} from './mcp-tool-callback-provider.js';
+export { sanitizeToolName } from './mcp-tool-names.js';
+export { mcpToolResultText } from './mcp-tool-result-text.js';
+export type { ToolContextToMcpMeta } from './tool-context-to-mcp-meta.js';

@@ -1,0 +1,559 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  type CallToolResult,
+  ErrorCode,
+  type Implementation,
+  McpError,
+  type ServerCapabilities,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { AbortError, InvalidArgumentError, isAbortError } from '../index.js';
+import { createMcpTransport } from './create-mcp-transport.js';
+import {
+  type McpConnectionConfig,
+  type ResolvedMcpConnectionConfig,
+  resolveMcpConnectionConfig,
+} from './mcp-connection-config.js';
+import { McpConnectionError } from './mcp-connection-error.js';
+import { McpLimitError } from './mcp-limit-error.js';
+import { McpProtocolError } from './mcp-protocol-error.js';
+import { StderrTail } from './stderr-tail.js';
+
+/** What a tool filter and a name generator know about the server a tool comes from. */
+export interface McpConnectionInfo {
+  /** The connection's name (the key in the config). */
+  readonly serverName: string;
+  readonly transport: 'stdio' | 'streamable-http' | 'sse';
+  /** The server's `serverInfo` from the handshake. */
+  readonly serverInfo: Implementation | undefined;
+  readonly capabilities: ServerCapabilities | undefined;
+  /** The server's `instructions` from the handshake. */
+  readonly instructions: string | undefined;
+}
+
+/** Limits and timing of an {@link McpClient}; every field has a default. */
+export interface McpClientOptions {
+  /** How this client introduces itself. Default `{ name: 'toolloop', version: '0.1.0' }`. */
+  clientInfo?: Implementation;
+  /** Give up a request after this long and send `notifications/cancelled`. Default 60,000 ms. */
+  requestTimeoutMs?: number;
+  /** Give up starting a server and the handshake after this long. Default 30,000 ms. */
+  connectTimeoutMs?: number;
+  /**
+   * Waits before reconnecting after a failure: `initialDelayMs`, doubled per further failure up
+   * to `maxDelayMs`; reset by the first request that succeeds. Defaults 100 ms and 5,000 ms.
+   */
+  reconnect?: { initialDelayMs?: number; maxDelayMs?: number };
+  /** Refuse a tool list with more tools than this. Default 1,000. */
+  maxTools?: number;
+  /** Refuse a tool list whose JSON is longer than this many characters. Default 2,000,000. */
+  maxToolListChars?: number;
+  /** Refuse a tool result whose JSON is longer than this many characters. Default 1,000,000. */
+  maxResultChars?: number;
+  /** Keep this many characters of a stdio server's stderr for errors. Default 4,000. */
+  stderrTailChars?: number;
+  /** Receives everything a stdio server writes to stderr (default: kept only for errors). */
+  onStderr?: (text: string) => void;
+}
+
+/** Options of one {@link McpClient.callTool} call. */
+export interface McpCallToolOptions {
+  /** Aborting it cancels the request (`notifications/cancelled` is sent). */
+  signal?: AbortSignal;
+  /** This call's timeout; default the client's `requestTimeoutMs`. */
+  timeoutMs?: number;
+  /** Sent as the request's `_meta`. */
+  meta?: Record<string, unknown>;
+  /**
+   * The call may be sent again when its server died before answering (the tool is read-only or
+   * idempotent). Default `false`: such a call fails with {@link McpConnectionError}.
+   */
+  replayable?: boolean;
+}
+
+interface Session {
+  readonly client: Client;
+  readonly transport: Transport;
+  readonly stderr: StderrTail;
+  readonly info: McpConnectionInfo;
+  /** Set once the connection is gone, with the error its pending requests get. */
+  failure: Promise<McpConnectionError> | undefined;
+  /** True when this client ended the session itself (close, re-initialisation). */
+  retired: boolean;
+  lastTransportError: Error | undefined;
+}
+
+const DEFAULT_CLIENT_INFO: Implementation = { name: 'toolloop', version: '0.1.0' };
+const STDERR_DRAIN_MS = 100;
+
+/**
+ * One MCP server, connected on first use and kept connected: the client side of `toolloop/mcp`
+ * on the official SDK's `Client` and transports.
+ *
+ * - Lazy: nothing starts until the first `listTools`, `callTool` or `connect`.
+ * - The tool list is cached until the server sends `notifications/tools/list_changed` or the
+ *   connection is replaced; listeners registered with `onToolsChanged` hear about both.
+ * - A stdio server that dies fails its pending requests at once (well within a second) with an
+ *   {@link McpConnectionError} carrying the tail of its stderr; it never takes this process down.
+ *   The next request starts it again, after a backoff that grows with consecutive failures
+ *   (capped) and resets on success. A call pending when the server died is sent again only
+ *   when `replayable` (the tool is read-only or idempotent): a blind replay could repeat its
+ *   side effect.
+ * - A Streamable HTTP session the server no longer knows (HTTP 404) is re-initialised once and
+ *   the request sent again: a 404 answers before anything runs.
+ * - Timeouts and aborts cancel the request with `notifications/cancelled`.
+ * - `close()` ends the connection and the child process (stdin closed, then SIGTERM, then
+ *   SIGKILL), and no request restarts it.
+ */
+export class McpClient {
+  /** The connection's name: used in tool filters, name prefixes and errors. */
+  readonly name: string;
+  readonly config: ResolvedMcpConnectionConfig;
+  readonly #clientInfo: Implementation;
+  readonly #requestTimeoutMs: number;
+  readonly #connectTimeoutMs: number;
+  readonly #initialDelayMs: number;
+  readonly #maxDelayMs: number;
+  readonly #maxTools: number;
+  readonly #maxToolListChars: number;
+  readonly #maxResultChars: number;
+  readonly #stderrTailChars: number;
+  readonly #onStderr: ((text: string) => void) | undefined;
+  readonly #closing = new AbortController();
+  readonly #toolsChangedListeners = new Set<() => void>();
+  #session: Session | undefined;
+  #connecting: Promise<Session> | undefined;
+  #tools: Promise<Tool[]> | undefined;
+  #failures = 0;
+  #closed = false;
+
+  constructor(name: string, config: McpConnectionConfig, options: McpClientOptions = {}) {
+    if (typeof name !== 'string' || name.trim() === '') {
+      throw new InvalidArgumentError('An MCP connection needs a non-empty name');
+    }
+    this.name = name;
+    this.config = resolveMcpConnectionConfig(name, config);
+    this.#clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
+    this.#requestTimeoutMs = positive(options.requestTimeoutMs, 60_000, 'requestTimeoutMs');
+    this.#connectTimeoutMs = positive(options.connectTimeoutMs, 30_000, 'connectTimeoutMs');
+    this.#initialDelayMs = positive(
+      options.reconnect?.initialDelayMs,
+      100,
+      'reconnect.initialDelayMs',
+    );
+    this.#maxDelayMs = positive(options.reconnect?.maxDelayMs, 5_000, 'reconnect.maxDelayMs');
+    this.#maxTools = positive(options.maxTools, 1_000, 'maxTools');
+    this.#maxToolListChars = positive(options.maxToolListChars, 2_000_000, 'maxToolListChars');
+    this.#maxResultChars = positive(options.maxResultChars, 1_000_000, 'maxResultChars');
+    this.#stderrTailChars = positive(options.stderrTailChars, 4_000, 'stderrTailChars');
+    this.#onStderr = options.onStderr;
+  }
+
+  /** What the server said about itself; `undefined` until connected. */
+  get connectionInfo(): McpConnectionInfo | undefined {
+    return this.#session?.info;
+  }
+
+  /** The process id of a running stdio server; `undefined` for HTTP or when none runs. */
+  get pid(): number | undefined {
+    const transport = this.#session?.failure === undefined ? this.#session?.transport : undefined;
+    return transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined;
+  }
+
+  /** True after `close()`. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Connects now (normally the first request does), and returns what the server said. */
+  async connect(options: { signal?: AbortSignal } = {}): Promise<McpConnectionInfo> {
+    return (await this.#currentSession(options.signal)).info;
+  }
+
+  /**
+   * The server's tools, every page, listed once and cached until `tools/list_changed` or a new
+   * connection. Throws {@link McpLimitError} for a list over the caps.
+   */
+  async listTools(options: { signal?: AbortSignal } = {}): Promise<Tool[]> {
+    if (this.#tools === undefined) {
+      const listing = this.#request((session) => this.#listAll(session), {
+        replayable: true,
+      });
+      this.#tools = listing;
+      listing.catch(() => {
+        if (this.#tools === listing) this.#tools = undefined;
+      });
+    }
+    return abortable(this.#tools, options.signal);
+  }
+
+  /** Drops the cached tool list; the next `listTools` asks the server again. */
+  invalidateTools(): void {
+    this.#dropTools();
+  }
+
+  /** Calls `listener` whenever the cached tool list is dropped; returns the unsubscribe function. */
+  onToolsChanged(listener: () => void): () => void {
+    this.#toolsChangedListeners.add(listener);
+    return () => this.#toolsChangedListeners.delete(listener);
+  }
+
+  /**
+   * Calls a tool by its name on the server. The result is the server's, unchanged, after the
+   * size check; `isError: true` results are returned, not thrown. Throws
+   * {@link McpProtocolError}, {@link McpConnectionError}, {@link McpLimitError}, or an
+   * `AbortError` when `signal` aborts.
+   */
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: McpCallToolOptions = {},
+  ): Promise<CallToolResult> {
+    const timeout = options.timeoutMs ?? this.#requestTimeoutMs;
+    const result = await this.#request(
+      async (session) =>
+        (await session.client.callTool(
+          { name, arguments: args, ...(options.meta === undefined ? {} : { _meta: options.meta }) },
+          undefined,
+          { timeout, ...(options.signal === undefined ? {} : { signal: options.signal }) },
+        )) as CallToolResult,
+      { signal: options.signal, replayable: options.replayable === true },
+    );
+    const size = JSON.stringify(result).length;
+    if (size > this.#maxResultChars) {
+      throw new McpLimitError({
+        serverName: this.name,
+        limit: 'result-size',
+        max: this.#maxResultChars,
+        actual: size,
+        message: `MCP tool '${name}' of server '${this.name}' returned ${size} characters of JSON, over the limit of ${this.#maxResultChars}; the result was dropped`,
+      });
+    }
+    return result;
+  }
+
+  /** Ends the connection and any child process; later requests fail with {@link McpConnectionError}. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#closing.abort();
+    const session = this.#session ?? (await this.#connecting?.catch(() => undefined));
+    this.#session = undefined;
+    if (session !== undefined) await retire(session);
+  }
+
+  async #request<T>(
+    operation: (session: Session) => Promise<T>,
+    options: { signal?: AbortSignal | undefined; replayable: boolean },
+  ): Promise<T> {
+    let reinitialised = false;
+    let replayed = false;
+    for (;;) {
+      const session = await this.#currentSession(options.signal);
+      try {
+        const value = await operation(session);
+        this.#failures = 0;
+        return value;
+      } catch (error) {
+        if (isAbortError(error) || options.signal?.aborted) {
+          throw isAbortError(error)
+            ? error
+            : new AbortError(undefined, { cause: options.signal?.reason });
+        }
+        if (!reinitialised && isSessionNotFound(error)) {
+          // The server lost the session (it restarted or expired it): start a new one, once.
+          reinitialised = true;
+          this.#replace(session);
+          continue;
+        }
+        const failure = await this.#connectionFailure(session, error);
+        if (failure !== undefined) {
+          if (options.replayable && !replayed && !this.#closed) {
+            replayed = true;
+            continue;
+          }
+          throw failure;
+        }
+        throw this.#translate(error);
+      }
+    }
+  }
+
+  async #currentSession(signal: AbortSignal | undefined): Promise<Session> {
+    signal?.throwIfAborted();
+    if (this.#closed) throw this.#closedError();
+    const session = this.#session;
+    if (session !== undefined && session.failure === undefined) return session;
+    this.#connecting ??= this.#open().finally(() => {
+      this.#connecting = undefined;
+    });
+    return abortable(this.#connecting, signal);
+  }
+
+  async #open(): Promise<Session> {
+    if (this.#failures > 0) {
+      const delay = Math.min(this.#initialDelayMs * 2 ** (this.#failures - 1), this.#maxDelayMs);
+      await sleep(delay, this.#closing.signal);
+    }
+    if (this.#closed) throw this.#closedError();
+    const stderr = new StderrTail(this.#stderrTailChars, this.#onStderr);
+    const transport = createMcpTransport(this.config, stderr);
+    const client = new Client(this.#clientInfo, {
+      capabilities: {},
+      listChanged: {
+        tools: { autoRefresh: false, debounceMs: 0, onChanged: () => this.#toolsChanged(session) },
+      },
+    });
+    const session: Session = {
+      client,
+      transport,
+      stderr,
+      info: {
+        serverName: this.name,
+        transport: this.config.transport,
+        serverInfo: undefined,
+        capabilities: undefined,
+        instructions: undefined,
+      },
+      failure: undefined,
+      retired: false,
+      lastTransportError: undefined,
+    };
+    client.onerror = (error) => {
+      session.lastTransportError = error;
+    };
+    client.onclose = () => this.#lost(session);
+    try {
+      await client.connect(transport, {
+        timeout: this.#connectTimeoutMs,
+        signal: this.#closing.signal,
+      });
+    } catch (error) {
+      this.#failures++;
+      session.retired = true;
+      await client.close().catch(() => {});
+      if (this.#closed) throw this.#closedError();
+      const tail = await stderr.drained(STDERR_DRAIN_MS);
+      throw new McpConnectionError({
+        serverName: this.name,
+        failure: 'connect-failed',
+        message: `Could not connect to MCP server '${this.name}': ${describe(error)}`,
+        stderrTail: tail,
+        cause: error,
+      });
+    }
+    (session as { info: McpConnectionInfo }).info = Object.freeze({
+      serverName: this.name,
+      transport: this.config.transport,
+      serverInfo: client.getServerVersion(),
+      capabilities: client.getServerCapabilities(),
+      instructions: client.getInstructions(),
+    });
+    if (this.#closed) {
+      await retire(session);
+      throw this.#closedError();
+    }
+    this.#session = session;
+    return session;
+  }
+
+  /** The connection ended: remember why, so that requests failing with it can say so. */
+  #lost(session: Session): void {
+    if (session.failure !== undefined) return;
+    const retired = session.retired || this.#closed;
+    session.failure = (async () => {
+      if (retired) return this.#closedError();
+      const tail = await session.stderr.drained(STDERR_DRAIN_MS);
+      const detail =
+        session.lastTransportError === undefined ? '' : ` (${session.lastTransportError.message})`;
+      const what = this.config.transport === 'stdio' ? 'exited' : 'closed the connection';
+      return new McpConnectionError({
+        serverName: this.name,
+        failure: 'exited',
+        message: `MCP server '${this.name}' ${what} while requests were pending${detail}`,
+        stderrTail: tail,
+        cause: session.lastTransportError,
+      });
+    })();
+    if (!retired) {
+      this.#failures++;
+      this.#dropTools();
+    }
+  }
+
+  /** Retires a session this client gave up on, so that the next request opens a new one. */
+  #replace(session: Session): void {
+    if (this.#session === session) this.#session = undefined;
+    this.#dropTools();
+    void retire(session);
+  }
+
+  async #connectionFailure(
+    session: Session,
+    error: unknown,
+  ): Promise<McpConnectionError | undefined> {
+    const closedByPeer =
+      session.failure !== undefined ||
+      (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) ||
+      isNetworkFailure(error);
+    if (!closedByPeer) return undefined;
+    if (session.failure === undefined) {
+      // An HTTP request that could not reach the server: the session may be gone with it.
+      this.#failures++;
+      this.#replace(session);
+      return new McpConnectionError({
+        serverName: this.name,
+        failure: 'exited',
+        message: `MCP server '${this.name}' could not be reached: ${describe(error)}`,
+        cause: error,
+      });
+    }
+    return session.failure;
+  }
+
+  #translate(error: unknown): unknown {
+    if (isMcpFailure(error)) return error;
+    if (error instanceof McpError) {
+      const message =
+        error.code === ErrorCode.RequestTimeout
+          ? `MCP server '${this.name}' did not answer in time (${error.message}); the request was cancelled`
+          : `MCP server '${this.name}' answered with an error: ${error.message}`;
+      return new McpProtocolError({
+        serverName: this.name,
+        rpcCode: error.code,
+        message,
+        cause: error,
+      });
+    }
+    if (error instanceof StreamableHTTPError) {
+      return new McpProtocolError({
+        serverName: this.name,
+        rpcCode: ErrorCode.InternalError,
+        message: `MCP server '${this.name}' answered HTTP ${error.code ?? 'error'}: ${error.message}`,
+        cause: error,
+      });
+    }
+    return new McpProtocolError({
+      serverName: this.name,
+      rpcCode: ErrorCode.InternalError,
+      message: `MCP server '${this.name}' sent an answer that breaks the protocol: ${describe(error)}`,
+      cause: error,
+    });
+  }
+
+  async #listAll(session: Session): Promise<Tool[]> {
+    const tools: Tool[] = [];
+    let size = 0;
+    let cursor: string | undefined;
+    do {
+      const page = await session.client.listTools(cursor === undefined ? undefined : { cursor }, {
+        timeout: this.#requestTimeoutMs,
+      });
+      for (const tool of page.tools) tools.push(tool);
+      size += JSON.stringify(page.tools).length;
+      if (tools.length > this.#maxTools) {
+        throw this.#listLimit('tool-count', this.#maxTools, tools.length, 'tools');
+      }
+      if (size > this.#maxToolListChars) {
+        throw this.#listLimit('tool-list-size', this.#maxToolListChars, size, 'characters of JSON');
+      }
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    return tools;
+  }
+
+  #listLimit(limit: 'tool-count' | 'tool-list-size', max: number, actual: number, unit: string) {
+    return new McpLimitError({
+      serverName: this.name,
+      limit,
+      max,
+      actual,
+      message: `MCP server '${this.name}' listed more than ${max} ${unit} (${actual} so far); its tool list was refused`,
+    });
+  }
+
+  #toolsChanged(session: Session): void {
+    if (this.#session === session) this.#dropTools();
+  }
+
+  #dropTools(): void {
+    this.#tools = undefined;
+    for (const listener of this.#toolsChangedListeners) listener();
+  }
+
+  #closedError(): McpConnectionError {
+    return new McpConnectionError({
+      serverName: this.name,
+      failure: 'closed',
+      message: `MCP client '${this.name}' is closed`,
+    });
+  }
+}
+
+async function retire(session: Session): Promise<void> {
+  session.retired = true;
+  await session.client.close().catch(() => {});
+}
+
+function isMcpFailure(error: unknown): boolean {
+  return (
+    error instanceof McpConnectionError ||
+    error instanceof McpLimitError ||
+    error instanceof McpProtocolError
+  );
+}
+
+function isSessionNotFound(error: unknown): boolean {
+  return error instanceof StreamableHTTPError && error.code === 404;
+}
+
+function isNetworkFailure(error: unknown): boolean {
+  return error instanceof TypeError && /fetch failed|terminated|network/i.test(error.message);
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function positive(value: number | undefined, fallback: number, what: string): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !(value > 0)) {
+    throw new InvalidArgumentError(`${what} must be a positive number`);
+  }
+  return value;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** `promise`, or an `AbortError` as soon as `signal` aborts (the promise itself goes on). */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) return Promise.reject(new AbortError(undefined, { cause: signal.reason }));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new AbortError(undefined, { cause: signal.reason }));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

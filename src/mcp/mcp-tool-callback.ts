@@ -1,0 +1,134 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  InvalidToolInputError,
+  isAbortError,
+  type JsonSchema,
+  parseToolArguments,
+  type ToolCallback,
+  type ToolContext,
+  type ToolDefinition,
+  ToolExecutionError,
+  type ToolMetadata,
+} from '../index.js';
+import { JSON_SCHEMA_DRAFT_2020_12, splitCamelCase, validateJsonSchema } from '../tools/index.js';
+import type { McpClient } from './mcp-client.js';
+import { mcpToolResultText } from './mcp-tool-result-text.js';
+import { type ToolContextToMcpMeta, toMcpMeta } from './tool-context-to-mcp-meta.js';
+
+/**
+ * One tool of an MCP server as a {@link ToolCallback}: the model sees `name` (sanitised, maybe
+ * prefixed) with the server's description and input schema; `call` sends the server's original
+ * name. The arguments are checked against the server's schema first and a call with invalid
+ * arguments is never sent.
+ *
+ * - Success: the result's text per {@link mcpToolResultText}.
+ * - `isError: true`: a {@link ToolExecutionError} whose message is that text, so the model gets an
+ *   error result.
+ * - A protocol, connection or size failure: a {@link ToolExecutionError} whose `cause` is the
+ *   typed `McpProtocolError`, `McpConnectionError` or `McpLimitError` (a tool-execution exception
+ *   processor can rethrow them by class).
+ * - Abort (the caller's signal or the tool's timeout): the request is cancelled on the server and
+ *   the abort error passes through.
+ *
+ * The server's annotations become metadata: `readOnlyHint` → `readOnly`, `destructiveHint` →
+ * `destructive`, `idempotentHint` → `idempotent`, `openWorldHint` → `openWorld`. A read-only or
+ * idempotent call is replayed once when its server dies before answering.
+ */
+export class McpToolCallback implements ToolCallback {
+  readonly definition: ToolDefinition;
+  readonly metadata: ToolMetadata;
+  /** The client of the server that owns the tool. */
+  readonly client: McpClient;
+  /** The tool as the server listed it. */
+  readonly tool: Tool;
+  readonly #toolContextToMeta: ToolContextToMcpMeta | undefined;
+
+  constructor(options: {
+    client: McpClient;
+    tool: Tool;
+    /** The name the model sees; default the server's name, sanitised by the provider. */
+    name?: string;
+    toolContextToMeta?: ToolContextToMcpMeta;
+  }) {
+    const { client, tool } = options;
+    this.client = client;
+    this.tool = tool;
+    const name = options.name ?? tool.name;
+    const description = tool.description?.trim() ? tool.description : splitCamelCase(name);
+    this.definition = Object.freeze({ name, description, inputSchema: modelInputSchema(tool) });
+    this.metadata = Object.freeze(annotationMetadata(tool));
+    this.#toolContextToMeta = options.toolContextToMeta;
+  }
+
+  /** The tool's name on its server (what `call` sends). */
+  get originalName(): string {
+    return this.tool.name;
+  }
+
+  async call(input: string, context?: ToolContext): Promise<string> {
+    const toolName = this.definition.name;
+    const parsed = parseToolArguments(input);
+    if (!parsed.ok) throw new InvalidToolInputError({ toolName, issues: parsed.issues });
+    const issues = validateJsonSchema(this.definition.inputSchema, parsed.value);
+    if (issues.length > 0) throw new InvalidToolInputError({ toolName, issues });
+    const meta = toMcpMeta(context?.context, this.#toolContextToMeta);
+    const signal = context?.signal;
+    let result: Awaited<ReturnType<McpClient['callTool']>>;
+    try {
+      result = await this.client.callTool(this.tool.name, parsed.value, {
+        ...(signal === undefined ? {} : { signal }),
+        ...(meta === undefined ? {} : { meta }),
+        replayable: this.metadata.readOnly === true || this.metadata.idempotent === true,
+      });
+    } catch (error) {
+      if (isAbortError(error)) throw error;
+      throw new ToolExecutionError({
+        toolName,
+        ...(context?.toolCallId === undefined ? {} : { toolCallId: context.toolCallId }),
+        cause: error,
+      });
+    }
+    const text = mcpToolResultText(result);
+    if (result.isError === true) {
+      throw new ToolExecutionError({
+        toolName,
+        message:
+          text === '[]' || text.trim() === ''
+            ? `MCP tool '${this.tool.name}' of server '${this.client.name}' reported an error without details`
+            : text,
+      });
+    }
+    return text;
+  }
+}
+
+/**
+ * The server's input schema made safe to send: a copy, `type: 'object'` when missing, and
+ * `properties: {}` for an object schema without them (the reference's `ensureValidInputSchema`).
+ * A `$schema` other than draft 2020-12 (servers built on Zod 3 say draft-07) is dropped: the
+ * keywords such servers use mean the same in 2020-12, which is what arguments are checked with.
+ */
+function modelInputSchema(tool: Tool): JsonSchema {
+  const schema = structuredClone(tool.inputSchema) as Record<string, unknown>;
+  if (schema.$schema !== undefined && schema.$schema !== JSON_SCHEMA_DRAFT_2020_12) {
+    delete schema.$schema;
+  }
+  schema.type ??= 'object';
+  if (schema.type === 'object' && schema.properties === undefined) schema.properties = {};
+  return schema as JsonSchema;
+}
+
+function annotationMetadata(tool: Tool): ToolMetadata {
+  const annotations = tool.annotations ?? {};
+  const metadata: Record<string, unknown> = {};
+  if (typeof annotations.readOnlyHint === 'boolean') metadata.readOnly = annotations.readOnlyHint;
+  if (typeof annotations.destructiveHint === 'boolean') {
+    metadata.destructive = annotations.destructiveHint;
+  }
+  if (typeof annotations.idempotentHint === 'boolean') {
+    metadata.idempotent = annotations.idempotentHint;
+  }
+  if (typeof annotations.openWorldHint === 'boolean')
+    metadata.openWorld = annotations.openWorldHint;
+  return metadata;
+}

@@ -1,0 +1,477 @@
+import { randomBytes } from 'node:crypto';
+import {
+  createServer,
+  type Server as HttpServer,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  CreateMessageResultSchema,
+  ElicitResultSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type ServerCapabilities,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import {
+  InvalidArgumentError,
+  isAbortError,
+  type ToolCallback,
+  type ToolContext,
+  type ToolSource,
+} from '../../index.js';
+import {
+  assertUniqueToolNames,
+  type CollectedToolSources,
+  collectToolSources,
+  resolveToolCallbacks,
+} from '../../tools/index.js';
+import {
+  bearerToken,
+  LOOPBACK_HOSTS,
+  LOOPBACK_ORIGINS,
+  refusedHostOrOrigin,
+} from './http-request-guard.js';
+import { bindMcpExchange, type McpExchange } from './mcp-exchange.js';
+import type { McpPrincipal } from './mcp-principal.js';
+import { mcpResultSink } from './mcp-tool-result.js';
+
+/** Bearer-token authentication of the HTTP transport. */
+export interface McpServerAuthOptions {
+  /**
+   * Checks a bearer token (signature, expiry, audience: the server must accept only tokens issued
+   * for it) and returns its principal, or `undefined` to refuse it (HTTP 401).
+   */
+  verifyToken: (token: string) => McpPrincipal | undefined | Promise<McpPrincipal | undefined>;
+  /** Scopes a principal needs per tool (all listed); tools not listed need none. */
+  toolScopes?: Readonly<Record<string, readonly string[]>>;
+}
+
+/** Options of {@link McpToolServer}. */
+export interface McpToolServerOptions {
+  /** The tools to serve: callbacks, `tool()`s, objects with `@tool`/`@mcpTool` methods, providers. */
+  tools: readonly ToolSource[];
+  /** `serverInfo` of the handshake. Defaults `toolloop-mcp-server` and `0.1.0`. */
+  name?: string;
+  version?: string;
+  /** `instructions` of the handshake. */
+  instructions?: string;
+  /**
+   * The tool context of each call, from the authenticated principal (`undefined` without auth
+   * and over stdio); never from anything the client sends. Default `{ principal }` (or `{}`).
+   */
+  toolContext?: (principal: McpPrincipal | undefined) => Record<string, unknown>;
+  /** Bearer authentication for HTTP (off by default: bind to loopback then). */
+  auth?: McpServerAuthOptions;
+  /**
+   * `Host` names accepted over HTTP (an entry without a port matches any port). Default the
+   * loopback names `127.0.0.1`, `localhost`, `[::1]`; an empty list refuses every request.
+   */
+  allowedHosts?: readonly string[];
+  /**
+   * `Origin`s accepted over HTTP; requests without an `Origin` (non-browser clients) pass.
+   * Default the loopback origins; an empty list refuses every request that has an `Origin`.
+   */
+  allowedOrigins?: readonly string[];
+  /** Largest request body accepted (HTTP 413 above). Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Most HTTP sessions open at once (HTTP 503 for more). Default 1,000. */
+  maxSessions?: number;
+  /** Close an HTTP session unused for this long. Default 30 minutes. */
+  sessionIdleMs?: number;
+}
+
+interface HttpSession {
+  readonly server: Server;
+  readonly transport: StreamableHTTPServerTransport;
+  readonly principalId: string | undefined;
+  lastSeen: number;
+}
+
+const MCP_PATH = '/mcp';
+
+/**
+ * Serves toolloop tools to MCP clients, over stdio and Streamable HTTP, on the official SDK's
+ * `Server` and transports: the tools' names, descriptions and JSON Schemas as the model path
+ * uses them, their behaviour metadata as annotations (`readOnly` → `readOnlyHint`,
+ * `destructive` → `destructiveHint`, `idempotent` → `idempotentHint`, `openWorld` →
+ * `openWorldHint`), and their results as text content (`mcpToolResult` for other content).
+ * `returnDirect` means nothing to an MCP client and is ignored. A tool's error or invalid
+ * arguments come back as an `isError` result; an unknown tool as a JSON-RPC error.
+ *
+ * Over HTTP every session gets its own SDK server and transport (sharing one across clients
+ * misroutes responses), with these defaults: `listen()` binds 127.0.0.1; `Host` and `Origin`
+ * must be loopback names (HTTP 403 otherwise: DNS rebinding); bodies over 1 MiB are refused
+ * (413); with `auth`, every request needs a valid bearer token (401), a session belongs to the
+ * principal that opened it (another principal gets 404), and a tool with `toolScopes` is listed
+ * and callable only with those scopes. Session ids are 128-bit random.
+ */
+export class McpToolServer {
+  readonly #sources: CollectedToolSources;
+  readonly #name: string;
+  readonly #version: string;
+  readonly #instructions: string | undefined;
+  readonly #toolContext: (principal: McpPrincipal | undefined) => Record<string, unknown>;
+  readonly #auth: McpServerAuthOptions | undefined;
+  readonly #allowedHosts: readonly string[];
+  readonly #allowedOrigins: readonly string[];
+  readonly #maxBodyBytes: number;
+  readonly #maxSessions: number;
+  readonly #sessionIdleMs: number;
+  readonly #sessions = new Map<string, HttpSession>();
+  readonly #servers = new Set<Server>();
+  readonly #httpServers = new Set<HttpServer>();
+  #sweeper: NodeJS.Timeout | undefined;
+
+  constructor(options: McpToolServerOptions) {
+    if (typeof options !== 'object' || options === null || !Array.isArray(options.tools)) {
+      throw new InvalidArgumentError('McpToolServer needs options with a tools array');
+    }
+    this.#sources = collectToolSources(options.tools);
+    this.#name = options.name ?? 'toolloop-mcp-server';
+    this.#version = options.version ?? '0.1.0';
+    this.#instructions = options.instructions;
+    this.#toolContext =
+      options.toolContext ?? ((principal) => (principal === undefined ? {} : { principal }));
+    this.#auth = options.auth;
+    if (this.#auth !== undefined && typeof this.#auth.verifyToken !== 'function') {
+      throw new InvalidArgumentError('auth.verifyToken must be a function');
+    }
+    this.#allowedHosts = options.allowedHosts ?? LOOPBACK_HOSTS;
+    this.#allowedOrigins = options.allowedOrigins ?? LOOPBACK_ORIGINS;
+    this.#maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+    this.#maxSessions = options.maxSessions ?? 1_000;
+    this.#sessionIdleMs = options.sessionIdleMs ?? 30 * 60_000;
+  }
+
+  /** Number of open HTTP sessions. */
+  get sessionCount(): number {
+    return this.#sessions.size;
+  }
+
+  /**
+   * Serves one client over this process's stdin and stdout (or the given streams). Write nothing
+   * else to stdout while it runs. Resolves once connected.
+   */
+  async connectStdio(
+    streams: { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream } = {},
+  ): Promise<void> {
+    const server = this.#createSdkServer();
+    await server.connect(
+      new StdioServerTransport(
+        streams.stdin as ConstructorParameters<typeof StdioServerTransport>[0],
+        streams.stdout as ConstructorParameters<typeof StdioServerTransport>[1],
+      ),
+    );
+  }
+
+  /** Serves one client over any SDK server transport. */
+  async connect(transport: Transport): Promise<void> {
+    await this.#createSdkServer().connect(transport);
+  }
+
+  /**
+   * The Streamable HTTP endpoint as a Node request handler, for `node:http`, Express
+   * (`app.all('/mcp', server.handleRequest)`), Fastify (`reply.raw`) or Koa (`ctx.req`, `ctx.res`).
+   * Applies every HTTP default listed on the class.
+   */
+  readonly handleRequest = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+  ): Promise<void> => {
+    try {
+      await this.#handle(request, response);
+    } catch (error) {
+      if (!response.headersSent) sendError(response, 500, 'Internal server error');
+      else response.end();
+      void error;
+    }
+  };
+
+  /**
+   * Starts an HTTP server with the endpoint at `/mcp`, on 127.0.0.1 and a free port unless told
+   * otherwise. Binding another interface is your decision: add `auth` and the host names clients
+   * use to `allowedHosts`.
+   */
+  async listen(
+    options: { port?: number; host?: string } = {},
+  ): Promise<{ url: URL; close: () => Promise<void> }> {
+    const host = options.host ?? '127.0.0.1';
+    const httpServer = createServer((request, response) => {
+      const path = (request.url ?? '/').split('?')[0];
+      if (path !== MCP_PATH) {
+        sendError(response, 404, 'Not found');
+        return;
+      }
+      void this.handleRequest(request, response);
+    });
+    this.#httpServers.add(httpServer);
+    await new Promise<void>((resolve, reject) => {
+      httpServer.once('error', reject);
+      httpServer.listen(options.port ?? 0, host, () => resolve());
+    });
+    const { port } = httpServer.address() as AddressInfo;
+    const urlHost = host.includes(':') ? `[${host}]` : host;
+    return {
+      url: new URL(`http://${urlHost}:${port}${MCP_PATH}`),
+      close: () => this.#closeHttpServer(httpServer),
+    };
+  }
+
+  /** Closes every session, stdio connection and server started by `listen()`. */
+  async close(): Promise<void> {
+    clearInterval(this.#sweeper);
+    this.#sweeper = undefined;
+    await Promise.all([...this.#httpServers].map((server) => this.#closeHttpServer(server)));
+    await Promise.all([...this.#servers].map((server) => server.close().catch(() => {})));
+    this.#sessions.clear();
+  }
+
+  async #closeHttpServer(httpServer: HttpServer): Promise<void> {
+    this.#httpServers.delete(httpServer);
+    for (const [id, session] of this.#sessions) {
+      this.#sessions.delete(id);
+      await session.server.close().catch(() => {});
+    }
+    httpServer.closeAllConnections();
+    await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+  }
+
+  async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const refused = refusedHostOrOrigin(request, this.#allowedHosts, this.#allowedOrigins);
+    if (refused !== undefined) {
+      sendError(response, 403, `Forbidden: ${refused}`);
+      return;
+    }
+    let principal: McpPrincipal | undefined;
+    if (this.#auth !== undefined) {
+      const token = bearerToken(request);
+      principal = token === undefined ? undefined : await this.#auth.verifyToken(token);
+      if (principal === undefined || typeof principal.id !== 'string') {
+        response.setHeader('www-authenticate', 'Bearer');
+        sendError(response, 401, 'Unauthorized: a valid bearer token is required');
+        return;
+      }
+      (request as IncomingMessage & { auth?: AuthInfo }).auth = {
+        token: token as string,
+        clientId: principal.id,
+        scopes: [...(principal.scopes ?? [])],
+        extra: { principal },
+      };
+    }
+    const length = Number(request.headers['content-length'] ?? 0);
+    if (length > this.#maxBodyBytes) {
+      sendError(response, 413, `Payload too large: the limit is ${this.#maxBodyBytes} bytes`);
+      request.resume();
+      return;
+    }
+    const sessionId = headerValue(request.headers['mcp-session-id']);
+    if (sessionId !== undefined) {
+      const session = this.#sessions.get(sessionId);
+      if (session === undefined || session.principalId !== principal?.id) {
+        sendError(response, 404, 'Session not found');
+        request.resume();
+        return;
+      }
+      session.lastSeen = Date.now();
+      await session.transport.handleRequest(request, response);
+      return;
+    }
+    if (request.method !== 'POST') {
+      sendError(response, 400, 'Bad request: no Mcp-Session-Id; start a session with initialize');
+      request.resume();
+      return;
+    }
+    if (this.#sessions.size >= this.#maxSessions) {
+      sendError(response, 503, 'Too many sessions');
+      request.resume();
+      return;
+    }
+    await this.#startSession(request, response, principal);
+  }
+
+  async #startSession(
+    request: IncomingMessage,
+    response: ServerResponse,
+    principal: McpPrincipal | undefined,
+  ): Promise<void> {
+    const server = this.#createSdkServer();
+    let session: HttpSession | undefined;
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomBytes(16).toString('hex'),
+      maxRequestBodySize: this.#maxBodyBytes,
+      onsessioninitialized: (id) => {
+        session = { server, transport, principalId: principal?.id, lastSeen: Date.now() };
+        this.#sessions.set(id, session);
+        this.#startSweeper();
+      },
+    });
+    transport.onclose = () => {
+      const id = transport.sessionId;
+      if (id !== undefined && this.#sessions.get(id) === session) this.#sessions.delete(id);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(request, response);
+    if (session === undefined) await server.close().catch(() => {});
+  }
+
+  #startSweeper(): void {
+    if (this.#sweeper !== undefined) return;
+    this.#sweeper = setInterval(
+      () => {
+        const now = Date.now();
+        for (const [id, session] of this.#sessions) {
+          if (now - session.lastSeen < this.#sessionIdleMs) continue;
+          this.#sessions.delete(id);
+          void session.server.close().catch(() => {});
+        }
+        if (this.#sessions.size === 0) {
+          clearInterval(this.#sweeper);
+          this.#sweeper = undefined;
+        }
+      },
+      Math.min(this.#sessionIdleMs, 60_000),
+    );
+    this.#sweeper.unref();
+  }
+
+  #createSdkServer(): Server {
+    const capabilities: ServerCapabilities = { tools: {}, logging: {} };
+    const server = new Server(
+      { name: this.#name, version: this.#version },
+      {
+        capabilities,
+        ...(this.#instructions === undefined ? {} : { instructions: this.#instructions }),
+      },
+    );
+    this.#servers.add(server);
+    server.onclose = () => this.#servers.delete(server);
+    server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
+      const principal = principalOf(extra.authInfo);
+      const tools = await this.#tools();
+      return { tools: tools.filter((tool) => this.#permitted(tool, principal)).map(toMcpTool) };
+    });
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const principal = principalOf(extra.authInfo);
+      const name = request.params.name;
+      const callback = (await this.#tools()).find((tool) => tool.definition.name === name);
+      if (callback === undefined) {
+        throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+      }
+      if (!this.#permitted(callback, principal)) {
+        const needed = this.#auth?.toolScopes?.[name] ?? [];
+        throw new McpError(
+          ErrorCode.InvalidRequest,
+          `Tool '${name}' needs the scope(s): ${needed.join(', ')}`,
+        );
+      }
+      const context: ToolContext = {
+        context: Object.freeze({ ...this.#toolContext(principal) }),
+        toolCallId: String(extra.requestId),
+        signal: extra.signal,
+      };
+      const exchange: McpExchange = {
+        sessionId: extra.sessionId,
+        principal,
+        log: (level, data, logger) =>
+          extra.sendNotification({
+            method: 'notifications/message',
+            params: { level, data, ...(logger === undefined ? {} : { logger }) },
+          }),
+        progress: async (progress, total, message) => {
+          const progressToken = extra._meta?.progressToken;
+          if (progressToken === undefined) return;
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: {
+              progressToken,
+              progress,
+              ...(total === undefined ? {} : { total }),
+              ...(message === undefined ? {} : { message }),
+            },
+          });
+        },
+        createMessage: (params) =>
+          extra.sendRequest(
+            { method: 'sampling/createMessage', params },
+            CreateMessageResultSchema,
+          ),
+        elicitInput: (params) =>
+          extra.sendRequest({ method: 'elicitation/create', params }, ElicitResultSchema),
+      };
+      bindMcpExchange(context, exchange);
+      return await runTool(callback, request.params.arguments ?? {}, context);
+    });
+    return server;
+  }
+
+  async #tools(): Promise<ToolCallback[]> {
+    const tools = await resolveToolCallbacks(this.#sources);
+    assertUniqueToolNames(tools, 'the MCP server');
+    return tools;
+  }
+
+  #permitted(tool: ToolCallback, principal: McpPrincipal | undefined): boolean {
+    const needed = this.#auth?.toolScopes?.[tool.definition.name];
+    if (needed === undefined || needed.length === 0) return true;
+    const granted = new Set(principal?.scopes ?? []);
+    return needed.every((scope) => granted.has(scope));
+  }
+}
+
+async function runTool(
+  callback: ToolCallback,
+  args: Record<string, unknown>,
+  context: ToolContext,
+): Promise<CallToolResult> {
+  const sink: { result: CallToolResult | undefined } = { result: undefined };
+  try {
+    const text = await mcpResultSink.run(sink, () => callback.call(JSON.stringify(args), context));
+    return sink.result ?? { content: [{ type: 'text', text }] };
+  } catch (error) {
+    if (isAbortError(error) && context.signal?.aborted) throw error;
+    const message =
+      error instanceof Error && error.message.trim() !== ''
+        ? error.message
+        : `Tool '${callback.definition.name}' failed`;
+    return { content: [{ type: 'text', text: message }], isError: true };
+  }
+}
+
+function toMcpTool(callback: ToolCallback): Tool {
+  const { name, description, inputSchema } = callback.definition;
+  const metadata = callback.metadata;
+  const annotations: NonNullable<Tool['annotations']> = {};
+  if (typeof metadata.readOnly === 'boolean') annotations.readOnlyHint = metadata.readOnly;
+  if (typeof metadata.destructive === 'boolean') annotations.destructiveHint = metadata.destructive;
+  if (typeof metadata.idempotent === 'boolean') annotations.idempotentHint = metadata.idempotent;
+  if (typeof metadata.openWorld === 'boolean') annotations.openWorldHint = metadata.openWorld;
+  return {
+    name,
+    description,
+    inputSchema: inputSchema as Tool['inputSchema'],
+    ...(Object.keys(annotations).length === 0 ? {} : { annotations }),
+  };
+}
+
+function principalOf(authInfo: AuthInfo | undefined): McpPrincipal | undefined {
+  return authInfo?.extra?.principal as McpPrincipal | undefined;
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function sendError(response: ServerResponse, status: number, message: string): void {
+  response.writeHead(status, { 'content-type': 'application/json' });
+  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
