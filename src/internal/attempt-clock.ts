@@ -64,10 +64,14 @@ export class AttemptClock {
 
   #timer(delayMs: number, limit: ExpiredLimit): ReturnType<typeof setTimeout> | undefined {
     if (!(delayMs <= MAX_TIMER_DELAY_MS)) return undefined;
-    return setTimeout(() => {
+    const timer = setTimeout(() => {
       if (this.#controller.signal.aborted) return;
       this.#expired = limit;
       this.#controller.abort();
     }, delayMs);
+    // The request's socket keeps the process alive while it runs; the timer alone must not
+    // (a stream its consumer abandoned would otherwise hold the process for the whole deadline).
+    timer.unref?.();
+    return timer;
   }
 }

@@ -31,7 +31,8 @@ export interface ProviderChatModelOptions {
   /**
    * Deadline of a whole `call()` or `stream()`: every attempt, every wait between attempts, the
    * whole body or stream; nothing the server sends pushes it back. Default 600,000 (10 minutes).
-   * Raise it for streams that legitimately run longer (tens of thousands of output tokens).
+   * Raise it for streams that legitimately run longer (tens of thousands of output tokens);
+   * `Infinity` turns it off.
    */
   timeoutMs?: number | undefined;
   /** Deadline of one HTTP attempt. Default: none beyond `timeoutMs`. */
