@@ -38,6 +38,17 @@ describe('ProviderErrors', () => {
     expect(errors.scrub('abc')).toBe('abc');
   });
 
+  it('redacts every occurrence of every secret as sent, JSON-escaped and URL-encoded, and leaves short values alone', () => {
+    const awkward = 'sk-a/b+c"d\\e';
+    const errors = new ProviderErrors('openai', ['sk-abcdef123', awkward, 'abc', undefined]);
+    expect(errors.scrub('key sk-abcdef123 and sk-abcdef123 again; id abc')).toBe(
+      'key [redacted] and [redacted] again; id abc',
+    );
+    expect(
+      errors.scrub(`${awkward} ${JSON.stringify(awkward)} ${encodeURIComponent(awkward)}`),
+    ).toBe('[redacted] "[redacted]" [redacted]');
+  });
+
   it('builds non-retryable malformed-response errors', () => {
     const error = new ProviderErrors('openai').malformed('choices must be an array, not an object');
     expect(error).toMatchObject({ retryable: false, status: undefined });

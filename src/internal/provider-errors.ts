@@ -1,5 +1,5 @@
 import { ChatModelError } from '../errors/index.js';
-import { secretForms } from './scrub-secrets.js';
+import { secretForms } from './secret-forms.js';
 
 /** Longest provider-written text (an error body's message, an error event's message) kept in an error. */
 export const MAX_PROVIDER_DETAIL_LENGTH = 500;

@@ -16,14 +16,3 @@ export function secretForms(secrets: Iterable<string | undefined>): string[] {
   }
   return [...forms].sort((a, b) => b.length - a.length);
 }
-
-/**
- * Replaces every occurrence of each secret (API keys, credential header values), in each form
- * {@link secretForms} lists, with `[redacted]`, so provider error texts that echo a key never
- * reach an error message.
- */
-export function scrubSecrets(text: string, secrets: Iterable<string | undefined>): string {
-  let scrubbed = text;
-  for (const form of secretForms(secrets)) scrubbed = scrubbed.split(form).join('[redacted]');
-  return scrubbed;
-}
