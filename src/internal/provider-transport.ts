@@ -58,6 +58,9 @@ export const DEFAULT_TIMEOUT_MS = 600_000;
 /** Default {@link ProviderTransportOptions.idleTimeoutMs}: 5 minutes without data. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 
+/** Where an attempt was when it failed: waiting for the headers, reading a JSON body, or a stream. */
+type FailurePhase = 'request' | 'body' | 'stream';
+
 /** The delay a failed response asked for (`retry-after`), kept off the public error object. */
 const serverDelays = new WeakMap<ChatModelError, number>();
 const ERROR_BODY_LIMIT = 64 * 1024;
@@ -128,7 +131,7 @@ export class ProviderTransport {
         try {
           text = await readCappedText(response, this.maxResponseBytes);
         } catch (error) {
-          throw this.bodyFailure(error, response.status, clock, signal);
+          throw this.bodyFailure(error, response.status, clock, signal, 'body');
         }
         let answer: unknown;
         try {
@@ -177,7 +180,7 @@ export class ProviderTransport {
           try {
             next = await events.next();
           } catch (error) {
-            throw this.bodyFailure(error, response.status, clock, signal);
+            throw this.bodyFailure(error, response.status, clock, signal, 'stream');
           }
           if (next.done) break;
           const event = next.value;
@@ -282,7 +285,7 @@ export class ProviderTransport {
     return error;
   }
 
-  private networkFailure(error: unknown, clock: AttemptClock, phase: 'request' | 'stream'): Error {
+  private networkFailure(error: unknown, clock: AttemptClock, phase: FailurePhase): Error {
     switch (clock.expired) {
       case 'call':
         return this.errors.create({
@@ -298,10 +301,11 @@ export class ProviderTransport {
         });
       case 'idle':
         return this.errors.create({
-          message:
-            phase === 'stream'
-              ? `${this.provider} stream stalled: no data for ${this.idleTimeoutMs} ms (idleTimeoutMs; keep-alive comments and pings do not count)`
-              : `${this.provider} request stalled: nothing arrived for ${this.idleTimeoutMs} ms (idleTimeoutMs)`,
+          message: {
+            request: `${this.provider} request stalled: no answer for ${this.idleTimeoutMs} ms (idleTimeoutMs)`,
+            body: `${this.provider} response body stalled: not complete ${this.idleTimeoutMs} ms after its headers (idleTimeoutMs)`,
+            stream: `${this.provider} stream stalled: no data for ${this.idleTimeoutMs} ms (idleTimeoutMs; keep-alive comments and pings do not count)`,
+          }[phase],
           retryable: true,
           cause: error,
         });
@@ -322,6 +326,7 @@ export class ProviderTransport {
     status: number,
     clock: AttemptClock,
     callerSignal: AbortSignal | undefined,
+    phase: 'body' | 'stream',
   ): Error {
     if (error instanceof ChatModelError) return error;
     if (callerSignal?.aborted) return new AbortError(undefined, { cause: error });
@@ -339,7 +344,7 @@ export class ProviderTransport {
         retryable: false,
       });
     }
-    return this.networkFailure(error, clock, 'stream');
+    return this.networkFailure(error, clock, phase);
   }
 
   private async shouldRetry(

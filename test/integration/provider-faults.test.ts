@@ -480,6 +480,15 @@ describe.each(['openai', 'anthropic'] as const)('%s adapter under provider fault
     expect(await collectTexts(model.stream!(prompt))).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
   });
 
+  it('a JSON body trickled after its headers stalls at the idle limit; a stream whose headers never come too', async () => {
+    server.reply(keepOpen('', ' ', 50, '{"id":'), () => undefined);
+    const model = provider.create(server.baseUrl, { idleTimeoutMs: 300, maxRetries: 0 });
+    const body = await failure(model.call(prompt));
+    expect(body.message).toContain('response body stalled: not complete 300 ms after its headers');
+    const headers = await failure(collectTexts(model.stream!(prompt)));
+    expect(headers.message).toContain('request stalled: no answer for 300 ms');
+  });
+
   it('the call deadline bounds the whole retry sequence', async () => {
     const silent = () => () => undefined;
     server.reply(...Array.from({ length: 20 }, silent));
