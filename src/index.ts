@@ -128,6 +128,7 @@ export {
   createDefaultToolExecutionExceptionProcessor,
   createToolCallingManager,
   DEFAULT_MAX_CALLS_PER_TOOL,
+  DEFAULT_MAX_TOOL_RESULT_BYTES,
   DEFAULT_MAX_TOTAL_TOOL_CALLS,
   DEFAULT_TOOL_CALL_CONCURRENCY,
   type DefaultToolExecutionExceptionProcessorOptions,

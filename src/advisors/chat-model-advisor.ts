@@ -2,10 +2,15 @@ import type { ChatModel, ChatResponse } from '../model/index.js';
 import type { CallAdvisor, StreamAdvisor } from './advisor.js';
 import { LOWEST_PRECEDENCE } from './advisor-order.js';
 import type { ChatClientRequest, ChatClientResponse } from './chat-client-request.js';
+import { toModelPrompt } from './model-prompt.js';
 
 /**
  * The terminal advisor: calls the model. Streams use the model's `stream` when it has one and a
  * single chunk from `call` otherwise. The response context is a copy of the request context.
+ *
+ * The model receives the prompt without the tool context, and the tools as their definitions only
+ * (see {@link toModelPrompt}): an adapter that forwards options it does not know, or serialises
+ * the tools it is given, cannot send the caller's context or a tool's own fields to a provider.
  */
 export class ChatModelAdvisor implements CallAdvisor, StreamAdvisor {
   readonly name = 'ChatModelAdvisor';
@@ -20,7 +25,8 @@ export class ChatModelAdvisor implements CallAdvisor, StreamAdvisor {
     // A `then` rather than an async function: one promise and one microtask hop less per call.
     try {
       request.signal?.throwIfAborted();
-      return Promise.resolve(this.chatModel.call(request.prompt, { signal: request.signal })).then(
+      const prompt = toModelPrompt(request.prompt);
+      return Promise.resolve(this.chatModel.call(prompt, { signal: request.signal })).then(
         (chatResponse) => ({ chatResponse, context: { ...request.context } }),
       );
     } catch (error) {
@@ -79,16 +85,15 @@ class ModelResponseIterator implements AsyncIterator<ChatClientResponse, undefin
       request.signal?.throwIfAborted();
       this.#context = { ...request.context };
       const chatModel = this.#chatModel;
+      const prompt = toModelPrompt(request.prompt);
       if (!chatModel.stream) {
         this.#finished = true;
-        return chatModel.call(request.prompt, { signal: request.signal }).then((chatResponse) => ({
+        return chatModel.call(prompt, { signal: request.signal }).then((chatResponse) => ({
           done: false,
           value: { chatResponse, context: this.#context },
         }));
       }
-      this.#source = chatModel
-        .stream(request.prompt, { signal: request.signal })
-        [Symbol.asyncIterator]();
+      this.#source = chatModel.stream(prompt, { signal: request.signal })[Symbol.asyncIterator]();
       return this.#source.next().then(this.#wrap, this.#fail);
     } catch (error) {
       this.#finished = true;

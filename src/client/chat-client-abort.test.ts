@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { isAbortError } from '../errors/index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
@@ -103,4 +105,70 @@ describe('ChatClient abort', () => {
     }).rejects.toSatisfy(isAbortError);
     expect(model.callCount).toBe(0);
   });
+});
+
+describe('a tool that cancels its own sub-request', () => {
+  // A server that accepts requests and never answers, like a backend that hangs.
+  let server: Server;
+  let url: string;
+  const hanging = new Set<ServerResponse>();
+  beforeAll(async () => {
+    server = createServer((_request, response) => {
+      hanging.add(response);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/rates`;
+  });
+  afterAll(async () => {
+    for (const response of hanging) response.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  /** Gives up on the backend after 30 ms with its own AbortController: fetch throws AbortError. */
+  function ratesTool() {
+    let attempts = 0;
+    const rates = tool({
+      name: 'exchangeRates',
+      description: 'Current exchange rates',
+      execute: async () => {
+        attempts++;
+        const own = new AbortController();
+        const timer = setTimeout(() => own.abort(), 30);
+        try {
+          const response = await fetch(url, { signal: own.signal });
+          return await response.text();
+        } finally {
+          clearTimeout(timer);
+        }
+      },
+    });
+    return { rates, attempts: () => attempts };
+  }
+
+  it.each(['call', 'stream'] as const)(
+    '%s: the abort is a tool error the model sees, not the end of the request',
+    async (mode) => {
+      const model = new ScriptedChatModel([
+        toolCallResponse([{ id: 'r1', name: 'exchangeRates' }]),
+        textResponse('The rates service is not answering right now.'),
+      ]);
+      const { rates, attempts } = ratesTool();
+      const controller = new AbortController();
+      const spec = ChatClient.create(model).prompt('Rates?').tools(rates);
+      let answer = '';
+      if (mode === 'call')
+        answer = (await spec.call({ signal: controller.signal }).content()) ?? '';
+      else
+        for await (const delta of spec.stream({ signal: controller.signal }).content())
+          answer += delta;
+      expect(answer).toBe('The rates service is not answering right now.');
+      expect(attempts()).toBe(1);
+      const result = model.prompts[1]?.messages.at(-1);
+      expect(result).toMatchObject({
+        role: 'tool',
+        responses: [{ id: 'r1', name: 'exchangeRates', isError: true }],
+      });
+      expect(controller.signal.aborted).toBe(false);
+    },
+  );
 });

@@ -12,9 +12,9 @@ import { assistantMessage, userMessage } from '../messages/index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
 import { tool } from '../tools/tool.js';
 import type { ToolCallback, ToolCallbackProvider } from '../tools/tool-callback.js';
+import { runRequest } from './__tests__/run-request.js';
 import { AdvisorParams } from './advisor-params.js';
 import { ChatClient } from './chat-client.js';
-import type { ChatClientRequestSpec } from './chat-client-request-spec.js';
 
 function echoTool(name: string): ToolCallback {
   return tool({ name, description: `The ${name} tool`, execute: () => name });
@@ -39,20 +39,11 @@ function noAutoRegister() {
   return AdvisorParams.toolCallingAdvisorAutoRegister(false);
 }
 
-type Mode = 'call' | 'stream';
-
-async function run(spec: ChatClientRequestSpec, mode: Mode): Promise<string | null> {
-  if (mode === 'call') return spec.call().content();
-  let text = '';
-  for await (const delta of spec.stream().content()) text += delta;
-  return text;
-}
-
 describe.each(['call', 'stream'] as const)('ChatClient request assembly (%s)', (mode) => {
   it('orders messages system, then .messages(), then user, and skips empty system text', async () => {
     const model = new ScriptedChatModel([textResponse('a'), textResponse('b')]);
     const client = ChatClient.create(model, { system: 'Be brief.' });
-    await run(
+    await runRequest(
       client.prompt('Now?').messages(userMessage('Earlier'), [assistantMessage('Earlier answer')]),
       mode,
     );
@@ -62,7 +53,7 @@ describe.each(['call', 'stream'] as const)('ChatClient request assembly (%s)', (
       { role: 'assistant', text: 'Earlier answer', toolCalls: [] },
       { role: 'user', text: 'Now?' },
     ]);
-    await run(
+    await runRequest(
       client
         .prompt()
         .system('  ')
@@ -88,7 +79,7 @@ describe.each(['call', 'stream'] as const)('ChatClient request assembly (%s)', (
       defaultOptions: { model: 'm-1', temperature: 0.1, maxTokens: 100 },
     });
     const client = ChatClient.create(model, { options: { temperature: 0.5, seed: 7 } });
-    await run(client.prompt('x').options({ maxTokens: 5 }).options({ seed: 8 }), mode);
+    await runRequest(client.prompt('x').options({ maxTokens: 5 }).options({ seed: 8 }), mode);
     expect(model.prompts[0]?.options).toEqual({
       model: 'm-1',
       temperature: 0.5,
@@ -102,34 +93,48 @@ describe.each(['call', 'stream'] as const)('ChatClient request assembly (%s)', (
     const tool2 = echoTool('tool2');
     const model = new ScriptedChatModel([textResponse('a'), textResponse('b'), textResponse('c')]);
     const client = ChatClient.create(model);
-    await run(
+    await runRequest(
       client
         .prompt('x')
         .options({ toolCallbacks: [tool1] })
         .tools(tool2),
       mode,
     );
-    expect(model.prompts[0]?.options.toolCallbacks).toEqual([tool2]);
-    await run(client.prompt('x').options({ toolCallbacks: [tool1] }), mode);
-    expect(model.prompts[1]?.options.toolCallbacks).toEqual([tool1]);
-    await run(client.prompt('x'), mode);
+    const offered = (index: number) =>
+      model.prompts[index]?.options.toolCallbacks?.map((callback) => callback.definition);
+    expect(offered(0)).toEqual([tool2.definition]);
+    await runRequest(client.prompt('x').options({ toolCallbacks: [tool1] }), mode);
+    expect(offered(1)).toEqual([tool1.definition]);
+    await runRequest(client.prompt('x'), mode);
     expect(model.prompts[2]?.options.toolCallbacks).toBeUndefined();
   });
 
   it('merges tool context: model default, options, client default, call (call wins)', async () => {
-    const model = new ScriptedChatModel([textResponse('a')], {
-      defaultOptions: { toolContext: { fromModel: 1, shared: 'model' } },
+    const model = new ScriptedChatModel(
+      [toolCallResponse([{ name: 'readContext' }]), textResponse('a')],
+      { defaultOptions: { toolContext: { fromModel: 1, shared: 'model' } } },
+    );
+    const seen: Record<string, unknown>[] = [];
+    const readContext = tool({
+      name: 'readContext',
+      execute: (_input, context) => {
+        seen.push({ ...context.context });
+      },
     });
     const client = ChatClient.create(model, { toolContext: { fromClient: 3, shared: 'client' } });
-    await run(
+    await runRequest(
       client
         .prompt('x')
+        .tools(readContext)
         .options({ toolContext: { key1: 'v1', shared: 'options' } })
         .toolContext({ key2: 'v2' })
         .toolContext({ shared: 'call' }),
       mode,
     );
-    expect(model.prompts[0]?.options.toolContext).toEqual({
+    // The model never receives the context; the tool receives all of it.
+    for (const prompt of model.prompts) expect(prompt.options).not.toHaveProperty('toolContext');
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toEqual({
       fromModel: 1,
       key1: 'v1',
       fromClient: 3,
@@ -163,8 +168,8 @@ describe.each(['call', 'stream'] as const)('ChatClient request assembly (%s)', (
     const model = new ScriptedChatModel([textResponse('a'), textResponse('b')]);
     const client = ChatClient.create(model, { tools: [provider, echoTool('default_tool')] });
     const spec = client.prompt('x').tools([echoTool('call_tool')]);
-    await run(spec, mode);
-    await run(spec, mode);
+    await runRequest(spec, mode);
+    await runRequest(spec, mode);
     const names = model.prompts.map((prompt) =>
       prompt.options.toolCallbacks?.map((callback) => callback.definition.name),
     );
@@ -179,9 +184,11 @@ describe.each(['call', 'stream'] as const)('ChatClient request assembly (%s)', (
     const model = new ScriptedChatModel([textResponse('never')]);
     const client = ChatClient.create(model, { tools: [echoTool('lookup')] });
     const spec = client.prompt('x').tools(echoTool('lookup'));
-    const failure = run(spec, mode);
+    const failure = runRequest(spec, mode);
     await expect(failure).rejects.toBeInstanceOf(ToolDefinitionError);
-    await expect(run(spec, mode)).rejects.toThrow(/Multiple tools with the same name \(lookup\)/);
+    await expect(runRequest(spec, mode)).rejects.toThrow(
+      /Multiple tools with the same name \(lookup\)/,
+    );
     expect(model.callCount).toBe(0);
   });
 
@@ -196,7 +203,7 @@ describe.each(['call', 'stream'] as const)('ChatClient request assembly (%s)', (
     const client = ChatClient.create(model, {
       advisors: [recorder, (a) => a.param('tenant', 'acme').param('shared', 'client')],
     });
-    await run(
+    await runRequest(
       client.prompt('x').advisors((a) => a.params({ shared: 'call', conversation: 'c-1' })),
       mode,
     );
@@ -210,13 +217,14 @@ describe.each(['call', 'stream'] as const)('ChatClient request assembly (%s)', (
 
   it('keeps specs immutable: derived specs do not change their base, and a spec runs twice', async () => {
     const model = new ScriptedChatModel([textResponse('1'), textResponse('2'), textResponse('3')]);
-    const client = ChatClient.create(model);
+    const recorder = new RecordingAdvisor();
+    const client = ChatClient.create(model, { advisors: [recorder] });
     const base = client.prompt().system('S');
     const first = base.user('first');
     const second = base.user('second').toolContext({ a: 1 });
-    await run(first, mode);
-    await run(second, mode);
-    await run(first, mode);
+    await runRequest(first, mode);
+    await runRequest(second, mode);
+    await runRequest(first, mode);
     expect(
       model.prompts.map((prompt) =>
         prompt.messages.map((message) => message.role === 'user' && message.text),
@@ -226,8 +234,8 @@ describe.each(['call', 'stream'] as const)('ChatClient request assembly (%s)', (
       [false, 'second'],
       [false, 'first'],
     ]);
-    expect(model.prompts[0]?.options.toolContext).toBeUndefined();
-    expect(model.prompts[2]?.options.toolContext).toBeUndefined();
+    const toolContexts = recorder.requests.map((request) => request.prompt.options.toolContext);
+    expect(toolContexts).toEqual([undefined, { a: 1 }, undefined]);
   });
 
   it('derives clients with mutate() and leaves the original unchanged', async () => {
@@ -237,8 +245,8 @@ describe.each(['call', 'stream'] as const)('ChatClient request assembly (%s)', (
       system: 'Derived',
       tools: [...(client.defaults.tools ?? []), echoTool('t2')],
     });
-    await run(derived.prompt('x').advisors(noAutoRegister()), mode);
-    await run(client.prompt('x').advisors(noAutoRegister()), mode);
+    await runRequest(derived.prompt('x').advisors(noAutoRegister()), mode);
+    await runRequest(client.prompt('x').advisors(noAutoRegister()), mode);
     expect(model.prompts[0]?.messages[0]).toEqual({ role: 'system', text: 'Derived' });
     expect(model.prompts[0]?.options.toolCallbacks?.map((t) => t.definition.name)).toEqual([
       't1',

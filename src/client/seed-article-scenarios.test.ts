@@ -4,19 +4,10 @@ import type { ToolResponseMessage } from '../messages/index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
 import { tool } from '../tools/tool.js';
 import type { ToolContext } from '../tools/tool-callback.js';
+import { runRequest } from './__tests__/run-request.js';
 import { ChatClient } from './chat-client.js';
-import type { ChatClientRequestSpec } from './chat-client-request-spec.js';
 
 // The scenarios of the seed article ("Spring AI 2.0 tool calling"), at ChatClient level.
-
-type Mode = 'call' | 'stream';
-
-async function run(spec: ChatClientRequestSpec, mode: Mode): Promise<string | null> {
-  if (mode === 'call') return spec.call().content();
-  let text = '';
-  for await (const delta of spec.stream().content()) text += delta;
-  return text;
-}
 
 const WEATHER: Record<string, object> = {
   Boston: { city: 'Boston', temperatureCelsius: 14.5, conditions: 'Overcast', humidityPercent: 71 },
@@ -77,7 +68,7 @@ describe.each(['call', 'stream'] as const)('seed article scenarios (%s)', (mode)
       textResponse("It's 14.5C and overcast in Boston right now, with 71% humidity."),
     ]);
     const client = ChatClient.create(model, { tools: [new WeatherTools()] });
-    const answer = await run(client.prompt("What's the weather in Boston?"), mode);
+    const answer = await runRequest(client.prompt("What's the weather in Boston?"), mode);
     expect(model.callCount).toBe(2);
     const sentBack = model.prompts[1]?.messages.at(-1) as ToolResponseMessage;
     expect(sentBack.responses).toEqual([
@@ -98,7 +89,7 @@ describe.each(['call', 'stream'] as const)('seed article scenarios (%s)', (mode)
     ]);
     const tools = new StatusTools(() => new Date('2026-09-23T18:00:00Z'));
     const client = ChatClient.create(model, { tools: [tools] });
-    const content = await run(client.prompt('Is orders-api up?'), mode);
+    const content = await runRequest(client.prompt('Is orders-api up?'), mode);
     expect(model.callCount).toBe(1);
     expect(content).toBe(
       '{"service":"orders-api","status":"UP","activeConnections":214,"checkedAt":"2026-09-23T18:00:00Z"}',
@@ -115,7 +106,7 @@ describe.each(['call', 'stream'] as const)('seed article scenarios (%s)', (mode)
       },
     ]);
     const client = ChatClient.create(model, { tools: [new UserContextTools()] });
-    const answer = await run(
+    const answer = await runRequest(
       client.prompt("What's my account tier?").toolContext({ userId: 'alice' }),
       mode,
     );

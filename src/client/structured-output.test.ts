@@ -187,4 +187,19 @@ describe('parseJsonAnswer', () => {
       issues: [{ path: '', message: 'the answer is not valid JSON' }],
     });
   });
+
+  it('rejects numbers that overflow to Infinity, at any depth', () => {
+    for (const text of ['1e999', '{"a":[1,{"b":-1e400}]}', `[${'9'.repeat(400)}]`]) {
+      expect(parseJsonAnswer(text)).toEqual({
+        ok: false,
+        issues: [
+          { path: '', message: 'the answer holds a number too large: it overflows to Infinity' },
+        ],
+      });
+    }
+    expect(parseJsonAnswer('{"max":1.7976931348623157e308}')).toEqual({
+      ok: true,
+      value: { max: Number.MAX_VALUE },
+    });
+  });
 });

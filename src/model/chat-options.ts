@@ -16,9 +16,13 @@ export interface ChatOptions {
   temperature?: number;
   maxTokens?: number;
   toolChoice?: ToolChoice;
-  /** Tools attached to the request: their definitions go to the model, the loop executes them. */
+  /**
+   * Tools attached to the request: their definitions go to the model, the loop executes them. A
+   * model called through a `ChatClient` receives each tool as a view holding only its definition
+   * (its `call` rejects), never the callback object itself.
+   */
   toolCallbacks?: ToolCallback[];
-  /** The caller's data for tools; never sent to the model. */
+  /** The caller's data for tools; a model called through a `ChatClient` never receives it. */
   toolContext?: Record<string, unknown>;
   [provider: string]: unknown;
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NoSuchToolError, ToolExecutionError } from '../errors/index.js';
+import { IllegalStateError, NoSuchToolError, ToolExecutionError } from '../errors/index.js';
 import type { Message, ToolCall, ToolResponse, ToolResponseMessage } from '../messages/index.js';
 import { toolCall } from '../messages/index.js';
 import type { JsonSchema } from '../tools/json-schema.js';
@@ -93,6 +93,7 @@ describe('bad input: arguments', () => {
     ['a number', '42', 'must be a JSON object, not a number'],
     ['a string', '"Paris"', 'must be a JSON object, not a string'],
     ['a trailing model token', '{"city":"Paris"}<|endoftext|>', 'not valid JSON'],
+    ['a number that overflows', '{"city":"Paris","days":1e999}', '/days: number is too large'],
   ])('rejects %s without running the tool', async (_label, args, expected) => {
     const response = await rejectedSingleCall(
       spyTool('weather', { inputSchema: citySchema }),
@@ -183,7 +184,58 @@ describe('bad input: arguments', () => {
   });
 });
 
+describe('bad input: arguments that are not text', () => {
+  it.each([
+    ['an object', { city: 'Paris' }],
+    ['an empty object', {}],
+    ['a number', 42],
+    ['null', null],
+    ['undefined', undefined],
+    ['an array', ['Paris']],
+    ['a boolean', true],
+  ])('answers %s with the "JSON text" error and never runs the tool', async (_label, args) => {
+    // A schema that accepts {}: replacing the arguments by {} would run the tool.
+    const anything = spyTool('anything');
+    const calls = [{ id: 'c1', name: 'anything', arguments: args as unknown as string }];
+    for (const finishReason of ['tool_calls', 'length']) {
+      const [response] = await runBatch([anything], calls, {}, finishReason);
+      expect(response).toEqual({
+        id: 'c1',
+        name: 'anything',
+        responseData:
+          "Tool call not executed: invalid arguments for tool 'anything': (root): arguments must be JSON text. Fix the arguments and call the tool again.",
+        isError: true,
+      });
+    }
+    expect(anything.invocations).toHaveLength(0);
+  });
+});
+
 describe('bad input: names and ids', () => {
+  it.each([
+    ['an empty id', { id: '', name: 'toolA', arguments: '{}' }],
+    ['a numeric id', { id: 7, name: 'toolA', arguments: '{}' }],
+    ['a null id', { id: null, name: 'toolA', arguments: '{}' }],
+    ['no id', { name: 'toolA', arguments: '{}' }],
+    ['a numeric name', { id: 'c2', name: 7, arguments: '{}' }],
+    ['a null call', null],
+    ['a string instead of a call', 'toolA'],
+  ])('fails the batch on a call with %s, before any call runs', async (_label, malformed) => {
+    const toolA = spyTool('toolA');
+    const calls = [toolCall('c1', 'toolA'), malformed as unknown as ToolCall];
+    const error = await createToolCallingManager()
+      .executeToolCalls(promptWith([toolA]), toolCallResponse(calls))
+      .then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+    expect(error).toBeInstanceOf(IllegalStateError);
+    expect((error as Error).message).toMatch(
+      /^The chat model returned a malformed tool call \(call 2 of 2\): /,
+    );
+    expect(toolA.invocations).toHaveLength(0);
+  });
+
   it('answers an unknown tool with the attached names only, never resolver-only names', async () => {
     const attached = spyTool('getWeather');
     const hidden = spyTool('deleteAccount');
@@ -452,7 +504,7 @@ describe('property: every call is answered exactly once, in call order', () => {
           expect(({} as Record<string, unknown>).x).toBeUndefined();
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 300, seed: 20260510 },
     );
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  AbortError,
   IllegalStateError,
   InvalidArgumentError,
   NoSuchToolError,
@@ -9,9 +10,13 @@ import {
 import type { Message, ToolResponse, ToolResponseMessage } from '../messages/index.js';
 import { toolCall, toolResponse, toolResponseMessage, userMessage } from '../messages/index.js';
 import type { ChatOptions, ChatResponse } from '../model/index.js';
+import { tool } from '../tools/tool.js';
 import type { ToolCallbackResolver } from '../tools/tool-callback.js';
-import { promptWith, spyTool, toolCallResponse } from './__tests__/spy-tool.js';
-import { createToolCallingManager } from './create-tool-calling-manager.js';
+import { deferred, promptWith, spyTool, toolCallResponse } from './__tests__/spy-tool.js';
+import {
+  createToolCallingManager,
+  DEFAULT_MAX_TOOL_RESULT_BYTES,
+} from './create-tool-calling-manager.js';
 import { ToolCallLimitExceededError } from './tool-call-limit-exceeded-error.js';
 import { buildToolExecutionGenerations } from './tool-execution-result.js';
 
@@ -75,6 +80,17 @@ describe('createToolCallingManager: options', () => {
     expect(() =>
       createToolCallingManager({ onUnknownTool: 'ignore' as unknown as 'throw' }),
     ).toThrow("onUnknownTool must be 'error-response' or 'throw'");
+    for (const bad of [0, -1, 255, 1000.5, Number.NaN, '4096']) {
+      expect(() => createToolCallingManager({ maxResultBytes: bad as number })).toThrow(
+        new InvalidArgumentError(
+          'maxResultBytes must be an integer of at least 256 (room for the truncation notice) or Infinity',
+        ),
+      );
+    }
+    expect(() => createToolCallingManager({ maxResultBytes: 256 })).not.toThrow();
+    expect(() =>
+      createToolCallingManager({ maxResultBytes: Number.POSITIVE_INFINITY }),
+    ).not.toThrow();
   });
 
   it('refuses throwExceptionOnError together with a custom processor', () => {
@@ -185,14 +201,52 @@ describe('executeToolCalls: reference scenarios (spec §19.3)', () => {
     expect((await run(['normal', 'direct'])).returnDirect).toBe(false);
   });
 
-  it('ignores calls that were not executed when deciding returnDirect', async () => {
+  it.each([
+    ['an unknown tool', [toolCall('2', 'unknown')], {}],
+    ['invalid arguments', [toolCall('2', 'strictDirect', '{"city":1}')], {}],
+    ['arguments that are not JSON', [toolCall('2', 'direct', '{"x":')], {}],
+    ['a repeated id', [toolCall('1', 'direct')], {}],
+    ['a truncated call', [{ ...toolCall('2', 'direct'), metadata: { truncated: true } }], {}],
+    [
+      'a call over its limit',
+      [toolCall('2', 'direct')],
+      { limits: { perTool: { direct: 1 }, onLimitExceeded: 'RETURN_ERROR_RESPONSE' as const } },
+    ],
+    ['a call that times out', [toolCall('2', 'slowDirect')], { defaultTimeoutMs: 5 }],
+    ['a call whose tool throws', [toolCall('2', 'failingDirect')], {}],
+  ])(
+    'never returns directly when a returnDirect batch holds %s: the model sees every result',
+    async (_label, extra, options) => {
+      const direct = spyTool('direct', { metadata: { returnDirect: true }, execute: () => 'ok' });
+      const tools = [
+        direct,
+        spyTool('strictDirect', {
+          metadata: { returnDirect: true },
+          inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
+        }),
+        spyTool('slowDirect', {
+          metadata: { returnDirect: true },
+          execute: () => new Promise((resolve) => setTimeout(() => resolve('late'), 1000)),
+        }),
+        spyTool('failingDirect', {
+          metadata: { returnDirect: true },
+          execute: () => Promise.reject(new Error('backend down')),
+        }),
+      ];
+      const result = await createToolCallingManager(options).executeToolCalls(
+        promptWith(tools),
+        toolCallResponse([toolCall('1', 'direct'), ...extra]),
+      );
+      expect(direct.invocations).toHaveLength(1);
+      const responses = lastResponses(result.conversationHistory);
+      expect(responses[0]).toEqual(toolResponse('1', 'direct', 'ok'));
+      expect(responses[1]?.isError).toBe(true);
+      expect(result.returnDirect).toBe(false);
+    },
+  );
+
+  it('never returns directly when nothing was executed', async () => {
     const direct = spyTool('direct', { metadata: { returnDirect: true } });
-    const result = await createToolCallingManager().executeToolCalls(
-      promptWith([direct]),
-      toolCallResponse([toolCall('1', 'direct'), toolCall('2', 'unknown')]),
-    );
-    expect(result.returnDirect).toBe(true);
-    // Nothing executed at all: never returnDirect.
     const none = await createToolCallingManager().executeToolCalls(
       promptWith([direct]),
       toolCallResponse([toolCall('1', 'unknown')]),
@@ -283,13 +337,9 @@ describe('executeToolCalls: reference scenarios (spec §19.3)', () => {
     const toolA = spyTool('toolA');
     await createToolCallingManager().executeToolCalls(
       promptWith([toolA]),
-      toolCallResponse([
-        toolCall('1', 'toolA', ''),
-        toolCall('2', 'toolA', '   '),
-        { id: '3', name: 'toolA', arguments: null as unknown as string },
-      ]),
+      toolCallResponse([toolCall('1', 'toolA', ''), toolCall('2', 'toolA', '   ')]),
     );
-    expect(toolA.invocations.map((invocation) => invocation.input)).toEqual(['{}', '{}', '{}']);
+    expect(toolA.invocations.map((invocation) => invocation.input)).toEqual(['{}', '{}']);
   });
 
   it('passes complex JSON arguments through unchanged', async () => {
@@ -304,18 +354,59 @@ describe('executeToolCalls: reference scenarios (spec §19.3)', () => {
     expect(toolA.invocations[0]?.input).toBe(args);
   });
 
-  it('turns a null or undefined result into the empty string', async () => {
+  it('reads undefined from a hand-written callback as "Done", as tool() reads a void execute', async () => {
+    const voidTool = tool({ name: 'voidTool', execute: () => undefined });
     const result = await createToolCallingManager().executeToolCalls(
-      promptWith([
-        spyTool('nullTool', { execute: () => null }),
-        spyTool('voidTool', { execute: () => undefined }),
-      ]),
-      toolCallResponse([toolCall('1', 'nullTool'), toolCall('2', 'voidTool')]),
+      promptWith([spyTool('handWritten', { execute: () => undefined }), voidTool]),
+      toolCallResponse([toolCall('1', 'handWritten'), toolCall('2', 'voidTool')]),
     );
     expect(lastResponses(result.conversationHistory)).toEqual([
-      toolResponse('1', 'nullTool', ''),
-      toolResponse('2', 'voidTool', ''),
+      toolResponse('1', 'handWritten', '"Done"'),
+      toolResponse('2', 'voidTool', '"Done"'),
     ]);
+    expect(await voidTool.call('{}')).toBe('"Done"');
+  });
+
+  const circular: Record<string, unknown> = {};
+  circular.self = circular;
+  it.each([
+    ['a bigint', 5n, 'a bigint'],
+    ['a circular object', circular, 'an object'],
+    ['a symbol', Symbol('secret'), 'a symbol'],
+    ['a number', 42, 'a number'],
+    ['null', null, 'null'],
+    ['an object', { ok: true }, 'an object'],
+    ['an array', ['a'], 'an array'],
+    ['a function', () => 'source code', 'a function'],
+  ])(
+    'answers a hand-written callback resolving to %s with an error result; the batch goes on',
+    async (_label, value, described) => {
+      const result = await createToolCallingManager().executeToolCalls(
+        promptWith([spyTool('odd', { execute: () => value }), spyTool('fine')]),
+        toolCallResponse([toolCall('1', 'odd'), toolCall('2', 'fine')]),
+      );
+      expect(lastResponses(result.conversationHistory)).toEqual([
+        {
+          id: '1',
+          name: 'odd',
+          responseData: `Tool 'odd' returned ${described} instead of text: a ToolCallback's call must resolve to a string.`,
+          isError: true,
+        },
+        toolResponse('2', 'fine', 'Mission accomplished!'),
+      ]);
+    },
+  );
+
+  it('hands a non-text result to the exception processor like any tool failure', async () => {
+    const manager = createToolCallingManager({ throwExceptionOnError: true });
+    const error = await rejectionOf(
+      manager.executeToolCalls(
+        promptWith([spyTool('odd', { execute: () => 5n })]),
+        toolCallResponse([toolCall('c1', 'odd')]),
+      ),
+    );
+    expect(error).toBeInstanceOf(ToolExecutionError);
+    expect((error as ToolExecutionError).toolCallId).toBe('c1');
   });
 
   it('executes only the first generation that has tool calls', async () => {
@@ -591,7 +682,8 @@ describe('executeToolCalls: limits (spec §19.3)', () => {
       responseData: 'Tool call not executed: a tool call limit was reached earlier in this batch.',
       isError: true,
     });
-    expect(error.partialResult.returnDirect).toBe(true);
+    // Calls of the batch did not run: the batch is no returnDirect batch.
+    expect(error.partialResult.returnDirect).toBe(false);
     const generation = error.buildGeneration();
     expect(generation.output.text).toBe(responses[1]?.responseData);
     expect(generation.metadata.finishReason).toBe('toolCallLimitExceeded');
@@ -670,17 +762,28 @@ describe('executeToolCalls: exception processing', () => {
     });
   });
 
-  it('answers with the empty string when a custom processor returns nothing', async () => {
-    const manager = createToolCallingManager({
-      exceptionProcessor: () => undefined as unknown as string,
-    });
-    const result = await manager.executeToolCalls(
-      promptWith([spyTool('toolA', { execute: () => Promise.reject(new Error('x')) })]),
-      toolCallResponse([toolCall('1', 'toolA')]),
-    );
-    expect(lastResponses(result.conversationHistory)).toEqual([
-      { id: '1', name: 'toolA', responseData: '', isError: true },
-    ]);
+  it('answers with the default error text when a custom processor returns no text', async () => {
+    for (const returned of [undefined, null, 5n, { text: 'x' }]) {
+      const manager = createToolCallingManager({
+        exceptionProcessor: () => returned as unknown as string,
+      });
+      const result = await manager.executeToolCalls(
+        promptWith([
+          spyTool('toolA', { execute: () => Promise.reject(new Error('x')) }),
+          spyTool('toolB', { execute: () => Promise.reject(new TypeError('')) }),
+        ]),
+        toolCallResponse([toolCall('1', 'toolA'), toolCall('2', 'toolB')]),
+      );
+      expect(lastResponses(result.conversationHistory)).toEqual([
+        { id: '1', name: 'toolA', responseData: 'x', isError: true },
+        {
+          id: '2',
+          name: 'toolB',
+          responseData: 'Exception occurred in tool: toolB (TypeError)',
+          isError: true,
+        },
+      ]);
+    }
   });
 
   it('fails the request when a tool input schema cannot be compiled', async () => {
@@ -724,14 +827,64 @@ describe('executeToolCalls: exception processing', () => {
     expect((error as ToolExecutionError).toolName).toBe('toolA');
   });
 
-  it('always propagates an abort error thrown by a tool', async () => {
-    const abort = new DOMException('gone', 'AbortError');
-    await expect(
-      createToolCallingManager().executeToolCalls(
-        promptWith([spyTool('toolA', { execute: () => Promise.reject(abort) })]),
-        toolCallResponse([toolCall('1', 'toolA')]),
-      ),
-    ).rejects.toBe(abort);
+  it.each([
+    ['a DOMException', () => new DOMException('The operation was aborted.', 'AbortError')],
+    ["toolloop's AbortError", () => new AbortError('sub-request cancelled')],
+    ['a plain object', () => ({ name: 'AbortError', message: 'cancelled' })],
+  ])(
+    "treats an abort error of a tool's own (%s) as a tool error, with or without a caller signal",
+    async (_label, makeError) => {
+      const processed: ToolExecutionError[] = [];
+      const manager = createToolCallingManager({
+        exceptionProcessor: (error) => {
+          processed.push(error);
+          return `failed: ${error.toolName}`;
+        },
+      });
+      const controller = new AbortController();
+      for (const signal of [undefined, controller.signal]) {
+        const result = await manager.executeToolCalls(
+          promptWith([
+            spyTool('fetcher', { execute: () => Promise.reject(makeError()) }),
+            spyTool('other', { execute: () => 'fine' }),
+          ]),
+          toolCallResponse([toolCall('1', 'fetcher'), toolCall('2', 'other')]),
+          signal === undefined ? {} : { signal },
+        );
+        expect(lastResponses(result.conversationHistory)).toEqual([
+          { id: '1', name: 'fetcher', responseData: 'failed: fetcher', isError: true },
+          toolResponse('2', 'other', 'fine'),
+        ]);
+      }
+      expect(processed).toHaveLength(2);
+      expect(processed[0]?.toolCallId).toBe('1');
+      expect(processed[0]?.cause).toMatchObject({ name: 'AbortError' });
+    },
+  );
+
+  it('ends the request with an AbortError when the caller aborted, whatever the tool throws', async () => {
+    const controller = new AbortController();
+    const running = deferred<void>();
+    const promise = createToolCallingManager().executeToolCalls(
+      promptWith([
+        spyTool('fetcher', {
+          execute: (_input, context) =>
+            new Promise((_resolve, reject) => {
+              running.resolve();
+              context?.signal?.addEventListener('abort', () =>
+                reject(new DOMException('The operation was aborted.', 'AbortError')),
+              );
+            }),
+        }),
+      ]),
+      toolCallResponse([toolCall('1', 'fetcher')]),
+      { signal: controller.signal },
+    );
+    await running.promise;
+    controller.abort(new Error('user left'));
+    const error = await rejectionOf(promise);
+    expect(error).toBeInstanceOf(AbortError);
+    expect((error as AbortError).cause).toEqual(new Error('user left'));
   });
 
   it('aborts the other running calls when one call fails the batch', async () => {
@@ -790,5 +943,71 @@ describe('buildToolExecutionGenerations with a manager result', () => {
       ['final', '1'],
       ['final', '2'],
     ]);
+  });
+});
+
+describe('result size cap', () => {
+  const byteLength = (text: string) => Buffer.byteLength(text, 'utf8');
+
+  async function answerOf(
+    execute: () => unknown,
+    options: Parameters<typeof createToolCallingManager>[0] = {},
+  ): Promise<ToolResponse> {
+    const result = await createToolCallingManager(options).executeToolCalls(
+      promptWith([spyTool('big', { execute })]),
+      toolCallResponse([toolCall('1', 'big')]),
+    );
+    return lastResponses(result.conversationHistory)[0] as ToolResponse;
+  }
+
+  it('cuts a 50 MB result to the default 1 MiB and says so at the end', async () => {
+    expect(DEFAULT_MAX_TOOL_RESULT_BYTES).toBe(1024 * 1024);
+    const huge = 'x'.repeat(50 * 1024 * 1024);
+    const answer = await answerOf(() => huge);
+    expect(byteLength(answer.responseData)).toBeLessThanOrEqual(DEFAULT_MAX_TOOL_RESULT_BYTES);
+    expect(answer.responseData.startsWith('xxxx')).toBe(true);
+    expect(answer.responseData).toMatch(
+      /\n\[toolloop: result truncated: the tool returned 52428800 bytes; the first \d+ are shown\]$/,
+    );
+    expect(answer.isError).toBeUndefined();
+  });
+
+  it('cuts error texts too: a thrown message, an invalid-input message', async () => {
+    const thrown = await answerOf(() => Promise.reject(new Error('e'.repeat(3_000_000))));
+    expect(thrown.isError).toBe(true);
+    expect(byteLength(thrown.responseData)).toBeLessThanOrEqual(DEFAULT_MAX_TOOL_RESULT_BYTES);
+    expect(thrown.responseData).toContain('result truncated: the tool returned 3000000 bytes');
+    const { InvalidToolInputError } = await import('../errors/index.js');
+    const invalid = await answerOf(
+      () => {
+        throw new InvalidToolInputError({
+          toolName: 'big',
+          issues: [{ path: '/q', message: 'q'.repeat(2000) }],
+        });
+      },
+      { maxResultBytes: 1000 },
+    );
+    expect(invalid.isError).toBe(true);
+    expect(byteLength(invalid.responseData)).toBeLessThanOrEqual(1000);
+    expect(invalid.responseData).toContain('[toolloop: result truncated');
+  });
+
+  it('measures UTF-8 bytes and never splits a character', async () => {
+    const emoji = '😀'.repeat(1000); // 4 bytes each
+    const answer = await answerOf(() => emoji, { maxResultBytes: 1000 });
+    expect(byteLength(answer.responseData)).toBeLessThanOrEqual(1000);
+    const kept = answer.responseData.slice(0, answer.responseData.indexOf('\n[toolloop:'));
+    expect(kept.length % 2).toBe(0);
+    expect(kept).toBe('😀'.repeat(kept.length / 2));
+    expect(answer.responseData).toContain('the tool returned 4000 bytes');
+  });
+
+  it('leaves results within the cap untouched, also at exactly the cap', async () => {
+    const exact = 'é'.repeat(500); // 1000 bytes
+    expect((await answerOf(() => exact, { maxResultBytes: 1000 })).responseData).toBe(exact);
+    const unlimited = await answerOf(() => 'x'.repeat(2_000_000), {
+      maxResultBytes: Number.POSITIVE_INFINITY,
+    });
+    expect(unlimited.responseData.length).toBe(2_000_000);
   });
 });

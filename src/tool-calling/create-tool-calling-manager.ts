@@ -12,6 +12,11 @@ import {
   parseToolArguments,
 } from '../tools/input/parse-tool-arguments.js';
 import type { ToolCallback, ToolCallbackResolver, ToolDefinition } from '../tools/tool-callback.js';
+import {
+  capToolResultText,
+  DEFAULT_MAX_TOOL_RESULT_BYTES,
+  MIN_MAX_TOOL_RESULT_BYTES,
+} from './cap-tool-result-text.js';
 import { type PlannedToolCall, runToolCallBatch } from './run-tool-call-batch.js';
 import { ToolCallLimitExceededError } from './tool-call-limit-exceeded-error.js';
 import {
@@ -75,12 +80,21 @@ export interface ToolCallingManagerOptions {
   defaultTimeoutMs?: number;
   /** Largest accepted argument text of one call, in UTF-8 bytes. Default 1 MiB. */
   maxArgumentBytes?: number;
+  /**
+   * Largest result or error text of one call handed to the model, in UTF-8 bytes: a longer one is
+   * cut at a character boundary and ends with a notice saying how much the tool returned. An
+   * integer of at least 256, or `Infinity` for no cap. Default
+   * {@link DEFAULT_MAX_TOOL_RESULT_BYTES} (1 MiB).
+   */
+  maxResultBytes?: number;
   /** Called around every executed tool call (for observability). Default none. */
   observer?: ToolCallObserver;
 }
 
 /** Default {@link ToolCallingManagerOptions.maxConcurrency}. */
 export const DEFAULT_TOOL_CALL_CONCURRENCY = 8;
+
+export { DEFAULT_MAX_TOOL_RESULT_BYTES };
 
 /**
  * Creates the default {@link ToolCallingManager}: the reference's `DefaultToolCallingManager`
@@ -92,21 +106,28 @@ export const DEFAULT_TOOL_CALL_CONCURRENCY = 8;
  *   (`RETURN_ERROR_RESPONSE`); a call whose id an earlier call of the batch already used (the first
  *   one runs, each repeat gets its own error); an empty or unknown name, or a tool known only to
  *   the resolver while the fallback is off (the text lists the attached tools only); arguments
- *   that are not a JSON object or fail the tool's input schema (issues with JSON-pointer paths);
+ *   that are not text (an object, a number, `null`: "arguments must be JSON text", never read
+ *   as `{}`), not a JSON object, or fail the tool's input schema (issues with JSON-pointer paths);
  *   a call marked `metadata.truncated`, or whose arguments do not parse while the generation's
  *   finish reason is `'length'`. An `InvalidToolInputError` thrown by the tool is answered the
  *   same way.
  * - With `'THROW'`, the calls before the breach run, then a {@link ToolCallLimitExceededError} is
  *   thrown whose partial history answers every call: results before the breach, the breach text,
  *   then "not executed" errors for the calls after it (the reference leaves those unanswered).
+ * - `returnDirect` is set only when every call of the batch ran and succeeded with a
+ *   `returnDirect` tool; otherwise the results (error results included) go back to the model.
  * - Every error a tool throws goes through the exception processor (JavaScript has no checked /
- *   unchecked split; the reference processes only `ToolExecutionException`); abort errors and
- *   whatever the processor throws end the request.
+ *   unchecked split; the reference processes only `ToolExecutionException`), an abort error
+ *   of the tool's own (a sub-request it cancelled) included; whatever the processor throws ends
+ *   the request. Only the caller's signal ends the request as an abort.
  * - Valid calls run concurrently up to `maxConcurrency` in call order; a `sequential` tool runs
  *   alone. A timeout aborts the call's signal and answers "Tool '<name>' timed out after N ms".
  *   The caller's abort keeps queued calls from starting, aborts running ones and rejects with an
  *   `AbortError`.
  * - A tool input schema that cannot be compiled fails the request with a `ToolDefinitionError`.
+ * - A call that cannot be answered in a valid transcript (not an object, an id that is not a
+ *   non-empty string, a name that is not a string) fails the batch with an `IllegalStateError`
+ *   before any call of it runs.
  *
  * Throws {@link InvalidArgumentError} for invalid options.
  */
@@ -138,6 +159,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
    */
   readonly #handsOverArguments: boolean;
   readonly #observer: ToolCallObserver | undefined;
+  readonly #maxResultBytes: number;
 
   constructor(options: ToolCallingManagerOptions) {
     if (options === null || typeof options !== 'object') {
@@ -169,6 +191,16 @@ class DefaultToolCallingManager implements ToolCallingManager {
     }
     checkPositive(options.defaultTimeoutMs, 'defaultTimeoutMs');
     checkPositive(options.maxArgumentBytes, 'maxArgumentBytes');
+    const maxResultBytes = options.maxResultBytes ?? DEFAULT_MAX_TOOL_RESULT_BYTES;
+    if (
+      typeof maxResultBytes !== 'number' ||
+      !(maxResultBytes >= MIN_MAX_TOOL_RESULT_BYTES) ||
+      (!Number.isInteger(maxResultBytes) && maxResultBytes !== Number.POSITIVE_INFINITY)
+    ) {
+      throw new InvalidArgumentError(
+        `maxResultBytes must be an integer of at least ${MIN_MAX_TOOL_RESULT_BYTES} (room for the truncation notice) or Infinity`,
+      );
+    }
 
     this.#resolver = options.toolCallbackResolver ?? RESOLVES_NOTHING;
     this.#fallback = options.resolutionFallbackEnabled ?? false;
@@ -184,6 +216,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
     this.#parseOptions =
       options.maxArgumentBytes === undefined ? {} : { maxBytes: options.maxArgumentBytes };
     this.#observer = options.observer;
+    this.#maxResultBytes = maxResultBytes;
     this.#handsOverArguments =
       options.maxArgumentBytes === undefined ||
       options.maxArgumentBytes <= DEFAULT_MAX_TOOL_ARGUMENTS_BYTES;
@@ -216,6 +249,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
     const assistant = generation.output;
     const calls = assistant.toolCalls;
     const callbacks = prompt.options?.toolCallbacks ?? [];
+    for (let index = 0; index < calls.length; index++) checkCallShape(calls[index], index, calls);
     const outputTruncated = generation.metadata?.finishReason === 'length';
     const breaches = decideToolCallLimits(
       calls,
@@ -275,7 +309,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
     if (plans.length > 0) {
       const messages: Message[] = prompt.messages.slice();
       messages.push(assistant);
-      returnDirect = await runToolCallBatch(plans, {
+      const allSucceededDirectly = await runToolCallBatch(plans, {
         responses,
         context: frozenCopy(prompt.options?.toolContext),
         messages,
@@ -283,7 +317,11 @@ class DefaultToolCallingManager implements ToolCallingManager {
         maxConcurrency: this.#maxConcurrency,
         processor: this.#processor,
         observer: this.#observer,
+        maxResultBytes: this.#maxResultBytes,
       });
+      // The reference's rule (every call of the batch is a returnDirect call), where a call that
+      // was not executed or failed is not one: an error text must never become the answer.
+      returnDirect = allSucceededDirectly && plans.length === calls.length;
     }
 
     const history: Message[] = prompt.messages.slice();
@@ -306,6 +344,14 @@ class DefaultToolCallingManager implements ToolCallingManager {
     return this.#fallback ? (this.#resolver.resolve(name) ?? undefined) : undefined;
   }
 
+  /** Issue paths hold property names the model wrote, so the message gets the result cap. */
+  #invalidArgumentsMessage(
+    name: string,
+    issues: readonly { path: string; message: string }[],
+  ): string {
+    return capToolResultText(invalidArgumentsMessage(name, issues), this.#maxResultBytes);
+  }
+
   /** Checks a call's arguments; returns the plan, or writes the call's error response. */
   #planCall(
     index: number,
@@ -318,21 +364,22 @@ class DefaultToolCallingManager implements ToolCallingManager {
       responses[index] = errorResponse(call, truncatedMessage(call.name));
       return undefined;
     }
-    // A missing text (an adapter bug, or the reference's null) is treated like an empty one.
-    const raw: string = typeof call.arguments === 'string' ? call.arguments : '';
+    // Not text (an object, a number, null: an adapter that passed the provider's value on) is
+    // rejected by the parser; guessing `{}` would run the tool on arguments the model never sent.
+    const raw = call.arguments;
     const parsed = parseToolArguments(raw, this.#parseOptions);
     if (!parsed.ok) {
       responses[index] = errorResponse(
         call,
-        outputTruncated
+        outputTruncated && typeof raw === 'string'
           ? truncatedMessage(call.name)
-          : invalidArgumentsMessage(call.name, parsed.issues),
+          : this.#invalidArgumentsMessage(call.name, parsed.issues),
       );
       return undefined;
     }
     const issues = validateJsonSchema(callback.definition.inputSchema, parsed.value);
     if (issues.length > 0) {
-      responses[index] = errorResponse(call, invalidArgumentsMessage(call.name, issues));
+      responses[index] = errorResponse(call, this.#invalidArgumentsMessage(call.name, issues));
       return undefined;
     }
     const metadata = callback.metadata;
@@ -368,6 +415,28 @@ function firstGenerationWithToolCalls(response: ChatResponse): Generation | unde
     if ((generation?.output as AssistantMessage | undefined)?.toolCalls?.length) return generation;
   }
   return undefined;
+}
+
+/**
+ * A call's result is written under its id and name, so a call without a non-empty string id or
+ * a string name cannot be answered in a valid transcript (nor sent back to a provider): the batch
+ * fails before anything runs. Such calls come only from a broken `ChatModel`; the built-in ones
+ * give every call an id.
+ */
+function checkCallShape(
+  call: ToolCall | undefined,
+  index: number,
+  calls: readonly ToolCall[],
+): void {
+  let problem: string | undefined;
+  if (typeof call !== 'object' || call === null) problem = 'it is not an object';
+  else if (typeof call.id !== 'string' || call.id === '') {
+    problem = 'its id is not a non-empty string';
+  } else if (typeof call.name !== 'string') problem = 'its name is not a string';
+  if (problem === undefined) return;
+  throw new IllegalStateError(
+    `The chat model returned a malformed tool call (call ${index + 1} of ${calls.length}): ${problem}. No tool call of this response was executed.`,
+  );
 }
 
 function errorResponse(call: ToolCall, text: string): ToolResponse {

@@ -1,5 +1,6 @@
 export {
   createToolCallingManager,
+  DEFAULT_MAX_TOOL_RESULT_BYTES,
   DEFAULT_TOOL_CALL_CONCURRENCY,
   type ToolCallingManagerOptions,
   type UnknownToolBehavior,

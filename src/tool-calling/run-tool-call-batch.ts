@@ -1,13 +1,20 @@
-import { AbortError, isAbortError, ToolExecutionError, ToolloopError } from '../errors/index.js';
+import { AbortError, ToolExecutionError, ToolloopError } from '../errors/index.js';
 import type { Message, ToolCall, ToolResponse } from '../messages/index.js';
 import { callWithParsedArguments } from '../tools/create-tool-callback.js';
 import { type DeferredSignalOwner, deferToolSignal } from '../tools/deferred-tool-signal.js';
+import { describeValueType } from '../tools/describe-value-type.js';
 import type { ToolCallback, ToolContext } from '../tools/tool-callback.js';
+import { VOID_RESULT_TEXT } from '../tools/tool-result-converter.js';
+import { capToolResultText } from './cap-tool-result-text.js';
 import type { ToolCallObserver, ToolCallOutcome } from './tool-call-observer.js';
 import {
+  createDefaultToolExecutionExceptionProcessor,
   errorTypeName,
   type ToolExecutionExceptionProcessor,
 } from './tool-execution-exception-processor.js';
+
+/** The text of a failure whose processor returned none: the default processor's (never throws). */
+const DEFAULT_ERROR_TEXT = createDefaultToolExecutionExceptionProcessor();
 
 /** One call that passed every check and may run. */
 export interface PlannedToolCall {
@@ -38,15 +45,19 @@ export interface ToolCallBatchSettings {
   readonly maxConcurrency: number;
   readonly processor: ToolExecutionExceptionProcessor;
   readonly observer: ToolCallObserver | undefined;
+  /** Largest result or error text handed to the model, in UTF-8 bytes (see `capToolResultText`). */
+  readonly maxResultBytes: number;
 }
 
 /**
  * Runs the planned calls of one batch: concurrently up to `maxConcurrency`, started in call order,
  * a `sequential` call alone; each call's timeout aborts its signal and answers with a timeout
- * error. Resolves to the batch's `returnDirect` flag (true only when every executed call is
- * `returnDirect`). Rejects with an `AbortError` as soon as the caller aborts (queued calls never
+ * error. Resolves to whether every planned call succeeded with a `returnDirect` tool (a call
+ * answered with an error result of any kind, a timeout included, never counts). Rejects with an `AbortError` as soon as the caller aborts (queued calls never
  * start, running calls see their signal aborted), or with the first error that must end the
- * request (a processor rethrow, an abort error thrown by a tool); the other calls are aborted then.
+ * request (a processor rethrow); the other calls are aborted then. An abort error a tool throws
+ * while the caller's signal is not aborted is the tool's own (a sub-request it cancelled): a tool
+ * error for the exception processor like any other.
  *
  * Signals: calls with a timeout get their own; the other calls of a multi-call batch share one
  * that the batch aborts; a lone call without a timeout gets the caller's signal as it is
@@ -86,8 +97,8 @@ class ToolCallBatch implements DeferredSignalOwner {
   #running = 0;
   #sequentialRunning = false;
   #settled = false;
-  #executed = 0;
-  #allReturnDirect = true;
+  /** Calls that succeeded with a `returnDirect` tool. */
+  #directSuccesses = 0;
   #resolve: (returnDirect: boolean) => void = noop;
   #reject: (error: unknown) => void = noop;
 
@@ -175,7 +186,7 @@ class ToolCallBatch implements DeferredSignalOwner {
     if (!this.#settled && this.#running === 0 && this.#next >= plans.length) {
       this.#settled = true;
       this.#settings.signal?.removeEventListener('abort', this.#onCallerAbort);
-      this.#resolve(this.#executed > 0 && this.#allReturnDirect);
+      this.#resolve(this.#directSuccesses === plans.length);
     }
   }
 
@@ -236,32 +247,42 @@ class ToolCallBatch implements DeferredSignalOwner {
     let error: unknown;
     let failure: unknown;
     let failed = false;
-    let executed = true;
     if (this.#settled || outcome.kind === 'aborted') {
       kind = 'aborted';
-    } else if (outcome.kind === 'value') {
-      kind = 'success';
-      result = toResponseText(outcome.value);
     } else if (outcome.kind === 'timeout') {
       kind = 'timeout';
       result = `Tool '${call.name}' timed out after ${plan.timeoutMs} ms`;
     } else {
-      error = outcome.error;
-      if (isAbortError(error)) {
-        kind = 'failed';
-        failed = true;
-        failure = error;
+      if (outcome.kind === 'value') {
+        const value = outcome.value;
+        if (typeof value === 'string') result = value;
+        else if (value === undefined) result = VOID_RESULT_TEXT;
+        else {
+          // A callback written in plain JavaScript broke its contract: a failure of the tool.
+          error = new ToolExecutionError({
+            toolName: call.name,
+            toolCallId: call.id,
+            message: `Tool '${call.name}' returned ${describeValueType(value)} instead of text: a ToolCallback's call must resolve to a string.`,
+          });
+        }
+      } else {
+        // The caller's abort has settled the batch already (its listener runs as the signal
+        // fires), and a timeout settles its call first: an abort error seen here is the tool's own.
+        error = outcome.error;
+      }
+      if (result !== undefined) {
+        kind = 'success';
       } else if (isToolloopErrorWithCode(error, 'TOOL_INPUT_INVALID')) {
         kind = 'invalid-input';
-        executed = false;
         result = (error as Error).message;
       } else {
         const toolError = isToolloopErrorWithCode(error, 'TOOL_EXECUTION_FAILED')
           ? (error as ToolExecutionError)
           : new ToolExecutionError({ toolName: call.name, toolCallId: call.id, cause: error });
         try {
-          // A custom processor written in plain JS may return a non-string.
-          result = toResponseText(this.#settings.processor(toolError));
+          const processed: unknown = settings.processor(toolError);
+          // A custom processor written in plain JavaScript may return no text.
+          result = typeof processed === 'string' ? processed : DEFAULT_ERROR_TEXT(toolError);
           kind = 'tool-error';
         } catch (thrown) {
           kind = 'failed';
@@ -269,6 +290,7 @@ class ToolCallBatch implements DeferredSignalOwner {
           failure = thrown;
         }
       }
+      if (result !== undefined) result = capToolResultText(result, settings.maxResultBytes);
     }
 
     if (observer?.onToolCallEnd !== undefined) {
@@ -291,10 +313,7 @@ class ToolCallBatch implements DeferredSignalOwner {
     this.#settings.responses[plan.index] = isError
       ? { id: call.id, name: call.name, responseData: result, isError: true }
       : { id: call.id, name: call.name, responseData: result };
-    if (executed) {
-      this.#executed++;
-      if (callback.metadata.returnDirect !== true) this.#allReturnDirect = false;
-    }
+    if (!isError && callback.metadata.returnDirect === true) this.#directSuccesses++;
   }
 }
 
@@ -312,12 +331,6 @@ function callTool(plan: PlannedToolCall, context: ToolContext): Promise<string> 
 
 function isToolloopErrorWithCode(error: unknown, code: string): boolean {
   return ToolloopError.isInstance(error) && error.code === code;
-}
-
-function toResponseText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value === null || value === undefined) return '';
-  return JSON.stringify(value) ?? String(value);
 }
 
 /**

@@ -21,6 +21,7 @@ import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/in
 import {
   callChain,
   clientRequest,
+  offeredDefinitions,
   RecordingToolCallingManager,
   recordingTool,
 } from './__tests__/tool-loop-harness.js';
@@ -620,8 +621,8 @@ describe('ToolCallingAdvisor.adviseCall', () => {
       await advisor.adviseCall(clientRequest([userMessage('hi')]), callChain(model, advisor));
       expect(manager.calls[0]?.options.toolCallbacks).toContain(injected);
       expect(injected.invocations).toHaveLength(1);
-      expect(model.prompts[0]?.options.toolCallbacks).toEqual([injected]);
-      expect(model.prompts[1]?.options.toolCallbacks).toEqual([injected]);
+      expect(offeredDefinitions(model.prompts[0])).toEqual([injected.definition]);
+      expect(offeredDefinitions(model.prompts[1])).toEqual([injected.definition]);
       expect(model.prompts[1]?.messages[2]).toEqual(
         toolResponseMessage([toolResponse('i1', 'injected', 'from the injected tool')]),
       );
@@ -708,7 +709,7 @@ describe('ToolCallingAdvisor.adviseCall', () => {
       expect(model.callCount).toBe(3);
       expect(weather.invocations).toHaveLength(2);
       const last = model.prompts[2]!;
-      expect(last.options.toolCallbacks).toEqual([weather]);
+      expect(offeredDefinitions(last)).toEqual([weather.definition]);
       expect(last.options.toolChoice).toBe('none');
       expect(last.messages.map((message) => message.role)).toEqual([
         'user',
@@ -718,7 +719,7 @@ describe('ToolCallingAdvisor.adviseCall', () => {
         'tool',
       ]);
       // Earlier rounds kept their tools.
-      expect(model.prompts[1]?.options.toolCallbacks).toEqual([weather]);
+      expect(offeredDefinitions(model.prompts[1])).toEqual([weather.definition]);
       expect(response.chatResponse?.results).toEqual([
         {
           output: { role: 'assistant', text: 'It is 21 degrees.', toolCalls: [] },

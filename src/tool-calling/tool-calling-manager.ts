@@ -6,7 +6,10 @@ import type { ToolDefinition } from '../tools/tool-callback.js';
 export interface ToolExecutionResult {
   /** The prompt's messages + the assistant message with the calls + one tool response message. */
   conversationHistory: Message[];
-  /** True only when every executed call of the batch was `returnDirect`. */
+  /**
+   * True only when every call of the batch ran and succeeded with a `returnDirect` tool; one call
+   * answered with an error result (rejected, timed out, failed) sends the results to the model.
+   */
   returnDirect: boolean;
 }
 

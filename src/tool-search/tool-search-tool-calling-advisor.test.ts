@@ -515,19 +515,32 @@ describe.each(modes)('ToolSearchToolCallingAdvisor (%s)', (mode) => {
   });
 
   it('keeps the user tool context and adds the session id for the search tool', async () => {
-    const { model, client } = setup([textResponse('ok')]);
+    const contexts: unknown[] = [];
+    const weatherTool: ToolCallback = {
+      ...weather(),
+      async call(_input, context) {
+        contexts.push(context?.context);
+        return 'sunny';
+      },
+    };
+    const { model, client } = setup([
+      toolCallResponse([search('weather')]),
+      toolCallResponse([{ id: 'w1', name: 'weatherTool', arguments: {} }]),
+      textResponse('ok'),
+    ]);
     await run(
       mode,
       client
         .prompt('q')
-        .tools(weather())
+        .tools(weatherTool)
         .toolContext({ tenant: 'acme' })
         .advisors((a) => a.param(CONVERSATION_ID, 'conv-9')),
     );
-    expect(model.prompts[0]?.options.toolContext).toEqual({
-      tenant: 'acme',
-      [TOOL_SEARCH_TOOL_SESSION_ID_KEY]: 'conv-9',
-    });
+    // The search tool found the tool in the session's index, and the tools got the context …
+    expect(offered(model.prompts[1])).toEqual(['toolSearchTool', 'weatherTool']);
+    expect(contexts).toEqual([{ tenant: 'acme', [TOOL_SEARCH_TOOL_SESSION_ID_KEY]: 'conv-9' }]);
+    // … which never reaches the model.
+    for (const prompt of model.prompts) expect(prompt.options).not.toHaveProperty('toolContext');
   });
 
   it('passes a request without tools through: no search tool, no suffix', async () => {

@@ -6,6 +6,7 @@ import {
   ToolloopError,
 } from '../errors/index.js';
 import { peekToolSignal } from './deferred-tool-signal.js';
+import { describeValueType } from './describe-value-type.js';
 import { parseToolArguments } from './input/parse-tool-arguments.js';
 import type { ToolCallback, ToolContext } from './tool-callback.js';
 import type { PreparedTool } from './tool-options.js';
@@ -16,8 +17,9 @@ const EMPTY_TOOL_CONTEXT: ToolContext = Object.freeze({ context: Object.freeze({
  * Builds the {@link ToolCallback} of a prepared tool around the function that does the work.
  * `call` parses and validates the raw arguments first and never runs the tool on bad input
  * (`InvalidToolInputError` with JSON-pointer issues); what the tool throws comes back as a
- * `ToolExecutionError`, except abort errors, which pass through untouched. A tool whose
- * `context.signal` is already aborted is not started (an `AbortError` is thrown).
+ * `ToolExecutionError`, except an abort error while `context.signal` is aborted, which passes
+ * through untouched. A tool whose `context.signal` is already aborted is not started (an
+ * `AbortError` is thrown).
  */
 export function createToolCallback(
   tool: PreparedTool,
@@ -33,7 +35,7 @@ export function createToolCallback(
     try {
       checked = await inputSchema.validate(value);
     } catch (error) {
-      throw asToolExecutionError(toolName, error);
+      throw asToolExecutionError(toolName, error, peekToolSignal(context));
     }
     if (!checked.ok) throw new InvalidToolInputError({ toolName, issues: checked.issues });
     const signal = peekToolSignal(context);
@@ -44,12 +46,21 @@ export function createToolCallback(
             cause: signal.reason,
           });
     }
+    let text: unknown;
     try {
       const result = await invoke(checked.value, withContextMap(context));
-      return resultConverter(result);
+      text = resultConverter(result);
     } catch (error) {
-      throw asToolExecutionError(toolName, error);
+      throw asToolExecutionError(toolName, error, peekToolSignal(context));
     }
+    // A converter written in plain JavaScript may return anything.
+    if (typeof text !== 'string') {
+      throw new ToolExecutionError({
+        toolName,
+        message: `The resultConverter of tool '${toolName}' returned ${describeValueType(text)} instead of a string`,
+      });
+    }
+    return text;
   }
   const callback: ToolCallback = Object.freeze({
     definition,
@@ -105,11 +116,17 @@ function withContextMap(context: ToolContext | undefined): ToolContext {
 }
 
 /**
- * What a tool's failure becomes: abort errors and `ToolExecutionError`s unchanged, anything else
- * wrapped in a `ToolExecutionError` naming the tool, with the original as `cause`.
+ * What a tool's failure becomes: a `ToolExecutionError` unchanged; an abort error unchanged when
+ * the tool's `signal` is aborted (the caller or the timeout stopped it); anything else, an abort
+ * of the tool's own (a sub-request it cancelled) included, wrapped in a `ToolExecutionError`
+ * naming the tool, with the original as `cause`.
  */
-export function asToolExecutionError(toolName: string, error: unknown): unknown {
-  if (isAbortError(error)) return error;
+export function asToolExecutionError(
+  toolName: string,
+  error: unknown,
+  signal: AbortSignal | undefined,
+): unknown {
+  if (signal?.aborted === true && isAbortError(error)) return error;
   if (ToolloopError.isInstance(error) && error.code === 'TOOL_EXECUTION_FAILED') return error;
   return new ToolExecutionError({
     toolName,

@@ -139,6 +139,51 @@ describe('@tool on class methods', () => {
     expect(toolCallbacksFrom(new Named())[0]?.definition.name).toBe('hidden');
   });
 
+  it('fails loudly on an ECMAScript #private method, instance or static', async () => {
+    const instanceMethod = () => {
+      class Hidden {
+        @tool({ description: 'Never reachable' })
+        #lookup() {
+          return 1;
+        }
+        use() {
+          return this.#lookup();
+        }
+      }
+      return Hidden;
+    };
+    expect(instanceMethod).toThrow(ToolDefinitionError);
+    expect(instanceMethod).toThrow(
+      "@tool cannot register the private method '#lookup': a #private method cannot be reached from outside its class. Make it a public method (a TypeScript 'private' modifier works).",
+    );
+    const staticMethod = () => {
+      class Hidden {
+        @tool({ name: 'lookup' })
+        static #lookup() {
+          return 1;
+        }
+        use() {
+          return Hidden.#lookup();
+        }
+      }
+      return Hidden;
+    };
+    expect(staticMethod).toThrow("@tool cannot register the private method '#lookup'");
+    // TypeScript's `private` is only a compile-time check: such a method is found and runs.
+    class Soft {
+      @tool({ description: 'Soft-private' })
+      private lookup() {
+        return 'found';
+      }
+      use() {
+        return this.lookup();
+      }
+    }
+    const [soft] = toolCallbacksFrom(new Soft());
+    expect(soft?.definition.name).toBe('lookup');
+    expect(await soft?.call('{}')).toBe('"found"');
+  });
+
   it('refuses options that are not an object', () => {
     expect(() => tool('getWeather' as never)).toThrow('@tool takes an options object');
   });

@@ -21,11 +21,13 @@ const TOOL_DECORATOR = Symbol('toolloop.toolDecorator');
 /**
  * Creates the `@tool` decorator for a class method (TC39 decorators; no `experimentalDecorators`).
  * The name defaults to the method name and the description to the method name's words
- * (`getWeather` → "get weather"), also when an explicit name is given. TC39 decorators cannot see parameter types, so a method without `inputSchema`
- * takes no arguments and must declare no parameters; a method that needs only the context
- * declares `inputSchema: z.object({})` (or `{ type: 'object', properties: {} }`) and takes
- * `(input, context)`. Everything is checked when the class is defined. Write `@tool` above any
- * other decorator that replaces the method, so that the registered function is the final one.
+ * (`getWeather` → "get weather"), also when an explicit name is given. TC39 decorators cannot see
+ * parameter types, so a method without `inputSchema` takes no arguments and must declare no
+ * parameters; a method that needs only the context declares `inputSchema: z.object({})` (or
+ * `{ type: 'object', properties: {} }`) and takes `(input, context)`. Everything is checked when
+ * the class is defined; an ECMAScript `#private` method is refused with a `ToolDefinitionError`,
+ * since nothing outside the class can reach it. Write `@tool` above any other decorator that
+ * replaces the method, so that the registered function is the final one.
  */
 export function toolMethodDecorator<Schema extends ToolInputSchema | undefined = undefined>(
   options: ToolMethodOptions<Schema> = {},
@@ -42,6 +44,13 @@ export function toolMethodDecorator<Schema extends ToolInputSchema | undefined =
     }
     const methodName =
       typeof decoratorContext.name === 'string' ? decoratorContext.name : undefined;
+    if (decoratorContext.private === true) {
+      // Registration finds tools among an object's own and inherited properties, where a
+      // #private method never is: without this check the decorator would be silently ignored.
+      throw new ToolDefinitionError(
+        `@tool cannot register the private method '${String(decoratorContext.name)}': a #private method cannot be reached from outside its class. Make it a public method (a TypeScript 'private' modifier works).`,
+      );
+    }
     if (options.name === undefined && methodName === undefined) {
       throw new ToolDefinitionError('@tool on a method named by a symbol needs an explicit name');
     }

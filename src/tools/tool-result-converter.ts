@@ -11,6 +11,9 @@ export interface BinaryToolResult {
 
 const DEFAULT_MIME_TYPE = 'application/octet-stream';
 
+/** What the model reads for a tool that returns nothing: `"Done"` as a JSON string. */
+export const VOID_RESULT_TEXT = '"Done"';
+
 /**
  * The reference's result conversion, in JavaScript terms:
  * - `undefined` (a void tool) → `"Done"` as a JSON string (`'"Done"'`); `null` → `'null'`;
@@ -29,7 +32,7 @@ const DEFAULT_MIME_TYPE = 'application/octet-stream';
 export const defaultToolResultConverter: ToolResultConverter = function defaultToolResultConverter(
   result: unknown,
 ): string {
-  if (result === undefined) return '"Done"';
+  if (result === undefined) return VOID_RESULT_TEXT;
   if (result === null) return 'null';
   if (typeof result === 'string') return isJsonDocument(result) ? result : JSON.stringify(result);
   if (typeof result === 'function' || typeof result === 'symbol') {

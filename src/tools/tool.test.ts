@@ -9,6 +9,7 @@ import {
 import { jsonSchema } from './schema/typed-json-schema.js';
 import { tool } from './tool.js';
 import type { ToolCallback, ToolContext } from './tool-callback.js';
+import { toolCallbacksFrom } from './tool-decorator.js';
 
 async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -92,6 +93,44 @@ describe('tool() with execute (function tools)', () => {
     expect(await now.call('  {} ')).toBe('"2026-01-01"');
   });
 
+  it('leaves nullable properties out of required for Zod, keeps a raw schema as written (README)', async () => {
+    const seen: unknown[] = [];
+    const zodTool = tool({
+      name: 'zodNote',
+      inputSchema: z.object({ title: z.string(), note: z.string().nullable() }),
+      execute: (input) => {
+        seen.push(input);
+      },
+    });
+    const rawTool = tool({
+      name: 'rawNote',
+      inputSchema: {
+        type: 'object',
+        properties: { title: { type: 'string' }, note: { type: ['string', 'null'] } },
+        required: ['title', 'note'],
+      },
+      execute: (input) => {
+        seen.push(input);
+      },
+    });
+    // Zod: the model may omit the nullable property; the tool receives null for it.
+    expect(zodTool.definition.inputSchema.required).toEqual(['title']);
+    await zodTool.call('{"title":"t"}');
+    expect(seen).toEqual([{ title: 't', note: null }]);
+    // Raw JSON Schema: required exactly as the author wrote it; omitting the property is invalid.
+    expect(rawTool.definition.inputSchema.required).toEqual(['title', 'note']);
+    const error = await rejectionOf(rawTool.call('{"title":"t"}'));
+    expect(error).toBeInstanceOf(InvalidToolInputError);
+    expect((error as InvalidToolInputError).issues).toEqual([
+      { path: '/note', message: 'is required' },
+    ]);
+    await rawTool.call('{"title":"t","note":null}');
+    expect(seen).toEqual([
+      { title: 't', note: null },
+      { title: 't', note: null },
+    ]);
+  });
+
   it('never runs execute on bad input and reports JSON-pointer issues', async () => {
     let runs = 0;
     const lookup = tool({
@@ -119,6 +158,56 @@ describe('tool() with execute (function tools)', () => {
     )) as InvalidToolInputError;
     expect(error.issues.map((issue) => issue.path)).toEqual(['/id', '/tags/0']);
     expect(runs).toBe(0);
+  });
+
+  it('never hands a non-finite number to a tool, whatever the schema style, at any depth', async () => {
+    const runs: unknown[] = [];
+    const execute = (input: unknown) => {
+      runs.push(input);
+      return 'ran';
+    };
+    const standardSchema = {
+      '~standard': {
+        version: 1 as const,
+        vendor: 'hand-written',
+        validate: (value: unknown) => ({ value }),
+        jsonSchema: {
+          input: () => ({ type: 'object', properties: { n: {}, deep: {} } }),
+          output: () => ({ type: 'object' }),
+        },
+      },
+    };
+    class Methods {
+      @tool({
+        inputSchema: { type: 'object', properties: { n: { type: 'number' }, deep: {} } },
+      })
+      decorated(input: unknown) {
+        return execute(input);
+      }
+    }
+    const tools = [
+      tool({
+        name: 'rawNumber',
+        inputSchema: { type: 'object', properties: { n: { type: 'number' }, deep: {} } },
+        execute,
+      }),
+      tool({
+        name: 'rawInteger',
+        inputSchema: { type: 'object', properties: { n: { type: 'integer' }, deep: {} } },
+        execute,
+      }),
+      tool({ name: 'zodAny', inputSchema: z.object({ n: z.any(), deep: z.any() }), execute }),
+      tool({ name: 'standard', inputSchema: standardSchema, execute }),
+      ...toolCallbacksFrom(new Methods()),
+    ];
+    for (const callback of tools) {
+      for (const raw of ['{"n":1e999}', '{"n":-1E400}', '{"deep":{"list":[0,{"x":1e309}]}}']) {
+        const error = await rejectionOf(callback.call(raw));
+        expect(error).toBeInstanceOf(InvalidToolInputError);
+        expect((error as Error).message).toContain('overflows to Infinity');
+      }
+    }
+    expect(runs).toEqual([]);
   });
 
   it('passes the caller context, or an empty one when none is given', async () => {
@@ -180,18 +269,39 @@ describe('tool() with execute (function tools)', () => {
     expect((error as ToolExecutionError).cause).toBe(cause);
   });
 
-  it('passes ToolExecutionError and abort errors through unchanged', async () => {
+  it('passes a ToolExecutionError through unchanged', async () => {
     const own = new ToolExecutionError({ toolName: 'other', message: 'already wrapped' });
-    const aborted = new AbortError();
-    const domAbort = new DOMException('stopped', 'AbortError');
-    for (const thrown of [own, aborted, domAbort]) {
-      const passing = tool({
-        name: 'passing',
+    const passing = tool({
+      name: 'passing',
+      execute: async () => {
+        throw own;
+      },
+    });
+    expect(await rejectionOf(passing.call('{}'))).toBe(own);
+  });
+
+  it('passes an abort error through only when the signal it was given is aborted', async () => {
+    for (const thrown of [new AbortError(), new DOMException('stopped', 'AbortError')]) {
+      const controller = new AbortController();
+      const fetching = tool({
+        name: 'fetching',
         execute: async () => {
+          controller.abort();
           throw thrown;
         },
       });
-      expect(await rejectionOf(passing.call('{}'))).toBe(thrown);
+      // The caller's (or the timeout's) abort: the tool was stopped, the request ends.
+      expect(
+        await rejectionOf(fetching.call('{}', { context: {}, signal: controller.signal })),
+      ).toBe(thrown);
+      // An abort of the tool's own (its sub-fetch was cancelled): a tool failure like any other.
+      const own = await rejectionOf(fetching.call('{}', { context: {} }));
+      expect(own).toBeInstanceOf(ToolExecutionError);
+      expect((own as ToolExecutionError).cause).toBe(thrown);
+      const unaborted = await rejectionOf(
+        fetching.call('{}', { context: {}, signal: new AbortController().signal }),
+      );
+      expect(unaborted).toBeInstanceOf(ToolExecutionError);
     }
   });
 
@@ -204,6 +314,19 @@ describe('tool() with execute (function tools)', () => {
       execute: () => 42,
     });
     expect(await custom.call('{}')).toBe('<42>');
+  });
+
+  it('fails with a ToolExecutionError when a resultConverter returns no string', async () => {
+    const numeric = tool({
+      name: 'numeric',
+      resultConverter: () => 5 as unknown as string,
+      execute: () => 'x',
+    });
+    const error = await rejectionOf(numeric.call('{}'));
+    expect(error).toBeInstanceOf(ToolExecutionError);
+    expect((error as Error).message).toBe(
+      "The resultConverter of tool 'numeric' returned a number instead of a string",
+    );
   });
 
   it('turns an unconvertible result into a ToolExecutionError', async () => {

@@ -15,7 +15,12 @@ import {
   type ChatResponse,
   type Prompt,
 } from '../../model/index.js';
-import type { ToolCallback, ToolContext, ToolMetadata } from '../../tools/tool-callback.js';
+import type {
+  ToolCallback,
+  ToolContext,
+  ToolDefinition,
+  ToolMetadata,
+} from '../../tools/tool-callback.js';
 import type {
   ExecuteToolCallsOptions,
   ToolCallingManager,
@@ -56,6 +61,14 @@ export function recordingTool(
       return execute(input, context);
     },
   };
+}
+
+/**
+ * The definitions of the tools a model was offered in a recorded prompt (the model receives each
+ * tool as its definition only, never the callback itself).
+ */
+export function offeredDefinitions(prompt: Prompt | undefined): ToolDefinition[] | undefined {
+  return prompt?.options.toolCallbacks?.map((callback) => callback.definition);
 }
 
 /** One recorded `executeToolCalls` call. */

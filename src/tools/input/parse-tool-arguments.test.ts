@@ -124,6 +124,28 @@ describe('parseToolArguments', () => {
     });
   });
 
+  it.each([
+    ['1e999', '{"n":1e999}', '/n'],
+    ['-1e999', '{"n":-1e999}', '/n'],
+    ['an upper-case exponent with a sign', '{"n":1.5E+400}', '/n'],
+    ['400 digits', `{"n":${'9'.repeat(400)}}`, '/n'],
+    ['a deep array item', '{"a":{"b":[1,2,{"c":[1e999]}]}}', '/a/b/2/c/0'],
+  ])('rejects a number that overflows to Infinity: %s', (_label, raw, path) => {
+    expect(issuesOf(raw)).toEqual([
+      { path, message: 'number is too large: it overflows to Infinity' },
+    ]);
+  });
+
+  it('keeps the largest finite numbers, underflow to 0, and exponents inside strings', () => {
+    expect(
+      parseToolArguments('{"max":1.7976931348623157e308,"tiny":1e-999,"s":"1e999","t":true}'),
+    ).toEqual({
+      ok: true,
+      value: { max: Number.MAX_VALUE, tiny: 0, s: '1e999', t: true },
+    });
+    expect(parseToolArguments(`{"n":${'9'.repeat(308)}}`).ok).toBe(true);
+  });
+
   it('escapes ~ and / in issue paths (RFC 6901)', () => {
     expect(issuesOf('{"a/b":{"c~d":"\\ud800"}}')[0]?.path).toBe('/a~1b/c~0d');
   });

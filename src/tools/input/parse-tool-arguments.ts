@@ -1,4 +1,5 @@
 import type { ToolInputIssue } from '../../errors/index.js';
+import { describeValueType } from '../describe-value-type.js';
 import { escapeJsonPointerToken } from './json-pointer.js';
 
 /** Limits applied by {@link parseToolArguments}. */
@@ -29,8 +30,9 @@ const MAX_ISSUES = 20;
  * Empty or whitespace-only text is the empty object. Rejected: text over `maxBytes` (checked before
  * parsing), nesting deeper than `maxDepth` (checked by a scan before parsing, so no input can
  * exhaust the stack), text that is not JSON or is cut off, a top level that is not an object,
- * `__proto__` keys and `constructor.prototype` keys anywhere (prototype-pollution shapes), and
- * strings or keys holding lone UTF-16 surrogates.
+ * `__proto__` keys and `constructor.prototype` keys anywhere (prototype-pollution shapes),
+ * strings or keys holding lone UTF-16 surrogates, and numbers too large for a double (`1e999`,
+ * which `JSON.parse` turns into `Infinity` and JSON Schema's `number` accepts) at any depth.
  */
 export function parseToolArguments(
   raw: string,
@@ -70,14 +72,18 @@ export function parseToolArguments(
   }
 
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    return failure('', `arguments must be a JSON object, not ${describeJsonType(parsed)}`);
+    return failure('', `arguments must be a JSON object, not ${describeValueType(parsed)}`);
   }
 
   // Almost every argument object is clean. Text without `\u` escapes or surrogates cannot hold a
-  // lone surrogate, and without these two words no key to reject: no walk at all then; otherwise
-  // a walk without paths first, and the one that builds paths only to report what it found.
+  // lone surrogate, without an exponent or a 309-digit run no number overflows to Infinity, and
+  // without these two words there is no key to reject: no walk at all then; otherwise a walk
+  // without paths first, and the one that builds paths only to report what it found.
   if (
-    (nesting.escapesOrSurrogates || raw.includes('__proto__') || raw.includes('constructor')) &&
+    (nesting.escapesOrSurrogates ||
+      nesting.numberMayOverflow ||
+      raw.includes('__proto__') ||
+      raw.includes('constructor')) &&
     !isSafeContent(parsed)
   ) {
     return { ok: false, issues: findUnsafeContent(parsed) };
@@ -89,29 +95,27 @@ function failure(path: string, message: string): ParsedToolArguments {
   return { ok: false, issues: [{ path, message }] };
 }
 
-function describeJsonType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'number') return 'a number';
-  if (typeof value === 'string') return 'a string';
-  if (typeof value === 'boolean') return 'a boolean';
-  return typeof value;
-}
+// Every integer of at most 308 digits is below Number.MAX_VALUE (about 1.8e308).
+const MAX_DIGITS_SURELY_FINITE = 308;
 
 /**
  * Deepest bracket nesting outside string literals, whether the text ends inside a string or an
- * open bracket (a cut-off document), and whether it holds a `\u` escape or a UTF-16 surrogate
- * (the only ways a parsed string can hold a lone surrogate); a linear scan that needs no stack.
+ * open bracket (a cut-off document), whether it holds a `\u` escape or a UTF-16 surrogate (the
+ * only ways a parsed string can hold a lone surrogate), and whether a number may overflow to
+ * `Infinity` (an exponent, or a run of more than 308 digits); a linear scan that needs no stack.
  */
 function scanNesting(text: string): {
   deepest: number;
   unclosed: boolean;
   escapesOrSurrogates: boolean;
+  numberMayOverflow: boolean;
 } {
   let depth = 0;
   let deepest = 0;
   let inString = false;
   let escapesOrSurrogates = false;
+  let numberMayOverflow = false;
+  let digits = 0;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
     if (code >= 0xd800 && code <= 0xdfff) escapesOrSurrogates = true;
@@ -120,6 +124,9 @@ function scanNesting(text: string): {
         index++;
         if (text.charCodeAt(index) === 0x75 /* u */) escapesOrSurrogates = true;
       } else if (code === 0x22 /* " */) inString = false;
+    } else if (code >= 0x30 && code <= 0x39) {
+      if (++digits > MAX_DIGITS_SURELY_FINITE) numberMayOverflow = true;
+      continue;
     } else if (code === 0x22) {
       inString = true;
     } else if (code === 0x7b /* { */ || code === 0x5b /* [ */) {
@@ -127,9 +134,13 @@ function scanNesting(text: string): {
       if (depth > deepest) deepest = depth;
     } else if (code === 0x7d /* } */ || code === 0x5d /* ] */) {
       depth--;
+    } else if ((code | 0x20) === 0x65 /* e or E */ && digits > 0) {
+      // Outside strings an `e` follows a digit only in an exponent (never in true or false).
+      numberMayOverflow = true;
     }
+    digits = 0;
   }
-  return { deepest, unclosed: inString || depth > 0, escapesOrSurrogates };
+  return { deepest, unclosed: inString || depth > 0, escapesOrSurrogates, numberMayOverflow };
 }
 
 function isWellFormed(text: string): boolean {
@@ -147,6 +158,8 @@ function isSafeContent(root: object): boolean {
     const value = stack.pop();
     if (typeof value === 'string') {
       if (!isWellFormed(value)) return false;
+    } else if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return false;
     } else if (Array.isArray(value)) {
       for (let index = 0; index < value.length; index++) stack.push(value[index]);
     } else if (typeof value === 'object' && value !== null) {
@@ -169,7 +182,10 @@ function isSafeContent(root: object): boolean {
   return true;
 }
 
-/** Walks the parsed value iteratively and reports prototype-pollution keys and lone surrogates. */
+/**
+ * Walks the parsed value iteratively and reports prototype-pollution keys, lone surrogates and
+ * numbers that overflowed to `Infinity`.
+ */
 function findUnsafeContent(root: object): ToolInputIssue[] {
   const issues: ToolInputIssue[] = [];
   const stack: { value: unknown; path: string }[] = [{ value: root, path: '' }];
@@ -181,6 +197,10 @@ function findUnsafeContent(root: object): ToolInputIssue[] {
           path,
           message: 'string contains a lone UTF-16 surrogate (not valid Unicode)',
         });
+      }
+    } else if (typeof value === 'number') {
+      if (!Number.isFinite(value)) {
+        issues.push({ path, message: 'number is too large: it overflows to Infinity' });
       }
     } else if (Array.isArray(value)) {
       for (let index = value.length - 1; index >= 0; index--) {

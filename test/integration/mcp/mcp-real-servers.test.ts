@@ -220,8 +220,11 @@ describe('MCP tools next to local tools in a ChatClient', () => {
     const localWins = provider({ connections: { everything }, onNameCollision: 'local-wins' });
     const winsModel = model();
     await ChatClient.create(winsModel).prompt('x').tools(localEcho, localWins).call().content();
+    // The model receives each tool as its definition only: the local one is the one offered.
     const winners = winsModel.prompts[0]?.options.toolCallbacks ?? [];
-    expect(winners.filter((entry) => entry.definition.name === 'echo')).toEqual([localEcho]);
+    expect(
+      winners.filter((entry) => entry.definition.name === 'echo').map((entry) => entry.definition),
+    ).toEqual([localEcho.definition]);
   }, 60_000);
 
   it('two servers with the same tools: alt_<n>_ prefixes by default, <server>_ with server-prefix naming, and a filter by server', async () => {
