@@ -20,7 +20,10 @@ import type { ToolCallback } from '../tools/tool-callback.js';
 import { LruEvictionStrategy } from './eviction/lru-eviction-strategy.js';
 import { RegexToolIndex } from './regex-tool-index.js';
 import type { ToolReference, ToolSearchRequest } from './tool-reference.js';
-import { TOOL_SEARCH_TOOL_SESSION_ID_KEY } from './tool-search-tool.js';
+import {
+  TOOL_SEARCH_OFFERED_TOOL_NAMES_KEY,
+  TOOL_SEARCH_TOOL_SESSION_ID_KEY,
+} from './tool-search-tool.js';
 import {
   DEFAULT_TOOL_SEARCH_SYSTEM_MESSAGE_SUFFIX,
   ToolSearchToolCallingAdvisor,
@@ -342,8 +345,35 @@ describe.each(modes)('ToolSearchToolCallingAdvisor (%s)', (mode) => {
     const searchResult = model.prompts[1]?.messages.at(-1);
     expect(searchResult).toMatchObject({
       role: 'tool',
-      responses: [{ id: 'search-1', name: 'toolSearchTool', responseData: '["weatherTool"]' }],
+      responses: [
+        {
+          id: 'search-1',
+          name: 'toolSearchTool',
+          responseData: '{"found":["weatherTool"],"alreadyOffered":[]}',
+        },
+      ],
     });
+  });
+
+  it('tells the model which found tools it could already call', async () => {
+    const { model, client } = setup([
+      toolCallResponse([search('weather')]),
+      toolCallResponse([search('weather calculator', {}, 'search-2')]),
+      textResponse('done'),
+    ]);
+    await run(
+      mode,
+      client
+        .prompt('q')
+        .tools(weather(), calculator())
+        .advisors((a) => a.param(CONVERSATION_ID, 's')),
+    );
+    const second = model.prompts[2]?.messages.at(-1);
+    const result = JSON.parse(
+      second?.role === 'tool' ? (second.responses[0]?.responseData ?? '') : '',
+    );
+    expect(result.found).toEqual(expect.arrayContaining(['weatherTool', 'calculatorTool']));
+    expect(result.alreadyOffered).toEqual(['weatherTool']);
   });
 
   it('ignores found names that are not registered callbacks', async () => {
@@ -398,7 +428,7 @@ describe.each(modes)('ToolSearchToolCallingAdvisor (%s)', (mode) => {
     await ask('search');
     expect(model.prompts[2]?.messages.at(-1)).toMatchObject({
       role: 'tool',
-      responses: [{ name: 'toolSearchTool', responseData: '[]' }],
+      responses: [{ name: 'toolSearchTool', responseData: '{"found":[],"alreadyOffered":[]}' }],
     });
     expect(offered(model.prompts[2])).toEqual(['toolSearchTool']);
   });
@@ -527,6 +557,7 @@ describe.each(modes)('ToolSearchToolCallingAdvisor (%s)', (mode) => {
     expect(model.prompts[0]?.options.toolContext).toEqual({
       tenant: 'acme',
       [TOOL_SEARCH_TOOL_SESSION_ID_KEY]: 'conv-9',
+      [TOOL_SEARCH_OFFERED_TOOL_NAMES_KEY]: [],
     });
   });
 

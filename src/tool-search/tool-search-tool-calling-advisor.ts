@@ -15,6 +15,7 @@ import type { ToolIndex } from './tool-index.js';
 import type { ToolReference } from './tool-reference.js';
 import { isBlank } from './tool-search-text.js';
 import {
+  TOOL_SEARCH_OFFERED_TOOL_NAMES_KEY,
   TOOL_SEARCH_TOOL_NAME,
   TOOL_SEARCH_TOOL_SESSION_ID_KEY,
   toolSearchTool,
@@ -235,6 +236,7 @@ export class ToolSearchToolCallingAdvisor extends ToolCallingAdvisor {
       const callback = turn.callbacks.get(name);
       if (callback !== undefined) offered.push(callback);
     }
+    const offeredNames = offered.slice(1).map((callback) => callback.definition.name);
     const options = prepared.prompt.options;
     return {
       ...prepared,
@@ -246,6 +248,7 @@ export class ToolSearchToolCallingAdvisor extends ToolCallingAdvisor {
           toolContext: {
             ...options.toolContext,
             [TOOL_SEARCH_TOOL_SESSION_ID_KEY]: turn.sessionId,
+            [TOOL_SEARCH_OFFERED_TOOL_NAMES_KEY]: offeredNames,
           },
         },
       },
