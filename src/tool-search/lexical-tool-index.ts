@@ -28,10 +28,15 @@ export interface LexicalToolIndexFieldWeights {
  * related the two words are (a word of the query itself weighs 1).
  */
 export interface LexicalQueryExpansion {
-  /** Weight of WordNet synonyms (sense-frequency weighted). Default 0.4. */
+  /** Weight of WordNet synonyms (sense-frequency weighted). Default 0.3. */
   readonly synonyms?: number;
-  /** Weight of GloVe nearest neighbours (cosine-similarity weighted). Default 0.4. */
+  /** Weight of GloVe nearest neighbours (cosine-similarity weighted). Default 0.5. */
   readonly relatedWords?: number;
+  /**
+   * Queries of up to this many words (stop words aside) are expanded at full weight; longer ones
+   * at `fullWeightWords / words` of it. Default 6.
+   */
+  readonly fullWeightWords?: number;
 }
 
 /** Options of {@link LexicalToolIndex}. */
@@ -80,7 +85,7 @@ interface LexicalSession {
  * letters also match longer words they begin. With `expansion` each query word also searches for
  * related words from a bundled table (WordNet 3.1 synonyms and GloVe nearest neighbours), which
  * finds tools described in other words ("wire money to a supplier") at some cost on requests that
- * already use the tools' words; the table (about 2 MB) is read only when an index with expansion
+ * already use the tools' words; the table (3.7 MB) is read only when an index with expansion
  * is first used. No network, no model; indexing and search are linear in the matching postings.
  */
 export class LexicalToolIndex implements ToolIndex {
@@ -88,7 +93,7 @@ export class LexicalToolIndex implements ToolIndex {
   readonly #fieldWeights: readonly number[];
   readonly #prefix: boolean;
   readonly #abbreviations: boolean;
-  readonly #expansion: { synonyms: number; relatedWords: number } | undefined;
+  readonly #expansion: Required<LexicalQueryExpansion> | undefined;
   readonly #minScore: number;
   readonly #defaultMaxResults: number;
   #relatedWords: RelatedWords | undefined;
@@ -113,11 +118,15 @@ export class LexicalToolIndex implements ToolIndex {
     if (expansion !== false) {
       const chosen = expansion === true ? {} : expansion;
       this.#expansion = {
-        synonyms: chosen.synonyms ?? 0.4,
-        relatedWords: chosen.relatedWords ?? 0.4,
+        synonyms: chosen.synonyms ?? 0.3,
+        relatedWords: chosen.relatedWords ?? 0.5,
+        fullWeightWords: chosen.fullWeightWords ?? 6,
       };
-      if (!(this.#expansion.synonyms >= 0 && this.#expansion.relatedWords >= 0)) {
-        throw new InvalidArgumentError('expansion weights must be numbers >= 0');
+      const { synonyms, relatedWords, fullWeightWords } = this.#expansion;
+      if (!(synonyms >= 0 && relatedWords >= 0 && fullWeightWords > 0)) {
+        throw new InvalidArgumentError(
+          'expansion weights must be numbers >= 0 and fullWeightWords a number > 0',
+        );
       }
     }
     this.#prefix = options.prefix ?? true;
@@ -271,11 +280,13 @@ export class LexicalToolIndex implements ToolIndex {
     const table = this.#relatedWords;
     const expansion = this.#expansion;
     if (table !== undefined && expansion !== undefined) {
+      // A long query already says what it needs in many words; expanding each of them adds noise.
+      const damping = Math.min(1, expansion.fullWeightWords / queryWords.length);
       for (const word of queryWords) {
         for (const related of table.lookup(word)) {
           const weight = related.source === 'synonym' ? expansion.synonyms : expansion.relatedWords;
           if (weight > 0 && !STOP_WORDS.has(related.word)) {
-            offer(stemTerm(related.word), weight * related.weight);
+            offer(stemTerm(related.word), damping * weight * related.weight);
           }
         }
       }

@@ -18,6 +18,7 @@ import type { Prompt } from '../model/index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
 import type { ToolCallback } from '../tools/tool-callback.js';
 import { LruEvictionStrategy } from './eviction/lru-eviction-strategy.js';
+import { LexicalToolIndex } from './lexical-tool-index.js';
 import { RegexToolIndex } from './regex-tool-index.js';
 import type { ToolReference, ToolSearchRequest } from './tool-reference.js';
 import {
@@ -89,14 +90,43 @@ async function run(mode: Mode, spec: ReturnType<ChatClient['prompt']>): Promise<
 }
 
 describe('ToolSearchToolCallingAdvisor construction', () => {
-  it('requires a tool index', () => {
-    expect(() => new ToolSearchToolCallingAdvisor(undefined as never)).toThrow(
-      InvalidArgumentError,
-    );
-    expect(() => new ToolSearchToolCallingAdvisor({} as never)).toThrow('toolIndex is required');
+  it('defaults to a LexicalToolIndex with query expansion, and rejects a null index', () => {
+    expect(new ToolSearchToolCallingAdvisor().toolIndex).toBeInstanceOf(LexicalToolIndex);
+    expect(new ToolSearchToolCallingAdvisor({}).toolIndex).toBeInstanceOf(LexicalToolIndex);
+    expect(() => new ToolSearchToolCallingAdvisor(null as never)).toThrow(InvalidArgumentError);
     expect(() => new ToolSearchToolCallingAdvisor({ toolIndex: null as never })).toThrow(
       'toolIndex cannot be null',
     );
+  });
+
+  it('finds a tool with its default index, which the model asks in other words', async () => {
+    const model = new ScriptedChatModel([
+      toolCallResponse([
+        {
+          id: 's1',
+          name: 'toolSearchTool',
+          arguments: { query: 'wire money to a supplier', queries: ['pay a vendor'] },
+        },
+      ]),
+      textResponse('done'),
+    ]);
+    const client = ChatClient.create(model, {
+      toolCallingAdvisor: new ToolSearchToolCallingAdvisor({ maxResults: 3 }),
+    });
+    await client
+      .prompt('pay Acme')
+      .tools(
+        fixedTool('finance_pay_vendor_bill', 'Pay an outstanding bill of a vendor'),
+        fixedTool('hr_lookup_pto_balance', 'Look up the PTO balance of an employee'),
+        fixedTool('crm_create_support_ticket', 'Open a support ticket for a customer'),
+      )
+      .advisors((a) => a.param(CONVERSATION_ID, 'default-index'))
+      .call()
+      .content();
+    expect(offered(model.prompts[1]).slice(0, 2)).toEqual([
+      'toolSearchTool',
+      'finance_pay_vendor_bill',
+    ]);
   });
 
   it('has its name, the default order +300, and keeps a custom order', () => {

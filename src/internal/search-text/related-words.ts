@@ -102,7 +102,7 @@ export class RelatedWords {
 
 let loading: Promise<RelatedWords> | undefined;
 
-/** The bundled table, read and decoded on the first call (about 30 ms), then shared. */
+/** The bundled table, read and decoded on the first call (a few hundred ms), then shared. */
 export function loadRelatedWords(): Promise<RelatedWords> {
   loading ??= readFile(TABLE_URL)
     .then((compressed) => promisify(gunzip)(compressed))
