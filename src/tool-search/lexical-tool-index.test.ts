@@ -81,7 +81,7 @@ describe('LexicalToolIndex', () => {
   });
 
   it('expands abbreviations and file extensions on both sides', async () => {
-    const index = new LexicalToolIndex();
+    const index = new LexicalToolIndex({ abbreviations: true });
     await index.indexTools('s', [
       ref('get_repo_cfg', 'Read settings'),
       ref('create_word_document', 'Create a Word document'),
@@ -89,19 +89,19 @@ describe('LexicalToolIndex', () => {
     ]);
     expect(await names(index, 'repository configuration')).toEqual(['get_repo_cfg']);
     expect(await names(index, 'save it as /root/report.docx')).toEqual(['create_word_document']);
-    const literal = new LexicalToolIndex({ abbreviations: false });
+    const literal = new LexicalToolIndex();
     await literal.indexTools('s', [ref('get_repo_cfg', 'Read settings')]);
     expect(await names(literal, 'repository configuration')).toEqual([]);
   });
 
   it('lets a query word of 4+ letters match longer words it begins, below exact hits', async () => {
-    const index = new LexicalToolIndex();
+    const index = new LexicalToolIndex({ prefix: true });
     await index.indexTools('s', [
       ref('ship', 'Run a deployment of the app'),
       ref('deploy_now', 'Deploy the app'),
     ]);
     expect(await names(index, 'deploy')).toEqual(['deploy_now', 'ship']);
-    const exact = new LexicalToolIndex({ prefix: false });
+    const exact = new LexicalToolIndex();
     await exact.indexTools('s', [ref('ship', 'Run a deployment of the app')]);
     expect(await names(exact, 'deploy')).toEqual([]);
   });

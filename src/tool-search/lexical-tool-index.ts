@@ -28,7 +28,7 @@ export interface LexicalToolIndexFieldWeights {
  * related the two words are (a word of the query itself weighs 1).
  */
 export interface LexicalQueryExpansion {
-  /** Weight of WordNet synonyms (sense-frequency weighted). Default 0.3. */
+  /** Weight of WordNet synonyms (sense-frequency weighted). Default 0.4. */
   readonly synonyms?: number;
   /** Weight of GloVe nearest neighbours (cosine-similarity weighted). Default 0.5. */
   readonly relatedWords?: number;
@@ -50,10 +50,15 @@ export interface LexicalToolIndexOptions {
   readonly expansion?: boolean | LexicalQueryExpansion;
   /**
    * Also match indexed words that start with a query word of 4+ letters (`deploy` finds
-   * `deployment`), weighted by the share of the word the query covers. Default `true`.
+   * `deployment`), weighted by the share of the word the query covers. Default `false`: it
+   * measured slightly worse on the public data sets (bench/RESULTS.md).
    */
   readonly prefix?: boolean;
-  /** Expand abbreviations and file extensions (`repo` ↔ `repository`, `.md` → markdown). Default `true`. */
+  /**
+   * Expand common abbreviations and file extensions on both sides (`repo` ↔ `repository`,
+   * `cfg` ↔ `configuration`, `.docx` → word document). Default `false`: neutral on the public
+   * data sets; worth turning on for catalogues of terse identifiers.
+   */
   readonly abbreviations?: boolean;
   /** Hits scoring below this are dropped. Default `0`. */
   readonly minScore?: number;
@@ -80,13 +85,13 @@ interface LexicalSession {
 /**
  * Field-weighted BM25 (BM25F) over a tool's name, description, parameter names and parameter
  * descriptions, each its own field with its own weight: identifiers are split
- * (`getCurrentWeather`, `get_current_weather`), stop words dropped, words stemmed, common
- * abbreviations and file extensions expanded (`cfg`, `repo`, `.docx`), and query words of 4+
- * letters also match longer words they begin. With `expansion` each query word also searches for
- * related words from a bundled table (WordNet 3.1 synonyms and GloVe nearest neighbours), which
- * finds tools described in other words ("wire money to a supplier") at some cost on requests that
- * already use the tools' words; the table (3.7 MB) is read only when an index with expansion
- * is first used. No network, no model; indexing and search are linear in the matching postings.
+ * (`getCurrentWeather`, `get_current_weather`), stop words dropped and words stemmed. With
+ * `expansion` each query word also searches for related words from a bundled table (WordNet 3.1
+ * synonyms and GloVe nearest neighbours), which finds tools described in other words ("wire money
+ * to a supplier" → `finance_pay_vendor_bill`) at some cost on requests that already use the tools'
+ * words; the table (3.7 MB) is read only when an index with expansion is first used. Abbreviation
+ * expansion and prefix matching are options. No network, no model; a search costs the postings of
+ * its terms.
  */
 export class LexicalToolIndex implements ToolIndex {
   readonly #sessions = new Map<string, LexicalSession>();
@@ -118,7 +123,7 @@ export class LexicalToolIndex implements ToolIndex {
     if (expansion !== false) {
       const chosen = expansion === true ? {} : expansion;
       this.#expansion = {
-        synonyms: chosen.synonyms ?? 0.3,
+        synonyms: chosen.synonyms ?? 0.4,
         relatedWords: chosen.relatedWords ?? 0.5,
         fullWeightWords: chosen.fullWeightWords ?? 6,
       };
@@ -129,8 +134,8 @@ export class LexicalToolIndex implements ToolIndex {
         );
       }
     }
-    this.#prefix = options.prefix ?? true;
-    this.#abbreviations = options.abbreviations ?? true;
+    this.#prefix = options.prefix ?? false;
+    this.#abbreviations = options.abbreviations ?? false;
     this.#minScore = options.minScore ?? 0;
     this.#defaultMaxResults = options.defaultMaxResults ?? 10;
   }
