@@ -4,6 +4,7 @@ import {
   providerDefaultOptions,
   providerTransportOptions,
 } from '../internal/provider-chat-model-options.js';
+import type { ProviderErrors } from '../internal/provider-errors.js';
 import { ProviderTransport } from '../internal/provider-transport.js';
 import type { SchemaAdaptation } from '../internal/tool-schema-adaptation.js';
 import { ToolSchemaCompilerCache } from '../internal/tool-schema-compiler-cache.js';
@@ -16,11 +17,7 @@ import type {
 } from '../model/index.js';
 import type { ToolCallback, ToolDefinition } from '../tools/tool-callback.js';
 import { AnthropicStreamAssembler } from './anthropic-stream-assembler.js';
-import type {
-  AnthropicMessagesRequest,
-  AnthropicToolParam,
-  AnthropicWireMessage,
-} from './anthropic-wire.js';
+import type { AnthropicMessagesRequest, AnthropicToolParam } from './anthropic-wire.js';
 import { compileAnthropicToolSchema } from './compile-anthropic-tool-schema.js';
 import { fromAnthropicResponse } from './from-anthropic-response.js';
 import { toAnthropicRequest } from './to-anthropic-request.js';
@@ -55,6 +52,7 @@ export class AnthropicChatModel implements ChatModel {
   /** The options merged under every request's options. */
   readonly defaultOptions: ChatOptions;
   private readonly transport: ProviderTransport;
+  private readonly errors: ProviderErrors;
   private readonly url: string;
   private readonly schemas: ToolSchemaCompilerCache;
 
@@ -72,7 +70,9 @@ export class AnthropicChatModel implements ChatModel {
     if (options.apiKey) headers['x-api-key'] = options.apiKey;
     if (options.betas && options.betas.length > 0)
       headers['anthropic-beta'] = options.betas.join(',');
-    this.transport = new ProviderTransport(providerTransportOptions('anthropic', options, headers));
+    const transportOptions = providerTransportOptions('anthropic', options, headers);
+    this.errors = transportOptions.errors;
+    this.transport = new ProviderTransport(transportOptions);
     this.schemas = new ToolSchemaCompilerCache(
       'anthropic',
       compileAnthropicToolSchema,
@@ -82,12 +82,12 @@ export class AnthropicChatModel implements ChatModel {
 
   /** Sends the prompt and returns the whole response. */
   async call(prompt: Prompt, options: ChatModelCallOptions = {}): Promise<ChatResponse> {
-    const body = await this.transport.postJson(
+    return this.transport.postJson(
       this.url,
       this.request(prompt, false),
+      (answer) => fromAnthropicResponse(answer, this.errors),
       options.signal,
     );
-    return fromAnthropicResponse(body as AnthropicWireMessage);
   }
 
   /** Sends the prompt and yields text deltas as they come, and whole tool calls where they end. */
@@ -95,7 +95,7 @@ export class AnthropicChatModel implements ChatModel {
     return this.transport.postEventStream(
       this.url,
       this.request(prompt, true),
-      () => new AnthropicStreamAssembler(),
+      () => new AnthropicStreamAssembler(this.errors),
       options.signal,
     );
   }

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { assembleSse, splitAt } from '../../test/support/assemble-sse.js';
 import { cutAtFractions } from '../../test/support/cut-at-fractions.js';
+import { ChatModelError } from '../errors/index.js';
 import { AnthropicStreamAssembler } from './anthropic-stream-assembler.js';
 import type { AnthropicWireBlock } from './anthropic-wire.js';
 import { fromAnthropicResponse } from './from-anthropic-response.js';
@@ -255,5 +256,72 @@ describe('AnthropicStreamAssembler', () => {
       completionTokens: 2,
       totalTokens: 3,
     });
+  });
+
+  it('accepts content-block indexes 0 to 9,999 and refuses a larger one at once', async () => {
+    const at = (index: unknown) =>
+      assembleSse(
+        [
+          sse([
+            { type: 'message_start', message: { id: 'm', usage: { input_tokens: 1 } } },
+            { type: 'content_block_start', index, content_block: { type: 'text', text: '' } },
+            { type: 'content_block_delta', index, delta: { type: 'text_delta', text: 'x' } },
+            { type: 'content_block_stop', index },
+            { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: {} },
+            { type: 'message_stop' },
+          ]),
+        ],
+        new AnthropicStreamAssembler(),
+      );
+    expect((await at(9_999)).response.results[0]?.output.text).toBe('x');
+    for (const index of [10_000, 4_294_967_294, -1, 1.5, '0', null]) {
+      const outcome = at(index);
+      await expect(outcome).rejects.toBeInstanceOf(ChatModelError);
+      await expect(outcome).rejects.toMatchObject({ retryable: false });
+    }
+  });
+
+  it('keeps partial_json that arrives as an object as it came, for the manager to refuse', async () => {
+    const { response } = await assembleSse(
+      [
+        sse([
+          { type: 'message_start', message: { id: 'm', usage: { input_tokens: 1 } } },
+          {
+            type: 'content_block_start',
+            index: 0,
+            content_block: { type: 'tool_use', id: 't', name: 'f', input: {} },
+          },
+          {
+            type: 'content_block_delta',
+            index: 0,
+            delta: { type: 'input_json_delta', partial_json: { path: 5 } },
+          },
+          { type: 'content_block_stop', index: 0 },
+          { type: 'message_delta', delta: { stop_reason: 'tool_use' }, usage: {} },
+          { type: 'message_stop' },
+        ]),
+      ],
+      new AnthropicStreamAssembler(),
+    );
+    expect(response.results[0]?.output.toolCalls).toEqual([
+      { id: 't', name: 'f', arguments: { path: 5 } },
+    ]);
+  });
+
+  it('tells keep-alive pings from progress', () => {
+    const assembler = new AnthropicStreamAssembler();
+    expect(assembler.isKeepAlive({ event: 'ping', data: '{"type": "ping"}', id: undefined })).toBe(
+      true,
+    );
+    expect(
+      assembler.isKeepAlive({ event: undefined, data: '{"type":"ping"}', id: undefined }),
+    ).toBe(true);
+    expect(
+      assembler.isKeepAlive({
+        event: 'content_block_delta',
+        data: '{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"hm"}}',
+        id: undefined,
+      }),
+    ).toBe(false);
   });
 });

@@ -1,42 +1,51 @@
-import { ChatModelError } from '../errors/index.js';
+import { fallbackToolCallId } from '../internal/fallback-tool-call-id.js';
+import { ProviderErrors } from '../internal/provider-errors.js';
 import type { StreamConverter } from '../internal/provider-transport.js';
 import type { ServerSentEvent } from '../internal/server-sent-events.js';
+import { WireReader } from '../internal/wire-reader.js';
 import type { Metadata, ToolCall } from '../messages/index.js';
 import { type ChatResponse, FinishReason } from '../model/index.js';
-import type {
-  AnthropicWireBlock,
-  AnthropicWireMessage,
-  AnthropicWireUsage,
-} from './anthropic-wire.js';
+import type { AnthropicWireBlock, AnthropicWireUsage } from './anthropic-wire.js';
 import {
-  anthropicStreamError,
+  anthropicReportedError,
+  MAX_ANTHROPIC_CONTENT_BLOCKS,
   mapAnthropicStopReason,
   mapAnthropicUsage,
   messageMetadata,
+  readAnthropicBlock,
   thinkingBlock,
 } from './from-anthropic-response.js';
 
 interface OpenBlock {
   start: AnthropicWireBlock;
   json: string;
+  /** The first `partial_json` value that was not text, kept so the call is refused, not guessed. */
+  nonTextJson?: unknown;
   thinking: string;
   signature: string;
 }
+
+const USAGE_COUNTS = ['input_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens'];
 
 /**
  * Assembles a Messages API event stream into `ChatResponse` chunks: `text_delta`s become chunks
  * with `output.text`; a `tool_use` block's `input_json_delta`s are collected and the whole call
  * is emitted at its `content_block_stop` (empty input becomes `{}`, and the JSON text is written
- * as `JSON.stringify` writes the non-streamed input, so call and stream agree); thinking blocks
- * (with signatures) and server-run blocks go to the assistant metadata; the stop reason and
- * usage come with `message_delta`. A block still open when the output limit stops the message
- * is emitted marked `metadata.truncated = true`. A second `message_start` before the first
- * message ended starts over: the unfinished blocks of the abandoned message are dropped. `ping`
- * events and the event names are ignored (events are dispatched on their `type`); an `error`
- * event or a stream cut before the message ended throws a {@link ChatModelError}.
+ * as `JSON.stringify` writes the non-streamed input, so call and stream agree; a block without an
+ * id gets a fresh random one); thinking blocks (with signatures) and server-run blocks go to the
+ * assistant metadata; the stop reason and usage come with `message_delta`. A block still open
+ * when the output limit stops the message is emitted marked `metadata.truncated = true`. A second
+ * `message_start` before the first message ended starts over: the unfinished blocks of the
+ * abandoned message are dropped. `ping` events are keep-alives and the event names are ignored
+ * (events are dispatched on their `type`). Content-block indexes from 0 to 9,999 are accepted
+ * (open blocks are kept per index). An `error` event, an event of another shape than the API's,
+ * or a stream cut before the message ended (no `message_stop` and no stop reason) throws a
+ * {@link ChatModelError} built by `errors`.
  */
 export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
-  private message: AnthropicWireMessage = {};
+  private readonly errors: ProviderErrors;
+  private readonly read: WireReader;
+  private message: Record<string, unknown> = {};
   private inputUsage: AnthropicWireUsage = {};
   private outputTokens = 0;
   private readonly blocks = new Map<number, OpenBlock>();
@@ -46,54 +55,70 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
   private stopped = false;
   private finished = false;
 
+  constructor(errors: ProviderErrors = new ProviderErrors('anthropic')) {
+    this.errors = errors;
+    this.read = new WireReader(errors);
+  }
+
   /** Feeds one server-sent event. */
   *event(event: ServerSentEvent): Iterable<ChatResponse> {
     const data = event.data.trim();
     if (data === '' || data === '[DONE]') return;
-    let payload: Record<string, unknown>;
+    let parsed: unknown;
     try {
-      payload = JSON.parse(data) as Record<string, unknown>;
+      parsed = JSON.parse(data);
     } catch {
-      throw new ChatModelError({
-        provider: 'anthropic',
-        message: 'anthropic stream carried an event that is not JSON',
-        retryable: false,
-      });
+      throw this.errors.malformed('a stream event is not JSON');
     }
-    if (typeof payload !== 'object' || payload === null) return;
-    switch (payload.type) {
+    const payload = this.read.object(parsed, 'a stream event');
+    const type = this.read.optionalString(payload.type, 'the type of a stream event');
+    switch (type) {
       case 'message_start':
-        this.startMessage((payload.message ?? {}) as AnthropicWireMessage);
+        this.startMessage(this.read.optionalObject(payload.message, 'message_start.message'));
         return;
       case 'content_block_start': {
-        const block = (payload.content_block ?? { type: 'unknown' }) as AnthropicWireBlock;
-        this.blocks.set(Number(payload.index), {
-          start: block,
-          json: '',
-          thinking: '',
-          signature: '',
-        });
+        const index = this.blockIndex(payload.index, 'content_block_start');
+        if (this.blocks.has(index)) {
+          throw this.errors.malformed(`content block ${index} started twice`);
+        }
+        const block = readAnthropicBlock(
+          this.read,
+          payload.content_block,
+          'content_block_start.content_block',
+        );
+        this.blocks.set(index, { start: block, json: '', thinking: '', signature: '' });
         if (block.type === 'text' && block.text) yield this.chunk({ text: block.text });
         return;
       }
       case 'content_block_delta': {
-        const block = this.blocks.get(Number(payload.index));
-        const delta = (payload.delta ?? {}) as Record<string, unknown>;
-        if (delta.type === 'text_delta' && typeof delta.text === 'string' && delta.text !== '') {
-          yield this.chunk({ text: delta.text });
-        } else if (!block) {
-          return;
-        } else if (delta.type === 'input_json_delta' && typeof delta.partial_json === 'string') {
-          block.json += delta.partial_json;
-        } else if (delta.type === 'thinking_delta' && typeof delta.thinking === 'string') {
-          block.thinking += delta.thinking;
-        } else if (delta.type === 'signature_delta' && typeof delta.signature === 'string') {
-          block.signature += delta.signature;
+        const block = this.blocks.get(this.blockIndex(payload.index, 'content_block_delta'));
+        const delta = this.read.object(payload.delta, 'content_block_delta.delta');
+        const where = 'content_block_delta.delta';
+        switch (delta.type) {
+          case 'text_delta': {
+            const text = this.read.optionalString(delta.text, `${where}.text`);
+            if (text) yield this.chunk({ text });
+            return;
+          }
+          case 'input_json_delta': {
+            const json = delta.partial_json;
+            if (!block || json === undefined || json === null) return;
+            if (typeof json === 'string') block.json += json;
+            else if (!('nonTextJson' in block)) block.nonTextJson = json;
+            return;
+          }
+          case 'thinking_delta':
+            if (block) block.thinking += this.read.optionalString(delta.thinking, where) ?? '';
+            return;
+          case 'signature_delta':
+            if (block) block.signature += this.read.optionalString(delta.signature, where) ?? '';
+            return;
+          default:
+            return;
         }
-        return;
       }
       case 'content_block_stop': {
-        const index = Number(payload.index);
+        const index = this.blockIndex(payload.index, 'content_block_stop');
         const block = this.blocks.get(index);
         if (!block) return;
         this.blocks.delete(index);
@@ -101,17 +126,15 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
         return;
       }
       case 'message_delta': {
-        const delta = (payload.delta ?? {}) as Record<string, unknown>;
-        const usage = (payload.usage ?? {}) as AnthropicWireUsage;
-        if (typeof usage.output_tokens === 'number') this.outputTokens = usage.output_tokens;
-        for (const key of [
-          'input_tokens',
-          'cache_read_input_tokens',
-          'cache_creation_input_tokens',
-        ]) {
-          if (typeof usage[key] === 'number') this.inputUsage[key] = usage[key];
+        const delta = this.read.optionalObject(payload.delta, 'message_delta.delta') ?? {};
+        const usage = this.read.optionalObject(payload.usage, 'message_delta.usage') ?? {};
+        if (Number.isFinite(usage.output_tokens)) this.outputTokens = usage.output_tokens as number;
+        for (const key of USAGE_COUNTS) {
+          if (Number.isFinite(usage[key])) this.inputUsage[key] = usage[key];
         }
-        const finishReason = mapAnthropicStopReason(delta.stop_reason as string | null | undefined);
+        const finishReason = mapAnthropicStopReason(
+          this.read.optionalString(delta.stop_reason, 'message_delta.delta.stop_reason'),
+        );
         if (finishReason === FinishReason.LENGTH) yield* this.closeOpenBlocks();
         if (finishReason !== null) this.finished = true;
         yield this.chunk({ finishReason, usage: true });
@@ -122,7 +145,9 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
         this.stopped = true;
         return;
       case 'error':
-        throw anthropicStreamError(payload.error);
+        throw anthropicReportedError(payload.error, this.errors, 'stream');
+      case undefined:
+        throw this.errors.malformed('a stream event has no type');
       default:
         return;
     }
@@ -131,18 +156,34 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
   /** Called when the byte stream ended. */
   end(): Iterable<ChatResponse> {
     if (this.stopped || (this.finished && this.blocks.size === 0)) return [];
-    throw new ChatModelError({
-      provider: 'anthropic',
+    throw this.errors.create({
       message: 'anthropic stream ended before the message finished',
       retryable: true,
     });
   }
 
-  private startMessage(message: AnthropicWireMessage): void {
+  /** `ping` events (and events without data) only keep the connection open. */
+  isKeepAlive(event: ServerSentEvent): boolean {
+    const data = event.data.trim();
+    return data === '' || event.event === 'ping' || /^\{\s*"type"\s*:\s*"ping"\s*\}$/.test(data);
+  }
+
+  /** True once `message_stop` arrived. */
+  isComplete(): boolean {
+    return this.stopped;
+  }
+
+  private blockIndex(value: unknown, event: string): number {
+    const index = this.read.optionalIndex(value, `${event}.index`, MAX_ANTHROPIC_CONTENT_BLOCKS);
+    if (index === undefined) throw this.errors.malformed(`${event} has no index`);
+    return index;
+  }
+
+  private startMessage(message: Record<string, unknown> = {}): void {
     this.message = message;
-    this.inputUsage = { ...(message.usage ?? {}) };
-    this.outputTokens =
-      typeof message.usage?.output_tokens === 'number' ? message.usage.output_tokens : 0;
+    const usage = this.read.optionalObject(message.usage, 'message_start.message.usage') ?? {};
+    this.inputUsage = { ...usage };
+    this.outputTokens = Number.isFinite(usage.output_tokens) ? (usage.output_tokens as number) : 0;
     // A message_start inside an unfinished message: the abandoned message's open blocks never
     // ended, so they are dropped rather than emitted half-done, and its thinking (whose signature
     // belongs to that message) is not sent back.
@@ -164,9 +205,14 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
     const { start } = block;
     if (start.type === 'tool_use') {
       const call: ToolCall = {
-        id: start.id ?? '',
+        id: start.id || fallbackToolCallId('toolu'),
         name: start.name ?? '',
-        arguments: truncated ? block.json : inputText(block.json, start.input),
+        arguments:
+          'nonTextJson' in block
+            ? (block.nonTextJson as string)
+            : truncated
+              ? block.json
+              : inputText(block.json, start.input),
       };
       if (truncated) call.metadata = { truncated: true };
       yield this.chunk({ toolCalls: [call] });

@@ -241,4 +241,32 @@ describe('AnthropicChatModel request bodies', () => {
     model.request({ messages: [], options: { toolCallbacks: [weatherTool] } }, false);
     expect(reports).toHaveLength(1);
   });
+
+  it('sends arguments a server gave as an object (a refused call) back as the API expects', () => {
+    const messages: Message[] = [
+      { role: 'user', text: 'Clean up' },
+      {
+        role: 'assistant',
+        text: null,
+        toolCalls: [
+          { id: 'c1', name: 'delete_files', arguments: { path: 5 } as unknown as string },
+        ],
+      },
+      {
+        role: 'tool',
+        responses: [
+          {
+            id: 'c1',
+            name: 'delete_files',
+            responseData: 'arguments must be JSON text',
+            isError: true,
+          },
+        ],
+      },
+    ];
+    const sent = toAnthropicMessages(messages).messages;
+    expect(sent[1]?.content).toEqual([
+      { type: 'tool_use', id: 'c1', name: 'delete_files', input: { path: 5 } },
+    ]);
+  });
 });

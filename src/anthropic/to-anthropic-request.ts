@@ -162,9 +162,15 @@ function assistantBlocks(message: AssistantMessage): AnthropicContentBlockParam[
 /**
  * The `input` object of a `tool_use` block. Arguments that are not a JSON object (a call cut off
  * by the output limit, which was never executed) are sent as `{}`: the API accepts only objects,
- * and the matching error result already tells the model what happened.
+ * and the matching error result already tells the model what happened. Arguments a server sent
+ * as an object rather than text (refused, never run) are sent back as that object.
  */
-function toolInput(text: string): Record<string, unknown> {
+function toolInput(text: unknown): Record<string, unknown> {
+  if (typeof text !== 'string') {
+    return typeof text === 'object' && text !== null && !Array.isArray(text)
+      ? (text as Record<string, unknown>)
+      : {};
+  }
   if (text.trim() === '') return {};
   try {
     const value: unknown = JSON.parse(text);

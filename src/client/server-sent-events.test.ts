@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { IllegalStateError } from '../errors/index.js';
+import { ChatModelError, IllegalStateError } from '../errors/index.js';
 import { parseServerSentEvents, type ServerSentEvent } from '../internal/server-sent-events.js';
 import type { ChatResponse } from '../model/index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
@@ -72,6 +72,22 @@ describe('toServerSentEventsResponse', () => {
     expect(JSON.parse(foreign[1]?.data ?? '')).toEqual({
       code: 'STREAM_FAILED',
       message: 'The stream failed',
+    });
+    const provider = await readEvents(
+      toServerSentEventsResponse(
+        failing(
+          new ChatModelError({
+            provider: 'openai',
+            message: 'openai request failed with HTTP 401: account acme-prod at db-7.internal',
+            status: 401,
+            retryable: false,
+          }),
+        ),
+      ),
+    );
+    expect(JSON.parse(provider[1]?.data ?? '')).toEqual({
+      code: 'CHAT_MODEL_FAILED',
+      message: 'The model provider failed',
     });
   });
 

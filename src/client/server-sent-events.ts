@@ -1,3 +1,4 @@
+import { ToolloopError } from '../errors/index.js';
 import type { ChatResponse } from '../model/index.js';
 
 /** Options of {@link toServerSentEventsResponse}. */
@@ -16,20 +17,26 @@ export interface ServerSentEventsOptions {
 
 const encoder = new TextEncoder();
 
+/** What the browser sees of a provider failure: its text may hold the provider's words. */
+const PROVIDER_FAILURE_MESSAGE = 'The model provider failed';
+
 function describeFailure(error: unknown): { code: string; message: string } {
-  // Only toolloop's own messages are known to be free of secrets and tool data.
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && error instanceof Error && Symbol.for('toolloop.error') in error) {
-    return { code, message: error.message };
-  }
-  return { code: 'STREAM_FAILED', message: 'The stream failed' };
+  if (!ToolloopError.isInstance(error))
+    return { code: 'STREAM_FAILED', message: 'The stream failed' };
+  // A provider failure's message quotes the provider (scrubbed of credentials, but still its
+  // words: internal hosts, account details); only toolloop's own messages are forwarded.
+  if (error.code === 'CHAT_MODEL_FAILED')
+    return { code: error.code, message: PROVIDER_FAILURE_MESSAGE };
+  return { code: error.code, message: error.message };
 }
 
 /**
  * Turns a stream (text deltas from `.stream().content()`, or chunks from `.chatResponse()`) into
  * a web `Response` with Server-Sent Events, for Node, Hono, Next.js and other fetch-style
  * handlers. Each item becomes `data: <JSON>`; the end is `event: done` with `data: [DONE]`; a
- * failure is `event: error` with `{code, message}` (the message only for toolloop's own errors).
+ * failure is `event: error` with `{code, message}`: the message of toolloop's own errors, a
+ * generic one for a provider failure (`CHAT_MODEL_FAILED`: never the provider's text) and for
+ * any other error.
  * Cancelling the body (the client disconnected) stops the iteration and aborts `abortController`.
  */
 export function toServerSentEventsResponse(

@@ -11,7 +11,7 @@ interface Received {
 }
 
 const received: Received[] = [];
-let mode: 'ok' | 'shuffled' | 'unauthorized' | 'overloaded' | 'short' | 'html' = 'ok';
+let mode: 'ok' | 'shuffled' | 'unauthorized' | 'echo' | 'overloaded' | 'short' | 'html' = 'ok';
 let server: Server;
 let baseUrl: string;
 
@@ -40,6 +40,15 @@ function handle(request: IncomingMessage, response: ServerResponse): void {
           },
         }),
       );
+      return;
+    }
+    if (mode === 'echo') {
+      // A gateway that echoes the request headers it rejected.
+      const seen = Object.entries(request.headers)
+        .map(([name, value]) => `${name}=${String(value)}`)
+        .join('; ');
+      response.statusCode = 401;
+      response.end(JSON.stringify({ error: { message: `rejected: ${seen}` } }));
       return;
     }
     if (mode === 'overloaded') {
@@ -149,6 +158,25 @@ describe('OpenAiCompatibleEmbeddingModel', () => {
     const overloaded = await model.embed(['x']).catch((e) => e);
     expect(overloaded.status).toBe(503);
     expect(overloaded.retryable).toBe(true);
+  });
+
+  it('keeps every credential header value out of the error', async () => {
+    reset('echo');
+    const secrets = ['AZURE-EMBED-SENTINEL-4b8e1c7a9d2f', 'sk-EMBED-SENTINEL-9c2f7e1a4d8b'];
+    const model = new OpenAiCompatibleEmbeddingModel({
+      baseUrl,
+      apiKey: secrets[1],
+      model: 'm',
+      headers: { 'api-key': secrets[0] as string },
+    });
+    const error = await model.embed(['x']).catch((e) => e);
+    expect(error).toBeInstanceOf(ChatModelError);
+    expect(error.status).toBe(401);
+    for (const secret of secrets) {
+      for (let start = 0; start + 8 <= secret.length; start++) {
+        expect(error.message).not.toContain(secret.slice(start, start + 8));
+      }
+    }
   });
 
   it('rejects a response with missing vectors or a body that is not JSON', async () => {

@@ -1,4 +1,6 @@
-import { ChatModelError, InvalidArgumentError, isAbortError } from '../errors/index.js';
+import { type ChatModelError, InvalidArgumentError, isAbortError } from '../errors/index.js';
+import { credentialSecrets } from '../internal/credential-secrets.js';
+import { ProviderErrors } from '../internal/provider-errors.js';
 import type { EmbeddingModel, EmbedOptions } from './embedding-model.js';
 
 /** Options of {@link OpenAiCompatibleEmbeddingModel}. */
@@ -20,14 +22,14 @@ export interface OpenAiCompatibleEmbeddingModelOptions {
 }
 
 const PROVIDER = 'openai-compatible-embeddings';
-const MAX_ERROR_DETAIL = 300;
 
 /**
  * Embeddings from any server speaking the OpenAI embeddings API (`POST {baseUrl}/embeddings`):
  * OpenAI, Azure-compatible gateways, Ollama (`http://localhost:11434/v1`), vLLM, LM Studio. Inputs
  * are sent in batches of `maxBatchSize`; vectors come back in input order. A failed request throws
- * a `ChatModelError` with the HTTP status (`retryable` for 408, 429 and 5xx); its message never
- * contains the API key.
+ * a `ChatModelError` with the HTTP status (`retryable` for 408, 429 and 5xx), built like the chat
+ * adapters' errors: its message never contains the API key, a credential header's value or any
+ * value of `headers`.
  */
 export class OpenAiCompatibleEmbeddingModel implements EmbeddingModel {
   /** The embedding model name sent with each request. */
@@ -35,6 +37,7 @@ export class OpenAiCompatibleEmbeddingModel implements EmbeddingModel {
   /** The API root. */
   readonly baseUrl: string;
   readonly #apiKey: string | undefined;
+  readonly #errors: ProviderErrors;
   readonly #dimensions: number | undefined;
   readonly #maxBatchSize: number;
   readonly #headers: Readonly<Record<string, string>>;
@@ -55,6 +58,10 @@ export class OpenAiCompatibleEmbeddingModel implements EmbeddingModel {
     this.#maxBatchSize = maxBatchSize;
     this.#headers = options.headers ?? {};
     this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#errors = new ProviderErrors(
+      PROVIDER,
+      credentialSecrets(this.#apiKey, this.#requestHeaders(), this.#headers),
+    );
   }
 
   /** {@inheritDoc EmbeddingModel.embed} */
@@ -77,19 +84,13 @@ export class OpenAiCompatibleEmbeddingModel implements EmbeddingModel {
     try {
       response = await this.#fetch(`${this.baseUrl}/embeddings`, {
         method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json',
-          ...(this.#apiKey === undefined ? {} : { authorization: `Bearer ${this.#apiKey}` }),
-          ...this.#headers,
-        },
+        headers: this.#requestHeaders(),
         body: JSON.stringify(body),
         ...(signal === undefined ? {} : { signal }),
       });
     } catch (error) {
       if (isAbortError(error) || signal?.aborted) throw error;
-      throw new ChatModelError({
-        provider: PROVIDER,
+      throw this.#errors.create({
         message: 'embeddings request failed: the server could not be reached',
         retryable: true,
         cause: error,
@@ -98,11 +99,11 @@ export class OpenAiCompatibleEmbeddingModel implements EmbeddingModel {
     const text = await response.text();
     if (!response.ok) {
       const status = response.status;
-      throw new ChatModelError({
-        provider: PROVIDER,
+      throw this.#errors.create({
+        message: `embeddings request failed with HTTP ${status}`,
+        detail: errorMessage(text),
         status,
         retryable: status === 408 || status === 429 || status >= 500,
-        message: `embeddings request failed with HTTP ${status}${this.#errorDetail(text)}`,
       });
     }
     return this.#parseVectors(text, input.length);
@@ -139,26 +140,28 @@ export class OpenAiCompatibleEmbeddingModel implements EmbeddingModel {
   }
 
   #malformed(reason: string): ChatModelError {
-    return new ChatModelError({
-      provider: PROVIDER,
-      retryable: false,
+    return this.#errors.create({
       message: `embeddings response is malformed: ${reason}`,
+      retryable: false,
     });
   }
 
-  /** The provider's error message, without the API key, shortened. */
-  #errorDetail(body: string): string {
-    let message: unknown;
-    try {
-      message = (JSON.parse(body) as { error?: { message?: unknown } })?.error?.message;
-    } catch {
-      return '';
-    }
-    if (typeof message !== 'string' || message === '') return '';
-    let safe = message;
-    if (this.#apiKey !== undefined && this.#apiKey !== '')
-      safe = safe.replaceAll(this.#apiKey, '***');
-    safe = safe.replace(/\b(sk|key|token)[-_][A-Za-z0-9_-]{6,}/g, '***');
-    return `: ${safe.slice(0, MAX_ERROR_DETAIL)}`;
+  #requestHeaders(): Record<string, string> {
+    return {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      ...(this.#apiKey === undefined ? {} : { authorization: `Bearer ${this.#apiKey}` }),
+      ...this.#headers,
+    };
+  }
+}
+
+/** The provider's error message from an error body, if it has one. */
+function errorMessage(body: string): string | undefined {
+  try {
+    const message = (JSON.parse(body) as { error?: { message?: unknown } } | null)?.error?.message;
+    return typeof message === 'string' ? message : undefined;
+  } catch {
+    return undefined;
   }
 }

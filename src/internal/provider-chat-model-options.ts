@@ -1,11 +1,13 @@
 import type { ChatOptions, ToolChoice } from '../model/index.js';
+import { credentialSecrets } from './credential-secrets.js';
+import { ProviderErrors } from './provider-errors.js';
 import type { FetchFunction, ProviderTransportOptions } from './provider-transport.js';
 import type { RetryDelayOptions } from './retry-delay.js';
 import type { SchemaAdaptation } from './tool-schema-adaptation.js';
 
 /** Options both provider chat models accept. */
 export interface ProviderChatModelOptions {
-  /** Sent as the provider's credential header; never part of an error message. */
+  /** Sent as the provider's credential header; never part of an error message (nor is any value of `headers`). */
   apiKey?: string | undefined;
   /** The API root, e.g. `https://api.openai.com/v1` or `http://localhost:11434/v1`. */
   baseUrl?: string | undefined;
@@ -21,10 +23,28 @@ export interface ProviderChatModelOptions {
   strictTools?: boolean | undefined;
   /** Provider-specific body fields merged into every request last (e.g. `top_k`, `reasoning_effort`). */
   extraBody?: Record<string, unknown> | undefined;
-  /** Extra HTTP headers of every request. */
+  /**
+   * Extra HTTP headers of every request. Every value is treated as a secret (a gateway's
+   * credential may have any name): it is redacted from every error message.
+   */
   headers?: Record<string, string> | undefined;
-  /** Longest wait for a response to start, for a whole body, and between two stream chunks. Default 10 min. */
+  /**
+   * Deadline of a whole `call()` or `stream()`: every attempt, every wait between attempts, the
+   * whole body or stream; nothing the server sends pushes it back. Default 600,000 (10 minutes).
+   * Raise it for streams that legitimately run longer (tens of thousands of output tokens);
+   * `Infinity` turns it off.
+   */
   timeoutMs?: number | undefined;
+  /** Deadline of one HTTP attempt. Default: none beyond `timeoutMs`. */
+  attemptTimeoutMs?: number | undefined;
+  /**
+   * Longest silence of a stream: until its response starts, and between two events that carry
+   * data (comment lines, Anthropic `ping` events and bytes that do not complete an event are not
+   * data); for a non-streamed call, the longest wait for the body once the headers arrived. The
+   * attempt then fails and is retried while nothing was yielded and time remains. Default
+   * 300,000 (5 minutes).
+   */
+  idleTimeoutMs?: number | undefined;
   /** Retries after the first attempt on 408/409/429/5xx and connection failures. Default 2. */
   maxRetries?: number | undefined;
   /** Backoff settings of the retries. */
@@ -65,19 +85,27 @@ export function providerDefaultOptions(
   }) as ChatOptions;
 }
 
-/** The transport settings of a provider model: its headers, with the API key kept secret. */
+/**
+ * The transport settings of a provider model: its headers, and the {@link ProviderErrors} that
+ * keeps the API key, every credential header value and every user-given header value out of
+ * every error.
+ */
 export function providerTransportOptions(
   provider: string,
   options: ProviderChatModelOptions,
   headers: Record<string, string>,
 ): ProviderTransportOptions {
   return {
-    provider,
+    errors: new ProviderErrors(
+      provider,
+      credentialSecrets(options.apiKey, headers, options.headers ?? {}),
+    ),
     headers,
-    secrets: [options.apiKey],
     fetch: options.fetch,
     maxRetries: options.maxRetries,
     timeoutMs: options.timeoutMs,
+    attemptTimeoutMs: options.attemptTimeoutMs,
+    idleTimeoutMs: options.idleTimeoutMs,
     retryDelay: options.retryDelay,
     maxResponseBytes: options.maxResponseBytes,
   };

@@ -1,7 +1,8 @@
-import { AbortError, ChatModelError } from '../errors/index.js';
+import { AbortError, ChatModelError, InvalidArgumentError } from '../errors/index.js';
+import { AttemptClock } from './attempt-clock.js';
+import type { ProviderErrors } from './provider-errors.js';
 import { BodyTooLargeError, cappedByteChunks, readCappedText } from './read-capped-body.js';
 import { type RetryDelayOptions, retryDelayMs, serverRetryDelayMs } from './retry-delay.js';
-import { scrubSecrets } from './scrub-secrets.js';
 import {
   EventTooLargeError,
   parseServerSentEvents,
@@ -10,11 +11,22 @@ import {
 
 /**
  * Turns one attempt's server-sent events into outputs: `event` for each event, `end` once the
- * stream ended (it may throw when the stream stopped too early).
+ * stream ended (it may throw when the stream stopped too early). Every error it throws is built
+ * by the adapter's {@link ProviderErrors}.
  */
 export interface StreamConverter<T> {
   event(event: ServerSentEvent): Iterable<T>;
   end(): Iterable<T>;
+  /**
+   * True for an event that only keeps the connection open (Anthropic's `ping`): it does not
+   * count as progress for the idle limit. SSE comment lines never reach the converter.
+   */
+  isKeepAlive?(event: ServerSentEvent): boolean;
+  /**
+   * True once the answer is complete (OpenAI's `[DONE]`, Anthropic's `message_stop`): the rest
+   * of the stream is not read, so a server that keeps the connection open costs nothing.
+   */
+  isComplete?(): boolean;
 }
 
 /** The `fetch` signature the adapters call; any WHATWG-compatible implementation fits. */
@@ -22,112 +34,116 @@ export type FetchFunction = (input: string, init: RequestInit) => Promise<Respon
 
 /** Settings of a {@link ProviderTransport}. */
 export interface ProviderTransportOptions {
-  /** Provider name used in errors, e.g. `'openai'`. */
-  provider: string;
+  /** Builds every error, with the credentials scrubbed; names the provider. */
+  errors: ProviderErrors;
   /** Headers of every request, credentials included. */
   headers: Record<string, string>;
-  /** Values that must never appear in an error message (API keys, tokens). */
-  secrets: readonly (string | undefined)[];
   /** Default: the global `fetch`. */
   fetch?: FetchFunction | undefined;
   /** Retries after the first attempt. Default 2. */
   maxRetries?: number | undefined;
-  /** Longest wait for a response to start, for a whole JSON body, and between two stream chunks. Default 10 min. */
+  /** Limit of a whole call: every attempt, every wait between attempts, the whole body or stream. Default 10 min. */
   timeoutMs?: number | undefined;
+  /** Limit of one attempt. Default: none beyond `timeoutMs`. */
+  attemptTimeoutMs?: number | undefined;
+  /** Longest wait for a stream's next data event (and for its response to start), or for a JSON body once its headers arrived. Default 5 min. */
+  idleTimeoutMs?: number | undefined;
   retryDelay?: RetryDelayOptions | undefined;
   /** Cap of a JSON body and of a whole stream, in bytes. Default 10 MB. */
   maxResponseBytes?: number | undefined;
 }
 
+/** Default {@link ProviderTransportOptions.timeoutMs}: 10 minutes for a whole call, retries included. */
+export const DEFAULT_TIMEOUT_MS = 600_000;
+/** Default {@link ProviderTransportOptions.idleTimeoutMs}: 5 minutes without data. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+
+/** Where an attempt was when it failed: waiting for the headers, reading a JSON body, or a stream. */
+type FailurePhase = 'request' | 'body' | 'stream';
+
 /** The delay a failed response asked for (`retry-after`), kept off the public error object. */
 const serverDelays = new WeakMap<ChatModelError, number>();
 const ERROR_BODY_LIMIT = 64 * 1024;
-const DEFAULT_TIMEOUT_MS = 600_000;
 const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
-
-/**
- * One attempt's cancellation: the caller's signal plus the attempt's timeout, which is re-armed
- * whenever data arrives.
- */
-class AttemptSignal {
-  readonly controller = new AbortController();
-  timedOut = false;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private readonly onCallerAbort = () => this.controller.abort();
-
-  constructor(
-    private readonly caller: AbortSignal | undefined,
-    private readonly timeoutMs: number,
-  ) {
-    if (caller?.aborted) this.controller.abort();
-    caller?.addEventListener('abort', this.onCallerAbort, { once: true });
-    this.rearm();
-  }
-
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-
-  rearm(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timedOut = true;
-      this.controller.abort();
-    }, this.timeoutMs);
-  }
-
-  dispose(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.caller?.removeEventListener('abort', this.onCallerAbort);
-  }
-}
 
 /**
  * The HTTP layer both provider adapters share: POSTs JSON with bounded retries (exponential
  * backoff with jitter, honouring `retry-after` / `retry-after-ms` and `x-should-retry`), reads
  * bodies with a byte cap, parses server-sent events, refuses redirects (credentials never follow
- * a redirect to another origin), and turns every failure into a {@link ChatModelError} whose
- * message is scrubbed of the credentials — or an `AbortError` when the caller aborted.
+ * a redirect to another origin), and turns every failure into a {@link ChatModelError} built by
+ * the adapter's {@link ProviderErrors} — or an `AbortError` when the caller aborted.
+ *
+ * Three limits bound a call. `timeoutMs` is the whole call's deadline, retries and their waits
+ * included: no retry starts that its wait would push past it. `attemptTimeoutMs` bounds one
+ * attempt. `idleTimeoutMs` ends an attempt whose stream brought no data event for that long;
+ * comment lines, keep-alive events and bytes that do not complete an event are not progress.
+ * The deadlines are never pushed back by anything the server sends.
  */
 export class ProviderTransport {
   private readonly options: ProviderTransportOptions;
+  private readonly errors: ProviderErrors;
+  private readonly provider: string;
   private readonly fetch: FetchFunction;
   private readonly maxRetries: number;
   private readonly timeoutMs: number;
+  private readonly attemptTimeoutMs: number;
+  private readonly idleTimeoutMs: number;
   private readonly maxResponseBytes: number;
 
   constructor(options: ProviderTransportOptions) {
     this.options = options;
+    this.errors = options.errors;
+    this.provider = options.errors.provider;
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.maxRetries = Math.max(0, options.maxRetries ?? 2);
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.timeoutMs = positiveLimit(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
+    this.attemptTimeoutMs = positiveLimit(
+      options.attemptTimeoutMs,
+      Number.POSITIVE_INFINITY,
+      'attemptTimeoutMs',
+    );
+    this.idleTimeoutMs = positiveLimit(
+      options.idleTimeoutMs,
+      DEFAULT_IDLE_TIMEOUT_MS,
+      'idleTimeoutMs',
+    );
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   }
 
-  /** POSTs `body` and returns the parsed JSON answer. */
-  async postJson(url: string, body: unknown, signal?: AbortSignal): Promise<unknown> {
+  /**
+   * POSTs `body` and returns `convert` of the parsed JSON answer. An error `convert` throws that
+   * is not a `ChatModelError` (an answer of an unexpected shape) becomes a non-retryable one.
+   */
+  async postJson<T>(
+    url: string,
+    body: unknown,
+    convert: (answer: unknown) => T,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    const callDeadlineAt = performance.now() + this.timeoutMs;
     for (let attempt = 0; ; attempt++) {
-      const attemptSignal = new AttemptSignal(signal, this.timeoutMs);
+      const clock = this.clock(signal, callDeadlineAt);
       try {
-        const response = await this.send(url, body, attemptSignal);
+        const response = await this.send(url, body, clock);
+        // The model generates a non-streamed answer before its headers; the body then follows.
+        clock.progress();
         let text: string;
         try {
           text = await readCappedText(response, this.maxResponseBytes);
         } catch (error) {
-          throw this.bodyFailure(error, response.status, attemptSignal, signal);
+          throw this.bodyFailure(error, response.status, clock, signal, 'body');
         }
+        let answer: unknown;
         try {
-          return JSON.parse(text) as unknown;
+          answer = JSON.parse(text);
         } catch {
-          throw this.error('the provider answered with a body that is not JSON', {
-            status: response.status,
-            retryable: false,
-          });
+          throw this.errors.malformed('the body is not JSON', response.status);
         }
+        return this.converted(() => convert(answer));
       } catch (error) {
-        if (!(await this.shouldRetry(error, attempt, signal))) throw error;
+        if (!(await this.shouldRetry(error, attempt, signal, callDeadlineAt))) throw error;
       } finally {
-        attemptSignal.dispose();
+        clock.dispose();
       }
     }
   }
@@ -144,85 +160,106 @@ export class ProviderTransport {
     createConverter: () => StreamConverter<T>,
     signal?: AbortSignal,
   ): AsyncGenerator<T> {
+    const callDeadlineAt = performance.now() + this.timeoutMs;
     let yielded = false;
     for (let attempt = 0; ; attempt++) {
-      const attemptSignal = new AttemptSignal(signal, this.timeoutMs);
+      const clock = this.clock(signal, callDeadlineAt);
+      // A streaming server answers at once; its silence counts from the request on.
+      clock.progress();
+      let events: AsyncGenerator<ServerSentEvent> | undefined;
       try {
-        const response = await this.send(url, body, attemptSignal);
-        if (!response.body) {
-          throw this.error('the provider answered without a body', {
-            status: response.status,
-            retryable: false,
-          });
-        }
+        const response = await this.send(url, body, clock);
+        clock.progress();
+        if (!response.body) throw this.errors.malformed('the stream has no body', response.status);
         const convert = createConverter();
-        const bytes = this.rearmingChunks(response.body, attemptSignal);
-        try {
-          for await (const event of parseServerSentEvents(bytes, {
-            maxEventBytes: this.maxResponseBytes,
-          })) {
-            for (const output of convert.event(event)) {
-              yielded = true;
-              yield output;
-            }
+        events = parseServerSentEvents(cappedByteChunks(response.body, this.maxResponseBytes), {
+          maxEventBytes: this.maxResponseBytes,
+        });
+        while (true) {
+          let next: IteratorResult<ServerSentEvent>;
+          try {
+            next = await events.next();
+          } catch (error) {
+            throw this.bodyFailure(error, response.status, clock, signal, 'stream');
           }
-          for (const output of convert.end()) {
+          if (next.done) break;
+          const event = next.value;
+          if (!convert.isKeepAlive?.(event)) clock.progress();
+          for (const output of this.converted(() => [...convert.event(event)])) {
             yielded = true;
             yield output;
           }
-        } catch (error) {
-          throw this.bodyFailure(error, response.status, attemptSignal, signal);
+          if (convert.isComplete?.()) break;
+        }
+        for (const output of this.converted(() => [...convert.end()])) {
+          yielded = true;
+          yield output;
         }
         return;
       } catch (error) {
-        if (yielded || !(await this.shouldRetry(error, attempt, signal))) throw error;
+        if (yielded || !(await this.shouldRetry(error, attempt, signal, callDeadlineAt))) {
+          throw error;
+        }
       } finally {
-        attemptSignal.dispose();
+        clock.dispose();
+        await events?.return(undefined).catch(() => undefined);
       }
     }
   }
 
-  private async *rearmingChunks(
-    body: ReadableStream<Uint8Array>,
-    attemptSignal: AttemptSignal,
-  ): AsyncGenerator<Uint8Array> {
-    for await (const chunk of cappedByteChunks(body, this.maxResponseBytes)) {
-      attemptSignal.rearm();
-      yield chunk;
+  private clock(signal: AbortSignal | undefined, callDeadlineAt: number): AttemptClock {
+    return new AttemptClock(signal, {
+      callDeadlineAt,
+      attemptTimeoutMs: this.attemptTimeoutMs,
+      idleTimeoutMs: this.idleTimeoutMs,
+    });
+  }
+
+  /** Runs a converter step; anything it throws besides a provider error means a malformed answer. */
+  private converted<R>(step: () => R): R {
+    try {
+      return step();
+    } catch (error) {
+      if (error instanceof ChatModelError) throw error;
+      throw this.errors.create({
+        message: `${this.provider} answered with a malformed response that could not be read`,
+        retryable: false,
+        cause: error,
+      });
     }
   }
 
-  private async send(url: string, body: unknown, attemptSignal: AttemptSignal): Promise<Response> {
+  private async send(url: string, body: unknown, clock: AttemptClock): Promise<Response> {
     let response: Response;
     try {
       response = await this.fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...this.options.headers },
         body: JSON.stringify(body),
-        signal: attemptSignal.signal,
+        signal: clock.signal,
         redirect: 'manual',
       });
     } catch (error) {
-      throw this.networkFailure(error, attemptSignal);
+      throw this.networkFailure(error, clock, 'request');
     }
-    attemptSignal.rearm();
     if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
       await response.body?.cancel().catch(() => undefined);
-      throw this.error(
-        `the provider answered with a redirect (HTTP ${response.status}), which is not followed so that credentials never go to another address`,
-        { status: response.status, retryable: false },
-      );
+      throw this.errors.create({
+        message: `${this.provider} answered with a redirect (HTTP ${response.status}), which is not followed so that credentials never go to another address`,
+        status: response.status,
+        retryable: false,
+      });
     }
-    if (!response.ok) throw await this.httpFailure(response, attemptSignal);
+    if (!response.ok) throw await this.httpFailure(response, clock);
     return response;
   }
 
-  private async httpFailure(response: Response, attemptSignal: AttemptSignal): Promise<Error> {
+  private async httpFailure(response: Response, clock: AttemptClock): Promise<Error> {
     let text = '';
     try {
       text = await readCappedText(response, ERROR_BODY_LIMIT);
     } catch (error) {
-      if (attemptSignal.signal.aborted) return this.networkFailure(error, attemptSignal);
+      if (clock.signal.aborted) return this.networkFailure(error, clock, 'request');
       text = '';
     }
     const shouldRetry = response.headers.get('x-should-retry');
@@ -235,95 +272,117 @@ export class ProviderTransport {
             response.status === 409 ||
             response.status === 429 ||
             response.status >= 500;
-    const statusText = response.statusText ? ` ${response.statusText}` : '';
-    const detail = describeErrorBody(text, response.headers.get('content-type'));
-    const error = this.error(
-      `${this.options.provider} request failed with HTTP ${response.status}${statusText}${detail ? `: ${detail}` : ''}`,
-      { status: response.status, retryable },
-    );
+    // Scrubbed before it is read, so that a key cannot hide in a form the reading changes.
+    const detail = describeErrorBody(this.errors.scrub(text), response.headers.get('content-type'));
+    const error = this.errors.create({
+      message: `${this.provider} request failed with HTTP ${response.status}`,
+      detail: [response.statusText, detail].filter((part) => part !== '').join(': '),
+      status: response.status,
+      retryable,
+    });
     const serverDelay = serverRetryDelayMs(response.headers);
     if (serverDelay !== undefined) serverDelays.set(error, serverDelay);
     return error;
   }
 
-  private networkFailure(error: unknown, attemptSignal: AttemptSignal): Error {
-    if (attemptSignal.timedOut) {
-      return this.error(`${this.options.provider} request timed out after ${this.timeoutMs} ms`, {
-        retryable: true,
-        cause: error,
-      });
+  private networkFailure(error: unknown, clock: AttemptClock, phase: FailurePhase): Error {
+    switch (clock.expired) {
+      case 'call':
+        return this.errors.create({
+          message: `${this.provider} request timed out after ${this.timeoutMs} ms (timeoutMs: the whole call, retries included)`,
+          retryable: true,
+          cause: error,
+        });
+      case 'attempt':
+        return this.errors.create({
+          message: `${this.provider} request attempt timed out after ${this.attemptTimeoutMs} ms (attemptTimeoutMs)`,
+          retryable: true,
+          cause: error,
+        });
+      case 'idle':
+        return this.errors.create({
+          message: {
+            request: `${this.provider} request stalled: no answer for ${this.idleTimeoutMs} ms (idleTimeoutMs)`,
+            body: `${this.provider} response body stalled: not complete ${this.idleTimeoutMs} ms after its headers (idleTimeoutMs)`,
+            stream: `${this.provider} stream stalled: no data for ${this.idleTimeoutMs} ms (idleTimeoutMs; keep-alive comments and pings do not count)`,
+          }[phase],
+          retryable: true,
+          cause: error,
+        });
+      default:
+        break;
     }
-    if (attemptSignal.signal.aborted) return new AbortError(undefined, { cause: error });
+    if (clock.signal.aborted) return new AbortError(undefined, { cause: error });
     const code = errorCode(error);
-    return this.error(
-      `${this.options.provider} connection failed${code ? ` (${code})` : ''}: the request may be retried`,
-      { retryable: true, cause: error },
-    );
+    return this.errors.create({
+      message: `${this.provider} connection failed${code ? ` (${code})` : ''}: the request may be retried`,
+      retryable: true,
+      cause: error,
+    });
   }
 
   private bodyFailure(
     error: unknown,
     status: number,
-    attemptSignal: AttemptSignal,
+    clock: AttemptClock,
     callerSignal: AbortSignal | undefined,
+    phase: 'body' | 'stream',
   ): Error {
     if (error instanceof ChatModelError) return error;
     if (callerSignal?.aborted) return new AbortError(undefined, { cause: error });
     if (error instanceof BodyTooLargeError) {
-      return this.error(`${this.options.provider} ${error.message}`, {
+      return this.errors.create({
+        message: `${this.provider} ${error.message}`,
         status,
         retryable: false,
       });
     }
     if (error instanceof EventTooLargeError) {
-      return this.error(`${this.options.provider} stream failed: ${error.message}`, {
+      return this.errors.create({
+        message: `${this.provider} stream failed: ${error.message}`,
         status,
         retryable: false,
       });
     }
-    return this.networkFailure(error, attemptSignal);
+    return this.networkFailure(error, clock, phase);
   }
 
   private async shouldRetry(
     error: unknown,
     attempt: number,
     signal: AbortSignal | undefined,
+    callDeadlineAt: number,
   ): Promise<boolean> {
     if (!(error instanceof ChatModelError) || !error.retryable || attempt >= this.maxRetries) {
       return false;
     }
     if (signal?.aborted) return false;
-    await sleep(retryDelayMs(attempt, serverDelays.get(error), this.options.retryDelay), signal);
+    const delay = retryDelayMs(attempt, serverDelays.get(error), this.options.retryDelay);
+    // A retry that could only start after the deadline is not tried: the caller gets the failure now.
+    if (performance.now() + delay >= callDeadlineAt) return false;
+    await sleep(delay, signal);
     if (signal?.aborted) throw new AbortError(undefined, { cause: error });
     return true;
   }
+}
 
-  private error(
-    message: string,
-    options: { status?: number; retryable: boolean; cause?: unknown },
-  ): ChatModelError {
-    return new ChatModelError({
-      provider: this.options.provider,
-      message: scrubSecrets(message, this.options.secrets),
-      ...(options.status === undefined ? {} : { status: options.status }),
-      retryable: options.retryable,
-      ...(options.cause === undefined ? {} : { cause: options.cause }),
-    });
+function positiveLimit(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !(value > 0)) {
+    throw new InvalidArgumentError(`${name} must be a number of milliseconds greater than 0`);
   }
+  return value;
 }
 
 /** A readable one-line summary of an error body: the provider's JSON message, or an HTML page's title. */
 function describeErrorBody(text: string, contentType: string | null): string {
   const trimmed = text.trim();
   if (trimmed === '') return '';
-  let detail: string;
   if (contentType?.includes('html') || /^<(!doctype|html)/i.test(trimmed)) {
     const title = /<title[^>]*>([^<]*)<\/title>/i.exec(trimmed)?.[1]?.trim();
-    detail = `the server answered with an HTML page${title ? ` ("${title}")` : ''}`;
-  } else {
-    detail = jsonErrorMessage(trimmed) ?? trimmed.replace(/\s+/g, ' ');
+    return `the server answered with an HTML page${title ? ` ("${title}")` : ''}`;
   }
-  return detail.length > 500 ? `${detail.slice(0, 500)}…` : detail;
+  return jsonErrorMessage(trimmed) ?? trimmed.replace(/\s+/g, ' ');
 }
 
 function jsonErrorMessage(text: string): string | undefined {

@@ -4,6 +4,7 @@ import {
   providerDefaultOptions,
   providerTransportOptions,
 } from '../internal/provider-chat-model-options.js';
+import type { ProviderErrors } from '../internal/provider-errors.js';
 import { ProviderTransport } from '../internal/provider-transport.js';
 import type { SchemaAdaptation } from '../internal/tool-schema-adaptation.js';
 import { ToolSchemaCompilerCache } from '../internal/tool-schema-compiler-cache.js';
@@ -18,7 +19,7 @@ import type { ToolCallback, ToolDefinition } from '../tools/tool-callback.js';
 import { compileOpenAiToolSchema } from './compile-openai-tool-schema.js';
 import { fromOpenAiResponse } from './from-openai-response.js';
 import { OpenAiStreamAssembler } from './openai-stream-assembler.js';
-import type { OpenAiChatRequest, OpenAiToolParam, OpenAiWireResponse } from './openai-wire.js';
+import type { OpenAiChatRequest, OpenAiToolParam } from './openai-wire.js';
 import { toOpenAiRequest } from './to-openai-request.js';
 
 /** Options of an {@link OpenAiChatModel}. */
@@ -62,6 +63,7 @@ export class OpenAiChatModel implements ChatModel {
   /** The options merged under every request's options. */
   readonly defaultOptions: ChatOptions;
   private readonly transport: ProviderTransport;
+  private readonly errors: ProviderErrors;
   private readonly url: string;
   private readonly settings: {
     maxTokensField: 'max_tokens' | 'max_completion_tokens';
@@ -87,7 +89,9 @@ export class OpenAiChatModel implements ChatModel {
     if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
     if (options.organization) headers['openai-organization'] = options.organization;
     if (options.project) headers['openai-project'] = options.project;
-    this.transport = new ProviderTransport(providerTransportOptions('openai', options, headers));
+    const transportOptions = providerTransportOptions('openai', options, headers);
+    this.errors = transportOptions.errors;
+    this.transport = new ProviderTransport(transportOptions);
     this.schemas = new ToolSchemaCompilerCache(
       'openai',
       compileOpenAiToolSchema,
@@ -98,8 +102,12 @@ export class OpenAiChatModel implements ChatModel {
   /** Sends the prompt and returns the whole response. */
   async call(prompt: Prompt, options: ChatModelCallOptions = {}): Promise<ChatResponse> {
     const { body, restorers } = this.prepare(prompt, false);
-    const answer = await this.transport.postJson(this.url, body, options.signal);
-    return restoreArguments(fromOpenAiResponse(answer as OpenAiWireResponse), restorers);
+    return this.transport.postJson(
+      this.url,
+      body,
+      (answer) => restoreArguments(fromOpenAiResponse(answer, this.errors), restorers),
+      options.signal,
+    );
   }
 
   /** Sends the prompt and yields text deltas as they come, and whole tool calls where they end. */
@@ -108,7 +116,7 @@ export class OpenAiChatModel implements ChatModel {
     const chunks = this.transport.postEventStream(
       this.url,
       body,
-      () => new OpenAiStreamAssembler(),
+      () => new OpenAiStreamAssembler(this.errors),
       options.signal,
     );
     for await (const chunk of chunks) yield restoreArguments(chunk, restorers);
@@ -174,7 +182,9 @@ function restoreArguments(
   for (const generation of response.results) {
     for (const call of generation.output.toolCalls) {
       const restore = restorers.get(call.name);
-      if (restore && call.metadata?.truncated !== true) call.arguments = restore(call.arguments);
+      if (restore && call.metadata?.truncated !== true && typeof call.arguments === 'string') {
+        call.arguments = restore(call.arguments);
+      }
     }
   }
   return response;

@@ -202,7 +202,7 @@ describe('OpenAiStreamAssembler', () => {
     ]);
   });
 
-  it('flushes calls at an early [DONE] and ignores anything after it', async () => {
+  it('marks the calls of a choice that has no finish reason at [DONE] as truncated, and ignores anything after it', async () => {
     const { response } = await assembleSse(
       [
         encoder.encode(
@@ -214,8 +214,64 @@ describe('OpenAiStreamAssembler', () => {
     expect(response.results[0]?.output).toEqual({
       role: 'assistant',
       text: null,
-      toolCalls: [{ id: 'a', name: 'f', arguments: '{}' }],
+      toolCalls: [{ id: 'a', name: 'f', arguments: '{}', metadata: { truncated: true } }],
     });
+    expect(response.results[0]?.metadata.finishReason).toBeNull();
+  });
+
+  it('accepts choice indexes 0 to 127 and refuses a larger one at once, without filling slots', async () => {
+    const at = (index: number) =>
+      assembleSse(
+        [sse([{ id: 'r', choices: [{ index, delta: { content: 'x' }, finish_reason: 'stop' }] }])],
+        new OpenAiStreamAssembler(),
+      );
+    const { response } = await at(127);
+    expect(response.results).toHaveLength(128);
+    expect(response.results[127]?.output.text).toBe('x');
+    for (const index of [128, 1_000_000, 4_294_967_294, -1, 0.5]) {
+      const outcome = at(index);
+      await expect(outcome).rejects.toBeInstanceOf(ChatModelError);
+      await expect(outcome).rejects.toMatchObject({ retryable: false });
+      await expect(outcome).rejects.toThrow('must be an integer from 0 to 127');
+    }
+    // The 113-byte event of the report: refused, not assembled into 4 billion slots.
+    const report = `data: {"id":"x","choices":[{"index":4294967294,"delta":{"content":"a"},"finish_reason":null}]}\n\n`;
+    await expect(
+      assembleSse([encoder.encode(report)], new OpenAiStreamAssembler()),
+    ).rejects.toThrow('choices[0].index must be an integer from 0 to 127');
+  });
+
+  it('refuses a tool-call index past 9,999', async () => {
+    const outcome = assembleSse(
+      [
+        sse([
+          chunk({
+            tool_calls: [
+              { index: 4_294_967_294, id: 'a', function: { name: 'f', arguments: '{}' } },
+            ],
+          }),
+          chunk({}, 'tool_calls'),
+        ]),
+      ],
+      new OpenAiStreamAssembler(),
+    );
+    await expect(outcome).rejects.toThrow('tool_calls[0].index must be an integer from 0 to 9999');
+  });
+
+  it('keeps arguments that arrive as an object as they came, for the manager to refuse', async () => {
+    const { response } = await assembleSse(
+      [
+        sse([
+          chunk({ tool_calls: [{ index: 0, id: 'a', function: { name: 'f', arguments: '' } }] }),
+          chunk({ tool_calls: [{ index: 0, function: { arguments: { path: 5 } } }] }),
+          chunk({}, 'tool_calls'),
+        ]),
+      ],
+      new OpenAiStreamAssembler(),
+    );
+    expect(response.results[0]?.output.toolCalls).toEqual([
+      { id: 'a', name: 'f', arguments: { path: 5 } },
+    ]);
   });
 
   it('throws a typed error for an error event, a non-JSON event, and a stream cut before the finish (T17, T18)', async () => {

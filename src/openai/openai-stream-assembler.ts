@@ -1,20 +1,25 @@
-import { ChatModelError } from '../errors/index.js';
+import { fallbackToolCallId } from '../internal/fallback-tool-call-id.js';
+import { ProviderErrors } from '../internal/provider-errors.js';
 import type { StreamConverter } from '../internal/provider-transport.js';
 import type { ServerSentEvent } from '../internal/server-sent-events.js';
+import { WireReader } from '../internal/wire-reader.js';
 import type { AssistantMessage, Metadata, ToolCall } from '../messages/index.js';
 import { type ChatResponse, FinishReason, type Generation } from '../model/index.js';
 import {
-  fallbackToolCallId,
+  MAX_OPENAI_CHOICES,
   mapOpenAiFinishReason,
-  openAiStreamError,
+  openAiReportedError,
+  readOpenAiMessage,
+  readOpenAiToolCall,
   responseMetadata,
 } from './from-openai-response.js';
-import type { OpenAiWireResponse, OpenAiWireToolCall } from './openai-wire.js';
 
 interface PendingCall {
   id: string;
   name: string;
   arguments: string;
+  /** The first arguments value that was not text, kept so the call is refused, not guessed. */
+  nonTextArguments?: unknown;
 }
 
 interface ChoiceState {
@@ -31,15 +36,26 @@ interface ChoiceState {
  * are emitted in the chunk that carries the choice's `finish_reason`; usage comes in the chunk
  * where the server sends it. Quirks of compatible servers are absorbed: empty continuation ids
  * (`"id": ""`), a first call index of 1, a missing `index`, the name or id repeated on later
- * deltas, `reasoning_content` deltas, and usage in `x_groq`. An `error` event, a non-JSON event
- * or a stream that stops before the response finished ends with a {@link ChatModelError}.
+ * deltas, `reasoning_content` deltas, content sent as parts, and usage in `x_groq`.
+ *
+ * A choice that has not finished when `[DONE]` arrives was cut off: its calls are emitted marked
+ * `metadata.truncated = true`, so the loop never executes them. Choice indexes from 0 to 127 are
+ * accepted (state is kept per index, and a chunk carries generations only up to its highest
+ * index); a larger one, an `error` event, an event of another shape than the API's, or a stream
+ * that stops before the response finished ends with a {@link ChatModelError} built by `errors`.
  */
 export class OpenAiStreamAssembler implements StreamConverter<ChatResponse> {
   private readonly choices = new Map<number, ChoiceState>();
+  private readonly errors: ProviderErrors;
+  private readonly read: WireReader;
   private done = false;
   private sawFinish = false;
-  private responseId: string | undefined;
   private syntheticKeys = 0;
+
+  constructor(errors: ProviderErrors = new ProviderErrors('openai')) {
+    this.errors = errors;
+    this.read = new WireReader(errors);
+  }
 
   /** Feeds one server-sent event. */
   *event(event: ServerSentEvent): Iterable<ChatResponse> {
@@ -51,41 +67,44 @@ export class OpenAiStreamAssembler implements StreamConverter<ChatResponse> {
       yield* this.flushUnfinished();
       return;
     }
-    let chunk: OpenAiWireResponse;
+    let parsed: unknown;
     try {
-      chunk = JSON.parse(data) as OpenAiWireResponse;
+      parsed = JSON.parse(data);
     } catch {
-      throw new ChatModelError({
-        provider: 'openai',
-        message: 'openai stream carried an event that is not JSON',
-        retryable: false,
-      });
+      throw this.errors.malformed('a stream event is not JSON');
     }
-    if (typeof chunk !== 'object' || chunk === null) return;
-    if (chunk.error !== undefined && chunk.error !== null) throw openAiStreamError(chunk.error);
-    if (typeof chunk.id === 'string' && chunk.id !== '') this.responseId ??= chunk.id;
+    const chunk = this.read.object(parsed, 'a stream event');
+    if (chunk.error !== undefined && chunk.error !== null) {
+      throw openAiReportedError(chunk.error, this.errors, 'stream');
+    }
     const results: Generation[] = [];
     let meaningful = false;
-    for (const choice of chunk.choices ?? []) {
-      const index = choice.index ?? 0;
+    const choices = this.read.optionalArray(chunk.choices, 'choices') ?? [];
+    choices.forEach((value, position) => {
+      const where = `choices[${position}]`;
+      const choice = this.read.object(value, where);
+      const index =
+        this.read.optionalIndex(choice.index, `${where}.index`, MAX_OPENAI_CHOICES) ?? 0;
       const state = this.choiceState(index);
-      const delta = choice.delta ?? choice.message ?? {};
-      const generation = emptyGeneration();
-      if (typeof delta.content === 'string' && delta.content !== '') {
-        generation.output.text = delta.content;
-        meaningful = true;
-      }
-      const reasoning = delta.reasoning_content ?? delta.reasoning;
-      if (typeof reasoning === 'string') state.reasoning += reasoning;
-      if (typeof delta.refusal === 'string') state.refusal += delta.refusal;
-      for (const call of delta.tool_calls ?? []) this.addToolCallDelta(state, call);
-      if (choice.finish_reason && !state.finished) {
-        this.sawFinish = true;
-        this.finishChoice(state, generation, mapOpenAiFinishReason(choice.finish_reason));
-        meaningful = true;
-      }
+      const delta = readOpenAiMessage(this.read, choice.delta ?? choice.message, `${where}.delta`);
+      const finishReason = this.read.optionalString(choice.finish_reason, `${where}.finish_reason`);
+      const generation = results[index] ?? emptyGeneration();
       results[index] = generation;
-    }
+      if (delta.text !== '') {
+        generation.output.text = (generation.output.text ?? '') + delta.text;
+        meaningful = true;
+      }
+      state.reasoning += delta.reasoning;
+      state.refusal += delta.refusal;
+      delta.toolCalls.forEach((call, callPosition) => {
+        this.addToolCallDelta(state, call, `${where}.delta.tool_calls[${callPosition}]`);
+      });
+      if (finishReason && !state.finished) {
+        this.sawFinish = true;
+        this.finishChoice(state, generation, mapOpenAiFinishReason(finishReason), false);
+        meaningful = true;
+      }
+    });
     const metadata = responseMetadata(chunk);
     if (metadata.usage) meaningful = true;
     if (!meaningful) return;
@@ -100,13 +119,22 @@ export class OpenAiStreamAssembler implements StreamConverter<ChatResponse> {
     if (this.done) return [];
     const unfinished = [...this.choices.values()].some((state) => !state.finished);
     if (!this.sawFinish || unfinished) {
-      throw new ChatModelError({
-        provider: 'openai',
+      throw this.errors.create({
         message: 'openai stream ended before the response finished',
         retryable: true,
       });
     }
     return [];
+  }
+
+  /** Only an event with no data at all keeps the connection open without being progress. */
+  isKeepAlive(event: ServerSentEvent): boolean {
+    return event.data.trim() === '';
+  }
+
+  /** True once `[DONE]` arrived. */
+  isComplete(): boolean {
+    return this.done;
   }
 
   private *flushUnfinished(): Iterable<ChatResponse> {
@@ -115,7 +143,7 @@ export class OpenAiStreamAssembler implements StreamConverter<ChatResponse> {
     for (const [index, state] of this.choices) {
       const generation = emptyGeneration();
       if (!state.finished) {
-        this.finishChoice(state, generation, null);
+        this.finishChoice(state, generation, null, true);
         any = true;
       }
       results[index] = generation;
@@ -134,10 +162,11 @@ export class OpenAiStreamAssembler implements StreamConverter<ChatResponse> {
     return state;
   }
 
-  private addToolCallDelta(state: ChoiceState, delta: OpenAiWireToolCall): void {
-    const id = typeof delta.id === 'string' ? delta.id : '';
+  private addToolCallDelta(state: ChoiceState, value: unknown, where: string): void {
+    const delta = readOpenAiToolCall(this.read, value, where);
+    const id = delta.id;
     let key: string | undefined;
-    if (typeof delta.index === 'number') {
+    if (delta.index !== undefined) {
       key = String(delta.index);
       const existing = state.calls.get(key);
       // The same index reused with a different id is a new call, not a continuation.
@@ -157,25 +186,32 @@ export class OpenAiStreamAssembler implements StreamConverter<ChatResponse> {
     }
     state.lastKey = key;
     if (id !== '' && call.id === '') call.id = id;
-    const name = delta.function?.name;
-    if (typeof name === 'string' && name !== '' && call.name === '') call.name = name;
-    const args = delta.function?.arguments;
+    if (delta.name && call.name === '') call.name = delta.name;
+    const args: unknown = delta.arguments;
     if (typeof args === 'string') call.arguments += args;
+    else if (args !== undefined && !('nonTextArguments' in call)) call.nonTextArguments = args;
   }
 
-  private finishChoice(state: ChoiceState, generation: Generation, finishReason: string | null) {
+  /**
+   * Emits the choice's calls into `generation`: marked truncated when the output limit cut them
+   * off, or when the stream ended (`cutOff`) before the choice had a finish reason.
+   */
+  private finishChoice(
+    state: ChoiceState,
+    generation: Generation,
+    finishReason: string | null,
+    cutOff: boolean,
+  ) {
     state.finished = true;
-    const truncated = finishReason === FinishReason.LENGTH;
-    let position = 0;
+    const truncated = cutOff || finishReason === FinishReason.LENGTH;
     for (const call of state.calls.values()) {
       const toolCall: ToolCall = {
-        id: call.id || fallbackToolCallId(this.responseId, position),
+        id: call.id || fallbackToolCallId('call'),
         name: call.name,
-        arguments: call.arguments,
+        arguments: 'nonTextArguments' in call ? (call.nonTextArguments as string) : call.arguments,
       };
       if (truncated) toolCall.metadata = { truncated: true };
       generation.output.toolCalls.push(toolCall);
-      position++;
     }
     state.calls.clear();
     const metadata: Metadata = {};

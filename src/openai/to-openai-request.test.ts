@@ -255,4 +255,32 @@ describe('OpenAiChatModel request bodies', () => {
     strict.request({ messages: [], options: { toolCallbacks: [rebuilt] } }, false);
     expect(reports).toHaveLength(1);
   });
+
+  it('sends arguments a server gave as an object (a refused call) back as the API expects', () => {
+    const messages: Message[] = [
+      { role: 'user', text: 'Clean up' },
+      {
+        role: 'assistant',
+        text: null,
+        toolCalls: [
+          { id: 'c1', name: 'delete_files', arguments: { path: 5 } as unknown as string },
+        ],
+      },
+      {
+        role: 'tool',
+        responses: [
+          {
+            id: 'c1',
+            name: 'delete_files',
+            responseData: 'arguments must be JSON text',
+            isError: true,
+          },
+        ],
+      },
+    ];
+    const sent = toOpenAiMessages(messages);
+    expect(sent[1]).toMatchObject({
+      tool_calls: [{ id: 'c1', function: { arguments: '{"path":5}' } }],
+    });
+  });
 });

@@ -61,7 +61,7 @@ export function toOpenAiMessages(
           param.tool_calls = message.toolCalls.map((call) => ({
             id: call.id,
             type: 'function',
-            function: { name: call.name, arguments: call.arguments === '' ? '{}' : call.arguments },
+            function: { name: call.name, arguments: argumentsText(call.arguments) },
           }));
         }
         result.push(param);
@@ -173,4 +173,17 @@ function mediaPart(media: Media): OpenAiContentPart {
 function base64Of(media: Media): string {
   const match = /^data:[^;,]*;base64,(.*)$/is.exec(media.data);
   return match?.[1] ?? media.data;
+}
+
+/**
+ * The `arguments` text of a call sent back: `{}` for an empty text, and JSON text for a value
+ * some server sent as an object (that call was refused, never run; the API takes only text).
+ */
+function argumentsText(value: unknown): string {
+  if (typeof value === 'string') return value === '' ? '{}' : value;
+  try {
+    return JSON.stringify(value) ?? '{}';
+  } catch {
+    return '{}';
+  }
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HashingEmbeddingModel } from '../embeddings/hashing-embedding-model.js';
 import { Bm25ToolIndex } from './bm25-tool-index.js';
 import { HybridToolIndex } from './hybrid-tool-index.js';
+import { LexicalToolIndex } from './lexical-tool-index.js';
 import { RegexToolIndex } from './regex-tool-index.js';
 import { generateToolLibrary } from './testing/generate-tool-library.js';
 import type { ToolIndex } from './tool-index.js';
@@ -68,6 +69,10 @@ function adversarialQueries(): string[] {
 const indexes: { name: string; create: () => ToolIndex }[] = [
   { name: 'RegexToolIndex', create: () => new RegexToolIndex() },
   { name: 'Bm25ToolIndex', create: () => new Bm25ToolIndex() },
+  {
+    name: 'LexicalToolIndex with every option',
+    create: () => new LexicalToolIndex({ expansion: true, prefix: true, abbreviations: true }),
+  },
   {
     name: 'VectorToolIndex',
     create: () => new VectorToolIndex({ embeddingModel: new HashingEmbeddingModel() }),

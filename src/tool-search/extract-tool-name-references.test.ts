@@ -22,6 +22,15 @@ describe('extractToolNameReferences', () => {
     expect(extractToolNameReferences(messages.slice(0, 3), false)).toEqual(['a', 'b', 'c']);
   });
 
+  it("reads the search tool's {found} objects, already offered names included", () => {
+    const found = [
+      toolResponseMessage([search('1', '{"found":["a","b"],"alreadyOffered":[]}')]),
+      toolResponseMessage([search('2', '{"found":["b","c"],"alreadyOffered":["b"]}')]),
+    ];
+    expect(extractToolNameReferences(found, true)).toEqual(['a', 'b', 'c']);
+    expect(extractToolNameReferences(found, false)).toEqual(['b', 'c']);
+  });
+
   it('matches the search tool name case-insensitively', () => {
     const lower = toolResponseMessage([toolResponse('1', 'TOOLSEARCHTOOL', '["x"]')]);
     expect(extractToolNameReferences([lower], true)).toEqual(['x']);
@@ -33,6 +42,8 @@ describe('extractToolNameReferences', () => {
       search('2', 'not json'),
       search('3', '{"a":1}'),
       search('4', '[1,"ok",null]'),
+      search('5', '{"found":"x"}'),
+      search('6', 'null'),
     ]);
     expect(extractToolNameReferences([odd], true)).toEqual(['ok']);
   });

@@ -4,8 +4,9 @@ import { TOOL_SEARCH_TOOL_NAME } from './tool-search-tool.js';
 /**
  * The tool names found by the search tool in these messages, in order of discovery (first found
  * first, no repeats). With `accumulate` false only the last message holding search results counts
- * (all parallel searches in it). Results that are not a JSON array of strings (an error response,
- * a hand-written message) are skipped.
+ * (all parallel searches in it). A result is the search tool's `{"found": [...]}` object or a
+ * plain JSON array of names (the reference's format); anything else (an error response, a
+ * hand-written message) is skipped.
  */
 export function extractToolNameReferences(
   messages: readonly Message[],
@@ -35,6 +36,10 @@ function parseNames(responseData: string): string[] {
   } catch {
     return [];
   }
-  if (!Array.isArray(parsed)) return [];
-  return parsed.filter((name): name is string => typeof name === 'string');
+  const names =
+    typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as { found?: unknown }).found
+      : parsed;
+  if (!Array.isArray(names)) return [];
+  return names.filter((name): name is string => typeof name === 'string');
 }

@@ -14,6 +14,12 @@ export {
 export { extractToolNameReferences } from './extract-tool-name-references.js';
 export { HybridToolIndex, type HybridToolIndexOptions } from './hybrid-tool-index.js';
 export {
+  type LexicalQueryExpansion,
+  LexicalToolIndex,
+  type LexicalToolIndexFieldWeights,
+  type LexicalToolIndexOptions,
+} from './lexical-tool-index.js';
+export {
   isValidRegexPattern,
   MAX_REGEX_PATTERN_LENGTH,
   queryToRegexPattern,

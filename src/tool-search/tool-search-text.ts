@@ -6,25 +6,49 @@ const MAX_SCHEMA_DEPTH = 4;
 
 /** Parameter names and descriptions of an input schema, nested objects and array items included. */
 export function schemaParameterText(schema: JsonSchema | undefined): string {
+  const { names, descriptions } = schemaParameterFields(schema);
   const parts: string[] = [];
-  collectParameterText(schema, parts, 0);
+  names.forEach((name, i) => {
+    parts.push(splitIdentifier(name).join(' '));
+    const description = descriptions[i];
+    if (description !== undefined && description !== '') parts.push(description);
+  });
   return parts.join(' ');
 }
 
-function collectParameterText(schema: unknown, parts: string[], depth: number): void {
+/**
+ * The parameter names of an input schema and, at the same positions, their descriptions (`''`
+ * when a parameter has none); nested objects and array items included, at most 4 levels deep.
+ */
+export function schemaParameterFields(schema: JsonSchema | undefined): {
+  names: string[];
+  descriptions: string[];
+} {
+  const fields = { names: [] as string[], descriptions: [] as string[] };
+  collectParameterFields(schema, fields, 0);
+  return fields;
+}
+
+function collectParameterFields(
+  schema: unknown,
+  fields: { names: string[]; descriptions: string[] },
+  depth: number,
+): void {
   if (depth > MAX_SCHEMA_DEPTH || typeof schema !== 'object' || schema === null) return;
   const node = schema as JsonSchema;
   if (typeof node.properties === 'object' && node.properties !== null) {
     for (const [name, property] of Object.entries(node.properties)) {
-      parts.push(splitIdentifier(name).join(' '));
-      if (typeof property?.description === 'string') parts.push(property.description);
-      collectParameterText(property, parts, depth + 1);
+      fields.names.push(name);
+      fields.descriptions.push(
+        typeof property?.description === 'string' ? property.description : '',
+      );
+      collectParameterFields(property, fields, depth + 1);
     }
   }
   if (Array.isArray(node.items)) {
-    for (const item of node.items) collectParameterText(item, parts, depth + 1);
+    for (const item of node.items) collectParameterFields(item, fields, depth + 1);
   } else {
-    collectParameterText(node.items, parts, depth + 1);
+    collectParameterFields(node.items, fields, depth + 1);
   }
 }
 

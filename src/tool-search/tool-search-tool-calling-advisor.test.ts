@@ -18,9 +18,13 @@ import type { Prompt } from '../model/index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
 import type { ToolCallback } from '../tools/tool-callback.js';
 import { LruEvictionStrategy } from './eviction/lru-eviction-strategy.js';
+import { LexicalToolIndex } from './lexical-tool-index.js';
 import { RegexToolIndex } from './regex-tool-index.js';
 import type { ToolReference, ToolSearchRequest } from './tool-reference.js';
-import { TOOL_SEARCH_TOOL_SESSION_ID_KEY } from './tool-search-tool.js';
+import {
+  TOOL_SEARCH_OFFERED_TOOL_NAMES_KEY,
+  TOOL_SEARCH_TOOL_SESSION_ID_KEY,
+} from './tool-search-tool.js';
 import {
   DEFAULT_TOOL_SEARCH_SYSTEM_MESSAGE_SUFFIX,
   ToolSearchToolCallingAdvisor,
@@ -86,14 +90,43 @@ async function run(mode: Mode, spec: ReturnType<ChatClient['prompt']>): Promise<
 }
 
 describe('ToolSearchToolCallingAdvisor construction', () => {
-  it('requires a tool index', () => {
-    expect(() => new ToolSearchToolCallingAdvisor(undefined as never)).toThrow(
-      InvalidArgumentError,
-    );
-    expect(() => new ToolSearchToolCallingAdvisor({} as never)).toThrow('toolIndex is required');
+  it('defaults to a LexicalToolIndex with query expansion, and rejects a null index', () => {
+    expect(new ToolSearchToolCallingAdvisor().toolIndex).toBeInstanceOf(LexicalToolIndex);
+    expect(new ToolSearchToolCallingAdvisor({}).toolIndex).toBeInstanceOf(LexicalToolIndex);
+    expect(() => new ToolSearchToolCallingAdvisor(null as never)).toThrow(InvalidArgumentError);
     expect(() => new ToolSearchToolCallingAdvisor({ toolIndex: null as never })).toThrow(
       'toolIndex cannot be null',
     );
+  });
+
+  it('finds a tool with its default index, which the model asks in other words', async () => {
+    const model = new ScriptedChatModel([
+      toolCallResponse([
+        {
+          id: 's1',
+          name: 'toolSearchTool',
+          arguments: { query: 'wire money to a supplier', queries: ['pay a vendor'] },
+        },
+      ]),
+      textResponse('done'),
+    ]);
+    const client = ChatClient.create(model, {
+      toolCallingAdvisor: new ToolSearchToolCallingAdvisor({ maxResults: 3 }),
+    });
+    await client
+      .prompt('pay Acme')
+      .tools(
+        fixedTool('finance_pay_vendor_bill', 'Pay an outstanding bill of a vendor'),
+        fixedTool('hr_lookup_pto_balance', 'Look up the PTO balance of an employee'),
+        fixedTool('crm_create_support_ticket', 'Open a support ticket for a customer'),
+      )
+      .advisors((a) => a.param(CONVERSATION_ID, 'default-index'))
+      .call()
+      .content();
+    expect(offered(model.prompts[1]).slice(0, 2)).toEqual([
+      'toolSearchTool',
+      'finance_pay_vendor_bill',
+    ]);
   });
 
   it('has its name, the default order +300, and keeps a custom order', () => {
@@ -342,8 +375,35 @@ describe.each(modes)('ToolSearchToolCallingAdvisor (%s)', (mode) => {
     const searchResult = model.prompts[1]?.messages.at(-1);
     expect(searchResult).toMatchObject({
       role: 'tool',
-      responses: [{ id: 'search-1', name: 'toolSearchTool', responseData: '["weatherTool"]' }],
+      responses: [
+        {
+          id: 'search-1',
+          name: 'toolSearchTool',
+          responseData: '{"found":["weatherTool"],"alreadyOffered":[]}',
+        },
+      ],
     });
+  });
+
+  it('tells the model which found tools it could already call', async () => {
+    const { model, client } = setup([
+      toolCallResponse([search('weather')]),
+      toolCallResponse([search('weather calculator', {}, 'search-2')]),
+      textResponse('done'),
+    ]);
+    await run(
+      mode,
+      client
+        .prompt('q')
+        .tools(weather(), calculator())
+        .advisors((a) => a.param(CONVERSATION_ID, 's')),
+    );
+    const second = model.prompts[2]?.messages.at(-1);
+    const result = JSON.parse(
+      second?.role === 'tool' ? (second.responses[0]?.responseData ?? '') : '',
+    );
+    expect(result.found).toEqual(expect.arrayContaining(['weatherTool', 'calculatorTool']));
+    expect(result.alreadyOffered).toEqual(['weatherTool']);
   });
 
   it('ignores found names that are not registered callbacks', async () => {
@@ -398,7 +458,7 @@ describe.each(modes)('ToolSearchToolCallingAdvisor (%s)', (mode) => {
     await ask('search');
     expect(model.prompts[2]?.messages.at(-1)).toMatchObject({
       role: 'tool',
-      responses: [{ name: 'toolSearchTool', responseData: '[]' }],
+      responses: [{ name: 'toolSearchTool', responseData: '{"found":[],"alreadyOffered":[]}' }],
     });
     expect(offered(model.prompts[2])).toEqual(['toolSearchTool']);
   });
@@ -538,7 +598,13 @@ describe.each(modes)('ToolSearchToolCallingAdvisor (%s)', (mode) => {
     );
     // The search tool found the tool in the session's index, and the tools got the context …
     expect(offered(model.prompts[1])).toEqual(['toolSearchTool', 'weatherTool']);
-    expect(contexts).toEqual([{ tenant: 'acme', [TOOL_SEARCH_TOOL_SESSION_ID_KEY]: 'conv-9' }]);
+    expect(contexts).toEqual([
+      {
+        tenant: 'acme',
+        [TOOL_SEARCH_TOOL_SESSION_ID_KEY]: 'conv-9',
+        [TOOL_SEARCH_OFFERED_TOOL_NAMES_KEY]: ['weatherTool'],
+      },
+    ]);
     // … which never reaches the model.
     for (const prompt of model.prompts) expect(prompt.options).not.toHaveProperty('toolContext');
   });

@@ -4,6 +4,7 @@ import { jsonPointer } from '../tools/input/json-pointer.js';
 import { parseToolArguments } from '../tools/input/parse-tool-arguments.js';
 import type { JsonSchema } from '../tools/json-schema.js';
 import type { ToolCallback, ToolContext } from '../tools/tool-callback.js';
+import { extractToolNameReferences } from './extract-tool-name-references.js';
 import type { ToolIndex } from './tool-index.js';
 
 /** The tool-context key under which the advisor puts the session whose index the tool searches. */
@@ -12,22 +13,42 @@ export const TOOL_SEARCH_TOOL_SESSION_ID_KEY = 'toolSearchToolSessionId';
 /** The search tool's name. */
 export const TOOL_SEARCH_TOOL_NAME = 'toolSearchTool';
 
-/** The search tool's description, exactly as in the reference. */
+/**
+ * The search tool's description: what it searches, that it matches words (so other phrasings
+ * help, in `queries`), and what the result holds. Shorter than the reference's 396 characters
+ * although it says more, so the first call's footprint stays small.
+ */
 export const TOOL_SEARCH_TOOL_DESCRIPTION =
-  'Search for tools in the tool registry to discover capabilities for completing the current task.\n' +
-  'Use this when you need functionality not provided by your currently available tools.\n' +
-  'The search queries against tool names, descriptions, and parameter information to find the most relevant tools.\n' +
-  'Returns references to matching tools which will be expanded into full definitions you can then invoke.\n';
+  'Find tools for the current task by their names, descriptions and parameters; found tools become callable. ' +
+  'It matches words, not meaning: also pass other phrasings of the need (synonyms, technical terms) in queries. ' +
+  'Returns {"found": [names, best first], "alreadyOffered": [those already callable]}.';
 
-/** The search tool's input schema (the reference's parameters, in its key order). */
+/** The most phrasings one search call may carry (`query` plus `queries`). */
+export const MAX_TOOL_SEARCH_PHRASINGS = 6;
+
+/**
+ * The tool-context key under which the advisor passes the names of the tools already offered in
+ * the turn, so the result can tell the model which matches are not new.
+ */
+export const TOOL_SEARCH_OFFERED_TOOL_NAMES_KEY = 'toolSearchToolOfferedToolNames';
+
+/** The constant k of reciprocal rank fusion, 1 / (k + rank), when several phrasings are searched. */
+const RANK_FUSION_CONSTANT = 60;
+
+/** The search tool's input schema: the reference's parameters plus `queries`, other phrasings. */
 export const TOOL_SEARCH_TOOL_INPUT_SCHEMA: JsonSchema = Object.freeze({
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   type: 'object',
   properties: {
     query: {
       type: 'string',
-      description:
-        'A natural language search query describing the tool capability you need. Be specific and include relevant keywords.',
+      description: 'The capability you need, in the words a tool description would use.',
+    },
+    queries: {
+      type: 'array',
+      items: { type: 'string' },
+      maxItems: MAX_TOOL_SEARCH_PHRASINGS - 1,
+      description: 'Other phrasings of the same need; results are merged.',
     },
     maxResults: {
       type: 'integer',
@@ -57,8 +78,11 @@ export interface ToolSearchToolOptions {
 
 /**
  * The one tool offered to the model by progressive tool disclosure: it searches the index of the
- * session named in its tool context (`TOOL_SEARCH_TOOL_SESSION_ID_KEY`) and returns the names of
- * the matching tools as a JSON array, e.g. `["finance_lookup_invoice"]`. Bad arguments fail with
+ * session named in its tool context (`TOOL_SEARCH_TOOL_SESSION_ID_KEY`) with `query` and every
+ * phrasing in `queries`, fuses the rankings (reciprocal rank fusion, so a tool several phrasings
+ * find rises), and returns `{"found": [...], "alreadyOffered": [...]}`: the matching names, best
+ * first, and those of them the model could already call (passed by the advisor under
+ * `TOOL_SEARCH_OFFERED_TOOL_NAMES_KEY`, else read from the conversation). Bad arguments fail with
  * `InvalidToolInputError` and a failing search with `ToolExecutionError`, so the loop turns both
  * into an error tool response the model can read.
  */
@@ -82,19 +106,28 @@ export function toolSearchTool(options: ToolSearchToolOptions): ToolCallback {
         });
       }
       const maxResults = args.maxResults ?? options.maxResults;
+      const phrasings = [...new Set([args.query, ...args.queries])];
+      // Fusing needs more than the final count from each phrasing.
+      const perPhrasing =
+        maxResults === undefined || phrasings.length === 1
+          ? maxResults
+          : Math.max(2 * maxResults, 20);
+      let rankings: string[][];
       try {
-        const response = await toolIndex.search({
-          sessionId,
-          query: args.query,
-          ...(maxResults === undefined ? {} : { maxResults }),
-          ...(args.categoryFilter === undefined ? {} : { categoryFilter: args.categoryFilter }),
-          ...(context?.signal === undefined ? {} : { signal: context.signal }),
-        });
-        const names = response.toolReferences.map((reference) => reference.toolName);
-        return JSON.stringify(
-          allowedToolNames === undefined
-            ? names
-            : names.filter((name) => allowedToolNames.has(name)),
+        rankings = await Promise.all(
+          phrasings.map(async (query) => {
+            const response = await toolIndex.search({
+              sessionId,
+              query,
+              ...(perPhrasing === undefined ? {} : { maxResults: perPhrasing }),
+              ...(args.categoryFilter === undefined ? {} : { categoryFilter: args.categoryFilter }),
+              ...(context?.signal === undefined ? {} : { signal: context.signal }),
+            });
+            const names = response.toolReferences.map((reference) => reference.toolName);
+            return allowedToolNames === undefined
+              ? names
+              : names.filter((name) => allowedToolNames.has(name));
+          }),
         );
       } catch (error) {
         if (isAbortError(error)) throw error;
@@ -105,12 +138,41 @@ export function toolSearchTool(options: ToolSearchToolOptions): ToolCallback {
           cause: error,
         });
       }
+      const ranked = rankings.length === 1 ? (rankings[0] as string[]) : fuseRankings(rankings);
+      const limit = maxResults ?? Math.max(...rankings.map((ranking) => ranking.length));
+      const found = ranked.slice(0, limit);
+      const offered = offeredToolNames(context);
+      return JSON.stringify({
+        found,
+        alreadyOffered: found.filter((name) => offered.has(name)),
+      });
     },
   });
 }
 
+/** Reciprocal rank fusion of several rankings of names: Σ 1 / (k + rank), ties in first-seen order. */
+function fuseRankings(rankings: readonly (readonly string[])[]): string[] {
+  const scores = new Map<string, number>();
+  for (const ranking of rankings) {
+    ranking.forEach((name, rank) => {
+      scores.set(name, (scores.get(name) ?? 0) + 1 / (RANK_FUSION_CONSTANT + rank + 1));
+    });
+  }
+  return [...scores].sort((a, b) => b[1] - a[1]).map(([name]) => name);
+}
+
+/** The tools the model could already call: as the advisor passed them, else from the conversation. */
+function offeredToolNames(context: ToolContext | undefined): ReadonlySet<string> {
+  const passed = context?.context[TOOL_SEARCH_OFFERED_TOOL_NAMES_KEY];
+  if (Array.isArray(passed)) {
+    return new Set(passed.filter((name): name is string => typeof name === 'string'));
+  }
+  return new Set(extractToolNameReferences(context?.messages ?? [], true));
+}
+
 interface SearchArguments {
   query: string;
+  queries: string[];
   maxResults?: number;
   categoryFilter?: string;
 }
@@ -120,13 +182,30 @@ function parseSearchArguments(input: string): SearchArguments {
   const parsed = parseToolArguments(input);
   if (!parsed.ok)
     throw new InvalidToolInputError({ toolName: TOOL_SEARCH_TOOL_NAME, issues: parsed.issues });
-  const { query, maxResults, categoryFilter, ...rest } = parsed.value;
+  const { query, queries, maxResults, categoryFilter, ...rest } = parsed.value;
   const issues: ToolInputIssue[] = [];
   if (typeof query !== 'string') {
     issues.push({
       path: '/query',
       message: query === undefined ? 'is required' : 'must be string',
     });
+  }
+  const hasQueries = queries !== undefined && queries !== null;
+  if (hasQueries) {
+    if (!Array.isArray(queries)) {
+      issues.push({ path: '/queries', message: 'must be array' });
+    } else {
+      if (queries.length > MAX_TOOL_SEARCH_PHRASINGS - 1) {
+        issues.push({
+          path: '/queries',
+          message: `must have at most ${MAX_TOOL_SEARCH_PHRASINGS - 1} items`,
+        });
+      }
+      queries.forEach((item, i) => {
+        if (typeof item !== 'string')
+          issues.push({ path: `/queries/${i}`, message: 'must be string' });
+      });
+    }
   }
   const hasMax = maxResults !== undefined && maxResults !== null;
   if (hasMax && !(Number.isInteger(maxResults) && (maxResults as number) >= 1)) {
@@ -143,6 +222,7 @@ function parseSearchArguments(input: string): SearchArguments {
     throw new InvalidToolInputError({ toolName: TOOL_SEARCH_TOOL_NAME, issues });
   return {
     query: query as string,
+    queries: hasQueries ? (queries as string[]).filter((item) => item.trim() !== '') : [],
     ...(hasMax ? { maxResults: maxResults as number } : {}),
     ...(hasCategory ? { categoryFilter: categoryFilter as string } : {}),
   };

@@ -130,6 +130,21 @@ async function failure(promise: Promise<unknown>): Promise<ChatModelError> {
   return typed;
 }
 
+/**
+ * Writes `first`, then `prefix`, then `repeat` every `everyMs` until the client goes away: a
+ * server that keeps a connection alive with comments, pings or a trickle of bytes.
+ */
+function keepOpen(first: string, repeat: string, everyMs: number, prefix = '') {
+  return (_request: unknown, response: ServerResponse) => {
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    response.write(first + prefix);
+    const timer = setInterval(() => {
+      if (!response.destroyed) response.write(repeat);
+    }, everyMs);
+    response.on('close', () => clearInterval(timer));
+  };
+}
+
 /** Writes the events, then keeps the response open until the client goes away. */
 function openStream(events: string) {
   return (_request: unknown, response: ServerResponse) => {
@@ -408,6 +423,118 @@ describe.each(['openai', 'anthropic'] as const)('%s adapter under provider fault
     expect(error.message).toContain('timed out after 200 ms');
   });
 
+  it('a stream kept open by ": ping" comments ends at the call deadline (comments are not progress)', async () => {
+    server.reply(keepOpen(provider.firstEvent('Hel'), ': ping\n\n', 50));
+    const started = performance.now();
+    const texts: string[] = [];
+    const error = await failure(
+      (async () => {
+        for await (const chunk of provider.create(server.baseUrl, { timeoutMs: 800 }).stream!(
+          prompt,
+        )) {
+          texts.push(chunk.results[0]?.output.text ?? '');
+        }
+      })(),
+    );
+    expect(error.message).toContain('timed out after 800 ms');
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(texts).toEqual(['Hel']);
+    await server.requests[0]?.closed;
+    expect(server.requests[0]?.closedEarly).toBe(true);
+  });
+
+  it('a stream that trickles bytes of an event it never finishes stalls at the idle limit', async () => {
+    server.reply(keepOpen(provider.firstEvent('Hel'), 'x', 50, 'data: {"type":"'));
+    const started = performance.now();
+    const error = await failure(
+      collectTexts(provider.create(server.baseUrl, { idleTimeoutMs: 500 }).stream!(prompt)),
+    );
+    expect(error.message).toContain('stalled: no data for 500 ms');
+    expect(error.retryable).toBe(true);
+    expect(performance.now() - started).toBeLessThan(3_000);
+    // Something was yielded before the stall, so nothing is retried (no duplicated output).
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a silent stream is retried after the idle limit, within the call deadline', async () => {
+    server.reply(keepOpen('', ': ping\n\n', 50), sendEvents(provider.events(['Hi'])));
+    const model = provider.create(server.baseUrl, {
+      idleTimeoutMs: 300,
+      retryDelay: { initialMs: 1 },
+    });
+    expect(await collectTexts(model.stream!(prompt))).toEqual(['Hi']);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('data events keep a slow but live stream going past the idle limit', async () => {
+    server.reply(async (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      const events = provider.events(['a', 'b', 'c', 'd', 'e', 'f']).split(/(?<=\n\n)/);
+      for (const event of events) {
+        response.write(event);
+        await new Promise((resolve) => setTimeout(resolve, 60));
+      }
+      response.end();
+    });
+    const model = provider.create(server.baseUrl, { idleTimeoutMs: 250 });
+    expect(await collectTexts(model.stream!(prompt))).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+  });
+
+  it('a JSON body trickled after its headers stalls at the idle limit; a stream whose headers never come too', async () => {
+    server.reply(keepOpen('', ' ', 50, '{"id":'), () => undefined);
+    const model = provider.create(server.baseUrl, { idleTimeoutMs: 300, maxRetries: 0 });
+    const body = await failure(model.call(prompt));
+    expect(body.message).toContain('response body stalled: not complete 300 ms after its headers');
+    const headers = await failure(collectTexts(model.stream!(prompt)));
+    expect(headers.message).toContain('request stalled: no answer for 300 ms');
+  });
+
+  it('the call deadline bounds the whole retry sequence', async () => {
+    const silent = () => () => undefined;
+    server.reply(...Array.from({ length: 20 }, silent));
+    const started = performance.now();
+    const error = await failure(
+      provider
+        .create(server.baseUrl, {
+          timeoutMs: 1_000,
+          attemptTimeoutMs: 250,
+          maxRetries: 19,
+          retryDelay: { initialMs: 1 },
+        })
+        .call(prompt),
+    );
+    const elapsed = performance.now() - started;
+    expect(error.message).toMatch(/timed out/);
+    expect(elapsed).toBeGreaterThanOrEqual(900);
+    expect(elapsed).toBeLessThan(3_000);
+    // Attempts of 250 ms each, until the 1 s deadline: about 4, never all 20.
+    expect(server.requests.length).toBeGreaterThanOrEqual(3);
+    expect(server.requests.length).toBeLessThanOrEqual(5);
+  });
+
+  it('does not wait for a retry-after that ends past the call deadline', async () => {
+    server.reply(
+      sendJson({ error: { message: 'slow down' } }, 429, { 'retry-after': '30' }),
+      sendJson(provider.body),
+    );
+    const started = performance.now();
+    const error = await failure(provider.create(server.baseUrl, { timeoutMs: 2_000 }).call(prompt));
+    expect(error.status).toBe(429);
+    expect(performance.now() - started).toBeLessThan(1_500);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('refuses limits that are not positive numbers', () => {
+    for (const limit of [0, -1, Number.NaN]) {
+      expect(() => provider.create('http://127.0.0.1:9', { timeoutMs: limit })).toThrow(
+        'timeoutMs must be',
+      );
+      expect(() => provider.create('http://127.0.0.1:9', { idleTimeoutMs: limit })).toThrow(
+        'idleTimeoutMs must be',
+      );
+    }
+  });
+
   it('uses the fetch implementation it is given', async () => {
     server.reply(sendJson(provider.body));
     const seen: string[] = [];
@@ -480,5 +607,17 @@ describe('Anthropic-specific faults', () => {
     expect(error.message).toContain('overloaded_error');
     expect(texts).toEqual(['Hel']);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('ping events are keep-alives, not progress: a stream of pings stalls at the idle limit', async () => {
+    server.reply(
+      keepOpen(PROVIDERS.anthropic.firstEvent('Hel'), anthropicEvent({ type: 'ping' }), 50),
+    );
+    const error = await failure(
+      collectTexts(
+        PROVIDERS.anthropic.create(server.baseUrl, { idleTimeoutMs: 400 }).stream(prompt),
+      ),
+    );
+    expect(error.message).toContain('stalled: no data for 400 ms');
   });
 });

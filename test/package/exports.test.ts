@@ -104,6 +104,42 @@ describe('the packed package', () => {
     expect(listing).not.toMatch(/\.test\.(js|d\.ts)/);
   });
 
+  it('loads the query-expansion table only when an index with expansion is used', () => {
+    expect(
+      existsSync(join(consumer, 'node_modules', 'toolloop', 'lexicon', 'related-words.bin.gz')),
+    ).toBe(true);
+    // A module hook records every module URL Node loads.
+    const log = join(consumer, 'loaded.txt');
+    writeFileSync(
+      join(consumer, 'hooks.mjs'),
+      "import { appendFileSync } from 'node:fs';\n" +
+        'export async function load(url, context, nextLoad) {\n' +
+        "  appendFileSync(process.env.LOADED_LOG, url + '\\n');\n" +
+        '  return nextLoad(url, context);\n}\n',
+    );
+    writeFileSync(
+      join(consumer, 'register.mjs'),
+      "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n",
+    );
+    const loaded = (script: string) => {
+      writeFileSync(log, '');
+      execFileSync('node', ['--import', './register.mjs', '--input-type=module', '-e', script], {
+        cwd: consumer,
+        env: { ...process.env, LOADED_LOG: log },
+      });
+      return readFileSync(log, 'utf8');
+    };
+    const rootOnly = loaded(
+      "const t = await import('toolloop'); new t.ToolSearchToolCallingAdvisor(); new t.LexicalToolIndex({ expansion: true });",
+    );
+    expect(rootOnly).toContain('/toolloop/dist/index.js');
+    expect(rootOnly).not.toContain('related-words');
+    const used = loaded(
+      "const t = await import('toolloop'); const i = new t.LexicalToolIndex({ expansion: true }); await i.indexTools('s', [{ toolName: 'a', summary: 'b' }]);",
+    );
+    expect(used).toContain('/toolloop/dist/internal/search-text/related-words.js');
+  });
+
   it.each(subpaths)('imports %s without optional peers', (specifier) => {
     expect(importNames(consumer, specifier).length).toBeGreaterThan(0);
   });

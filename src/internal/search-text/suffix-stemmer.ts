@@ -7,6 +7,20 @@ const VOWEL = /[aeiouy]/;
  * that tool descriptions and user requests mix up onto one term, and never merges short words.
  */
 export function stemTerm(term: string): string {
+  let stem = stems.get(term);
+  if (stem === undefined) {
+    if (stems.size >= MAX_CACHED_STEMS) stems.clear();
+    stem = stemUncached(term);
+    stems.set(term, stem);
+  }
+  return stem;
+}
+
+/** Stems already computed: tool texts repeat the same words, and indexing stems every one. */
+const stems = new Map<string, string>();
+const MAX_CACHED_STEMS = 50_000;
+
+function stemUncached(term: string): string {
   if (term.length <= 3 || !/^[a-z]+$/.test(term)) return term;
   let stem = term;
   if (stem.endsWith('ies') && stem.length > 4) stem = `${stem.slice(0, -3)}y`;

@@ -1,4 +1,6 @@
 const WORD = /[\p{L}\p{N}]+/gu;
+const ASCII_WORD = /[A-Za-z0-9]+/g;
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
 const HAN_RUN = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+$/u;
 
 /**
@@ -8,6 +10,13 @@ const HAN_RUN = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script
  */
 export function splitIdentifier(identifier: string): string[] {
   return words(identifier);
+}
+
+function asciiWords(text: string): string[] {
+  const separated = text
+    .replace(/([a-z0-9])(?=[A-Z])/g, '$1 ')
+    .replace(/([A-Z])(?=[A-Z][a-z])/g, '$1 ');
+  return (separated.match(ASCII_WORD) ?? []).map((word) => word.toLowerCase());
 }
 
 // Both patterns match one character plus a fixed lookahead, so they run in linear time on any input.
@@ -23,6 +32,8 @@ function separateCamelCase(text: string): string {
  * descriptions are still searchable.
  */
 export function words(text: string): string[] {
+  // Most tool texts are ASCII, where plain character classes give the same words much faster.
+  if (ASCII_ONLY.test(text)) return asciiWords(text);
   const out: string[] = [];
   for (const match of separateCamelCase(text).matchAll(WORD)) {
     const word = match[0].toLowerCase();

@@ -23,6 +23,7 @@ export type FixtureReply = (
 export class FixtureHttpServer {
   readonly requests: RecordedRequest[] = [];
   private readonly replies: FixtureReply[] = [];
+  private fallbackReply: FixtureReply | undefined;
   private readonly sockets = new Set<Socket>();
   private server: Server | undefined;
   private port = 0;
@@ -30,6 +31,12 @@ export class FixtureHttpServer {
   /** Queues the answers of the next requests, in order. */
   reply(...replies: FixtureReply[]): this {
     this.replies.push(...replies);
+    return this;
+  }
+
+  /** Answers every request with `reply` once the queue is empty (until called again). */
+  replyAlways(reply: FixtureReply | undefined): this {
+    this.fallbackReply = reply;
     return this;
   }
 
@@ -72,7 +79,7 @@ export class FixtureHttpServer {
       if (!response.writableFinished) recorded.closedEarly = true;
       closeResolve();
     });
-    const reply = this.replies.shift();
+    const reply = this.replies.shift() ?? this.fallbackReply;
     if (!reply) {
       response.writeHead(500, { 'content-type': 'text/plain' }).end('no scripted reply left');
       return;

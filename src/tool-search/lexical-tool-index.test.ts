@@ -1,0 +1,209 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidArgumentError } from '../errors/index.js';
+import { LexicalToolIndex } from './lexical-tool-index.js';
+import { generateToolLibrary } from './testing/generate-tool-library.js';
+import type { ToolReference, ToolSearchResponse } from './tool-reference.js';
+
+const ref = (
+  toolName: string,
+  summary: string,
+  extra: Partial<ToolReference> = {},
+): ToolReference => ({ toolName, summary, ...extra });
+
+async function names(
+  index: LexicalToolIndex,
+  query: string,
+  extra: { sessionId?: string; maxResults?: number; categoryFilter?: string } = {},
+): Promise<string[]> {
+  const response: ToolSearchResponse = await index.search({
+    sessionId: extra.sessionId ?? 's',
+    query,
+    ...(extra.maxResults === undefined ? {} : { maxResults: extra.maxResults }),
+    ...(extra.categoryFilter === undefined ? {} : { categoryFilter: extra.categoryFilter }),
+  });
+  return response.toolReferences.map((reference) => reference.toolName);
+}
+
+const payments = [
+  ref('finance_pay_vendor_bill', 'Pay an outstanding bill of a vendor'),
+  ref('hr_lookup_pto_balance', 'Look up the PTO balance of an employee'),
+  ref('crm_create_support_ticket', 'Open a support ticket for a customer'),
+  ref('devops_restart_service', 'Restart a service in a cluster'),
+];
+
+describe('LexicalToolIndex', () => {
+  it('splits camelCase, snake_case, kebab-case and dotted names into words', async () => {
+    const index = new LexicalToolIndex();
+    await index.indexTools('s', [
+      ref('getCurrentWeather', 'Conditions now'),
+      ref('finance_lookup_invoice', 'Finds a bill'),
+      ref('deploy-service', 'Ships code'),
+      ref('calendar.events.list', 'Shows the agenda'),
+    ]);
+    expect(await names(index, 'weather')).toEqual(['getCurrentWeather']);
+    expect(await names(index, 'invoice')).toEqual(['finance_lookup_invoice']);
+    expect(await names(index, 'calendar events')).toEqual(['calendar.events.list']);
+  });
+
+  it('weighs a word in the name above the same word in a description or parameter', async () => {
+    const index = new LexicalToolIndex();
+    await index.indexTools('s', [
+      ref('notes_search', 'Search the notes', {
+        inputSchema: { type: 'object', properties: { invoice: { type: 'string' } } },
+      }),
+      ref('list_items', 'Lists every invoice item of an account, with amounts'),
+      ref('get_invoice', 'Fetch one record'),
+    ]);
+    expect(await names(index, 'invoice')).toEqual(['get_invoice', 'list_items', 'notes_search']);
+  });
+
+  it('indexes parameter names and descriptions, and drops fields weighted 0', async () => {
+    const tools = [
+      ref('convert', 'Converts an amount', {
+        inputSchema: {
+          type: 'object',
+          properties: {
+            sourceCurrency: { type: 'string', description: 'ISO 4217 code, e.g. EUR' },
+          },
+        },
+      }),
+      ref('translate', 'Translates text'),
+    ];
+    const index = new LexicalToolIndex();
+    await index.indexTools('s', tools);
+    expect(await names(index, 'currency')).toEqual(['convert']);
+    expect(await names(index, 'ISO 4217')).toEqual(['convert']);
+    const nameAndDescription = new LexicalToolIndex({
+      fieldWeights: { parameterNames: 0, parameterDescriptions: 0 },
+    });
+    await nameAndDescription.indexTools('s', tools);
+    expect(await names(nameAndDescription, 'currency')).toEqual([]);
+  });
+
+  it('expands abbreviations and file extensions on both sides', async () => {
+    const index = new LexicalToolIndex({ abbreviations: true });
+    await index.indexTools('s', [
+      ref('get_repo_cfg', 'Read settings'),
+      ref('create_word_document', 'Create a Word document'),
+      ref('send_email', 'Send mail'),
+    ]);
+    expect(await names(index, 'repository configuration')).toEqual(['get_repo_cfg']);
+    expect(await names(index, 'save it as /root/report.docx')).toEqual(['create_word_document']);
+    const literal = new LexicalToolIndex();
+    await literal.indexTools('s', [ref('get_repo_cfg', 'Read settings')]);
+    expect(await names(literal, 'repository configuration')).toEqual([]);
+  });
+
+  it('lets a query word of 4+ letters match longer words it begins, below exact hits', async () => {
+    const index = new LexicalToolIndex({ prefix: true });
+    await index.indexTools('s', [
+      ref('ship', 'Run a deployment of the app'),
+      ref('deploy_now', 'Deploy the app'),
+    ]);
+    expect(await names(index, 'deploy')).toEqual(['deploy_now', 'ship']);
+    const exact = new LexicalToolIndex();
+    await exact.indexTools('s', [ref('ship', 'Run a deployment of the app')]);
+    expect(await names(exact, 'deploy')).toEqual([]);
+  });
+
+  it('finds a tool described in other words only with query expansion', async () => {
+    const plain = new LexicalToolIndex();
+    const expanded = new LexicalToolIndex({ expansion: true });
+    await plain.indexTools('s', payments);
+    await expanded.indexTools('s', payments);
+    expect(await names(plain, 'wire money to a supplier')).toEqual([]);
+    expect((await names(expanded, 'wire money to a supplier'))[0]).toBe('finance_pay_vendor_bill');
+    expect((await names(expanded, 'how many vacation days does Ana have left'))[0]).toBe(
+      'hr_lookup_pto_balance',
+    );
+  });
+
+  it('weighs expansion per source, and lightens it for long queries', async () => {
+    const synonymsOnly = new LexicalToolIndex({ expansion: { relatedWords: 0 } });
+    await synonymsOnly.indexTools('s', [ref('film_search', 'Search films')]);
+    expect(await names(synonymsOnly, 'movie')).toEqual(['film_search']);
+    const scoreOf = async (index: LexicalToolIndex, query: string) =>
+      (await index.search({ sessionId: 's', query })).toolReferences[0]?.relevanceScore ?? 0;
+    const long = 'movie please now today quickly again really soon';
+    const damped = new LexicalToolIndex({ expansion: { relatedWords: 0, fullWeightWords: 1 } });
+    await damped.indexTools('s', [ref('film_search', 'Search films')]);
+    expect(await scoreOf(damped, long)).toBeLessThan(await scoreOf(synonymsOnly, long));
+  });
+
+  it('replaces a tool indexed again under the same name, and keeps sessions apart', async () => {
+    const index = new LexicalToolIndex();
+    await index.indexTools('a', [ref('weather', 'Weather forecast')]);
+    await index.indexTool('a', ref('weather', 'Tide tables'));
+    await index.indexTools('b', [ref('other', 'Weather forecast')]);
+    expect(index.size('a')).toBe(1);
+    expect(await names(index, 'forecast', { sessionId: 'a' })).toEqual([]);
+    expect(await names(index, 'tides', { sessionId: 'a' })).toEqual(['weather']);
+    expect(await names(index, 'forecast', { sessionId: 'b' })).toEqual(['other']);
+    index.clearIndex('a');
+    expect(index.size('a')).toBe(0);
+    expect(await names(index, 'tides', { sessionId: 'a' })).toEqual([]);
+    expect(await names(index, 'tides', { sessionId: ' ' })).toEqual([]);
+  });
+
+  it('stays correct when most tools are replaced many times', async () => {
+    const index = new LexicalToolIndex();
+    for (let round = 0; round < 5; round++) {
+      await index.indexTools(
+        's',
+        Array.from({ length: 20 }, (_, i) => ref(`tool_${i}`, `round${round} item${i}`)),
+      );
+    }
+    expect(index.size('s')).toBe(20);
+    expect(await names(index, 'round0')).toEqual([]);
+    expect((await names(index, 'round4 item7'))[0]).toBe('tool_7');
+    expect(await names(index, 'round4', { maxResults: 50 })).toHaveLength(20);
+  });
+
+  it('applies maxResults, minScore and a category filter that matches some tool', async () => {
+    const index = new LexicalToolIndex({ minScore: 0.5, defaultMaxResults: 3 });
+    const tools = generateToolLibrary().map((callback) => ({
+      toolName: callback.definition.name,
+      summary: callback.definition.description,
+      inputSchema: callback.definition.inputSchema,
+      category: callback.metadata.category as string,
+    }));
+    await index.indexTools('s', tools);
+    expect(await names(index, 'look up an invoice')).toHaveLength(3);
+    expect((await names(index, 'look up an invoice'))[0]).toBe('finance_lookup_invoice');
+    const hr = await names(index, 'look up', { categoryFilter: 'HR', maxResults: 20 });
+    expect(hr.length).toBeGreaterThan(0);
+    expect(hr.every((name) => name.startsWith('hr_'))).toBe(true);
+    const unknown = await names(index, 'look up', { categoryFilter: 'nope', maxResults: 20 });
+    expect(unknown.some((name) => !name.startsWith('hr_'))).toBe(true);
+    const strict = new LexicalToolIndex({ minScore: 1_000 });
+    await strict.indexTools('s', tools);
+    expect(await names(strict, 'invoice')).toEqual([]);
+  });
+
+  it('reads at most 64 distinct words of at most 4 KB of query', async () => {
+    const index = new LexicalToolIndex();
+    await index.indexTools('s', payments);
+    const filler = Array.from({ length: 100 }, (_, i) => `word${i}`).join(' ');
+    expect(await names(index, `${filler} vendor`)).toEqual([]);
+    expect(await names(index, `vendor ${filler}`)).toEqual(['finance_pay_vendor_bill']);
+    expect(await names(index, `${'x'.repeat(5000)} vendor`)).toEqual([]);
+  });
+
+  it('rejects field weights that are negative or all 0, and bad expansion settings', () => {
+    expect(() => new LexicalToolIndex({ fieldWeights: { name: -1 } })).toThrow(
+      InvalidArgumentError,
+    );
+    expect(
+      () =>
+        new LexicalToolIndex({
+          fieldWeights: { name: 0, description: 0, parameterNames: 0, parameterDescriptions: 0 },
+        }),
+    ).toThrow('at least one field weight must be positive');
+    expect(() => new LexicalToolIndex({ expansion: { fullWeightWords: 0 } })).toThrow(
+      InvalidArgumentError,
+    );
+    expect(() => new LexicalToolIndex({ expansion: { synonyms: Number.NaN } })).toThrow(
+      InvalidArgumentError,
+    );
+  });
+});

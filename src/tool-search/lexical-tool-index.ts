@@ -1,0 +1,320 @@
+import { InvalidArgumentError } from '../errors/index.js';
+import { ABBREVIATIONS } from '../internal/search-text/abbreviations.js';
+import { FieldWeightedBm25 } from '../internal/search-text/field-weighted-bm25.js';
+import type { RelatedWords } from '../internal/search-text/related-words.js';
+import { STOP_WORDS } from '../internal/search-text/stop-words.js';
+import { stemTerm } from '../internal/search-text/suffix-stemmer.js';
+import { words } from '../internal/search-text/words.js';
+import { categoryMatcher } from './category-filter.js';
+import type { ToolIndex } from './tool-index.js';
+import type { ToolReference, ToolSearchRequest, ToolSearchResponse } from './tool-reference.js';
+import { isBlank, schemaParameterFields } from './tool-search-text.js';
+
+/** Field weights of a {@link LexicalToolIndex}. */
+export interface LexicalToolIndexFieldWeights {
+  /** The tool name split into words. Default 3. */
+  readonly name?: number;
+  /** The description. Default 1.5. */
+  readonly description?: number;
+  /** Parameter names split into words. Default 1. */
+  readonly parameterNames?: number;
+  /** Parameter descriptions. Default 1. */
+  readonly parameterDescriptions?: number;
+}
+
+/**
+ * Query expansion from the bundled word table: each query word also searches for its WordNet
+ * synonyms and its nearest GloVe neighbours, weighted by `synonyms` / `relatedWords` times how
+ * related the two words are (a word of the query itself weighs 1).
+ */
+export interface LexicalQueryExpansion {
+  /** Weight of WordNet synonyms (sense-frequency weighted). Default 0.4. */
+  readonly synonyms?: number;
+  /** Weight of GloVe nearest neighbours (cosine-similarity weighted). Default 0.5. */
+  readonly relatedWords?: number;
+  /**
+   * Queries of up to this many words (stop words aside) are expanded at full weight; longer ones
+   * at `fullWeightWords / words` of it. Default 6.
+   */
+  readonly fullWeightWords?: number;
+}
+
+/** Options of {@link LexicalToolIndex}. */
+export interface LexicalToolIndexOptions {
+  /** Field weights; a weight of 0 leaves the field out. */
+  readonly fieldWeights?: LexicalToolIndexFieldWeights;
+  /**
+   * Expand queries with related words from the bundled table (`false`, the default: no expansion,
+   * and the table is never loaded). `true` uses the default weights.
+   */
+  readonly expansion?: boolean | LexicalQueryExpansion;
+  /**
+   * Also match indexed words that start with a query word of 4+ letters (`deploy` finds
+   * `deployment`), weighted by the share of the word the query covers. Default `false`: it
+   * measured slightly worse on the public data sets (bench/RESULTS.md).
+   */
+  readonly prefix?: boolean;
+  /**
+   * Expand common abbreviations and file extensions on both sides (`repo` ↔ `repository`,
+   * `cfg` ↔ `configuration`, `.docx` → word document). Default `false`: neutral on the public
+   * data sets; worth turning on for catalogues of terse identifiers.
+   */
+  readonly abbreviations?: boolean;
+  /** Hits scoring below this are dropped. Default `0`. */
+  readonly minScore?: number;
+  /** Results when a request gives no `maxResults`. Default 10. */
+  readonly defaultMaxResults?: number;
+}
+
+/** Only this many characters of a query are read. */
+const MAX_QUERY_LENGTH = 4096;
+/** Only this many distinct query words are searched. */
+const MAX_QUERY_WORDS = 64;
+const MIN_PREFIX_LENGTH = 4;
+const PREFIX_WEIGHT = 0.5;
+/** Length normalisation (BM25's b) of every field. */
+const LENGTH_NORMALIZATION = 0.6;
+
+interface LexicalSession {
+  readonly scorer: FieldWeightedBm25;
+  readonly byName: Map<string, number>;
+  readonly byId: Map<number, ToolReference>;
+  nextId: number;
+}
+
+/**
+ * Field-weighted BM25 (BM25F) over a tool's name, description, parameter names and parameter
+ * descriptions, each its own field with its own weight: identifiers are split
+ * (`getCurrentWeather`, `get_current_weather`), stop words dropped and words stemmed. With
+ * `expansion` each query word also searches for related words from a bundled table (WordNet 3.1
+ * synonyms and GloVe nearest neighbours), which finds tools described in other words ("wire money
+ * to a supplier" → `finance_pay_vendor_bill`) at some cost on requests that already use the tools'
+ * words; the table (3.7 MB) is read only when an index with expansion is first used. Abbreviation
+ * expansion and prefix matching are options. No network, no model; a search costs the postings of
+ * its terms.
+ */
+export class LexicalToolIndex implements ToolIndex {
+  readonly #sessions = new Map<string, LexicalSession>();
+  readonly #fieldWeights: readonly number[];
+  readonly #prefix: boolean;
+  readonly #abbreviations: boolean;
+  readonly #expansion: Required<LexicalQueryExpansion> | undefined;
+  readonly #minScore: number;
+  readonly #defaultMaxResults: number;
+  #relatedWords: RelatedWords | undefined;
+  #loading: Promise<void> | undefined;
+
+  /** @throws InvalidArgumentError when every field weight is 0 or a weight is negative. */
+  constructor(options: LexicalToolIndexOptions = {}) {
+    const weights = options.fieldWeights ?? {};
+    this.#fieldWeights = [
+      weights.name ?? 3,
+      weights.description ?? 1.5,
+      weights.parameterNames ?? 1,
+      weights.parameterDescriptions ?? 1,
+    ];
+    if (this.#fieldWeights.some((weight) => !(weight >= 0))) {
+      throw new InvalidArgumentError('field weights must be numbers >= 0');
+    }
+    if (this.#fieldWeights.every((weight) => weight === 0)) {
+      throw new InvalidArgumentError('at least one field weight must be positive');
+    }
+    const expansion = options.expansion ?? false;
+    if (expansion !== false) {
+      const chosen = expansion === true ? {} : expansion;
+      this.#expansion = {
+        synonyms: chosen.synonyms ?? 0.4,
+        relatedWords: chosen.relatedWords ?? 0.5,
+        fullWeightWords: chosen.fullWeightWords ?? 6,
+      };
+      const { synonyms, relatedWords, fullWeightWords } = this.#expansion;
+      if (!(synonyms >= 0 && relatedWords >= 0 && fullWeightWords > 0)) {
+        throw new InvalidArgumentError(
+          'expansion weights must be numbers >= 0 and fullWeightWords a number > 0',
+        );
+      }
+    }
+    this.#prefix = options.prefix ?? false;
+    this.#abbreviations = options.abbreviations ?? false;
+    this.#minScore = options.minScore ?? 0;
+    this.#defaultMaxResults = options.defaultMaxResults ?? 10;
+  }
+
+  /** {@inheritDoc ToolIndex.indexTools} */
+  indexTools(sessionId: string, references: readonly ToolReference[]): void | Promise<void> {
+    if (references.length === 0) return;
+    const ready = this.#ready();
+    if (ready !== undefined) return ready.then(() => this.#add(sessionId, references));
+    this.#add(sessionId, references);
+  }
+
+  /** {@inheritDoc ToolIndex.indexTool} */
+  indexTool(sessionId: string, reference: ToolReference): void | Promise<void> {
+    return this.indexTools(sessionId, [reference]);
+  }
+
+  /** {@inheritDoc ToolIndex.search} */
+  search(request: ToolSearchRequest): ToolSearchResponse | Promise<ToolSearchResponse> {
+    const ready = this.#ready();
+    if (ready !== undefined) return ready.then(() => this.#search(request));
+    return this.#search(request);
+  }
+
+  /** {@inheritDoc ToolIndex.clearIndex} */
+  clearIndex(sessionId: string): void {
+    this.#sessions.delete(sessionId);
+  }
+
+  /** Number of tools indexed for the session. */
+  size(sessionId: string): number {
+    return this.#sessions.get(sessionId)?.byName.size ?? 0;
+  }
+
+  /** A promise while the related-words table still has to be loaded, else `undefined`. */
+  #ready(): Promise<void> | undefined {
+    if (this.#expansion === undefined || this.#relatedWords !== undefined) return undefined;
+    this.#loading ??= import('../internal/search-text/related-words.js')
+      .then((module) => module.loadRelatedWords())
+      .then((table) => {
+        this.#relatedWords = table;
+      })
+      .catch((error: unknown) => {
+        this.#loading = undefined;
+        throw error;
+      });
+    return this.#loading;
+  }
+
+  #add(sessionId: string, references: readonly ToolReference[]): void {
+    const session = this.#session(sessionId);
+    for (const reference of references) {
+      const previous = session.byName.get(reference.toolName);
+      if (previous !== undefined) {
+        session.scorer.remove(previous);
+        session.byId.delete(previous);
+      }
+      const id = session.nextId++;
+      session.byName.set(reference.toolName, id);
+      session.byId.set(id, reference);
+      const parameters = schemaParameterFields(reference.inputSchema);
+      const texts = [
+        reference.toolName,
+        reference.summary,
+        parameters.names.join(' '),
+        parameters.descriptions.join(' '),
+      ];
+      session.scorer.add(
+        id,
+        texts.map((text, field) => (this.#fieldWeights[field] === 0 ? [] : this.#terms(text))),
+      );
+    }
+  }
+
+  #search(request: ToolSearchRequest): ToolSearchResponse {
+    const started = performance.now();
+    const session = isBlank(request.sessionId) ? undefined : this.#sessions.get(request.sessionId);
+    const maxResults = request.maxResults ?? this.#defaultMaxResults;
+    const toolReferences: ToolReference[] = [];
+    let categoryFilterApplied = false;
+    if (session !== undefined && !isBlank(request.query)) {
+      const inCategory = categoryMatcher(session.byId.values(), request.categoryFilter);
+      categoryFilterApplied = inCategory !== undefined;
+      const scores = session.scorer.score(
+        this.#queryTerms(request.query, session.scorer),
+        inCategory === undefined
+          ? undefined
+          : (id) => inCategory(session.byId.get(id) as ToolReference),
+      );
+      const ranked = [...scores]
+        .filter(([, score]) => score > 0 && score >= this.#minScore)
+        .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+        .slice(0, maxResults);
+      for (const [id, score] of ranked) {
+        toolReferences.push({ ...(session.byId.get(id) as ToolReference), relevanceScore: score });
+      }
+    }
+    return {
+      toolReferences,
+      totalMatches: toolReferences.length,
+      searchMetadata: {
+        searchType: 'LexicalToolIndex',
+        query: request.query,
+        searchTimeMs: performance.now() - started,
+        categoryFilterApplied,
+      },
+    };
+  }
+
+  /** Index terms of a text: stems of its words without stop words, plus abbreviation expansions. */
+  #terms(text: string): string[] {
+    const out: string[] = [];
+    for (const word of words(text)) {
+      if (STOP_WORDS.has(word)) continue;
+      out.push(stemTerm(word));
+      const expanded = this.#abbreviations ? ABBREVIATIONS.get(word) : undefined;
+      if (expanded !== undefined) for (const full of expanded) out.push(stemTerm(full));
+    }
+    return out;
+  }
+
+  /** The weighted terms searched for a query. */
+  #queryTerms(query: string, scorer: FieldWeightedBm25): Map<string, number> {
+    const queryWords = [
+      ...new Set(words(query.slice(0, MAX_QUERY_LENGTH)).filter((w) => !STOP_WORDS.has(w))),
+    ].slice(0, MAX_QUERY_WORDS);
+    const terms = new Map<string, number>();
+    const offer = (term: string, weight: number) => {
+      if ((terms.get(term) ?? 0) < weight && scorer.documentFrequency(term) > 0) {
+        terms.set(term, weight);
+      }
+    };
+    for (const word of queryWords) {
+      offer(stemTerm(word), 1);
+      const expanded = this.#abbreviations ? ABBREVIATIONS.get(word) : undefined;
+      if (expanded !== undefined) for (const full of expanded) offer(stemTerm(full), 1);
+    }
+    if (this.#prefix) {
+      for (const word of queryWords) {
+        const stem = stemTerm(word);
+        if (stem.length < MIN_PREFIX_LENGTH) continue;
+        for (const longer of scorer.termsStartingWith(stem)) {
+          offer(longer, (PREFIX_WEIGHT * stem.length) / longer.length);
+        }
+      }
+    }
+    const table = this.#relatedWords;
+    const expansion = this.#expansion;
+    if (table !== undefined && expansion !== undefined) {
+      // A long query already says what it needs in many words; expanding each of them adds noise.
+      const damping = Math.min(1, expansion.fullWeightWords / queryWords.length);
+      for (const word of queryWords) {
+        for (const related of table.lookup(word)) {
+          const weight = related.source === 'synonym' ? expansion.synonyms : expansion.relatedWords;
+          if (weight > 0 && !STOP_WORDS.has(related.word)) {
+            offer(stemTerm(related.word), damping * weight * related.weight);
+          }
+        }
+      }
+    }
+    return terms;
+  }
+
+  #session(sessionId: string): LexicalSession {
+    let session = this.#sessions.get(sessionId);
+    if (session === undefined) {
+      session = {
+        scorer: new FieldWeightedBm25(
+          this.#fieldWeights.map((weight) => ({
+            weight,
+            lengthNormalization: LENGTH_NORMALIZATION,
+          })),
+        ),
+        byName: new Map(),
+        byId: new Map(),
+        nextId: 0,
+      };
+      this.#sessions.set(sessionId, session);
+    }
+    return session;
+  }
+}
