@@ -20,6 +20,7 @@ export {
   type StreamAdvisor,
   type StreamAdvisorChain,
   sortAdvisors,
+  TOOL_LOOP_TURN_ID,
   type ToolAdvisor,
 } from './advisors/index.js';
 export {

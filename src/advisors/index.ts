@@ -24,3 +24,4 @@ export {
 } from './advisor-order.js';
 export type { ChatClientRequest, ChatClientResponse } from './chat-client-request.js';
 export { ChatModelAdvisor } from './chat-model-advisor.js';
+export { TOOL_LOOP_TURN_ID } from './tool-loop-turn-id.js';

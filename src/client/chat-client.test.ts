@@ -7,6 +7,7 @@ import type {
   StreamAdvisor,
   StreamAdvisorChain,
 } from '../advisors/index.js';
+import { TOOL_LOOP_TURN_ID } from '../advisors/index.js';
 import { InvalidArgumentError, ToolDefinitionError } from '../errors/index.js';
 import { assistantMessage, userMessage } from '../messages/index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
@@ -211,6 +212,8 @@ describe.each(['call', 'stream'] as const)('ChatClient request assembly (%s)', (
       tenant: 'acme',
       shared: 'call',
       conversation: 'c-1',
+      // The recorder sits inside the tool loop, which adds its turn id.
+      [TOOL_LOOP_TURN_ID]: expect.any(String),
     });
     expect(JSON.stringify(model.prompts[0]?.messages)).not.toContain('acme');
   });

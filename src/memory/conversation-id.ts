@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from '../errors/index.js';
 import type { Message } from '../messages/index.js';
+import { messageProblem } from './message-problem.js';
 
 /** Throws the reference's error unless `conversationId` is a string with a non-blank character. */
 export function assertConversationId(conversationId: unknown): asserts conversationId is string {
@@ -8,7 +9,11 @@ export function assertConversationId(conversationId: unknown): asserts conversat
   }
 }
 
-/** Throws the reference's errors unless `messages` is an array without null elements. */
+/**
+ * Throws the reference's errors unless `messages` is an array without null elements, then an
+ * `InvalidArgumentError` naming the first element that is not a valid message (see
+ * {@link messageProblem}), so no store ever holds a row it could not give back.
+ */
 export function assertMessages(messages: unknown): asserts messages is readonly Message[] {
   if (!Array.isArray(messages)) throw new InvalidArgumentError('messages cannot be null');
   for (const message of messages) {
@@ -16,4 +21,10 @@ export function assertMessages(messages: unknown): asserts messages is readonly 
       throw new InvalidArgumentError('messages cannot contain null elements');
     }
   }
+  messages.forEach((message, index) => {
+    const problem = messageProblem(message);
+    if (problem !== undefined) {
+      throw new InvalidArgumentError(`messages[${index}] is not a valid message: ${problem}`);
+    }
+  });
 }

@@ -157,7 +157,7 @@ describe('MessageChatMemoryAdvisor', () => {
     ]);
   });
 
-  it('keeps the tool call with its responses when the stored history lacks the call', async () => {
+  it('stores the question and the tool call with its responses when the stored history lacks them', async () => {
     // The reference stores [TR] alone here, an orphan a strict provider rejects.
     const chatMemory = await memoryWith([]);
     const model = new ScriptedChatModel([textResponse('Sunny')]);
@@ -165,10 +165,21 @@ describe('MessageChatMemoryAdvisor', () => {
     await callThrough(new MessageChatMemoryAdvisor({ chatMemory }), model, prompt);
     expect(model.prompts[0]?.messages).toEqual(prompt);
     const stored = await chatMemory.get('c');
-    expect(stored).toEqual([ATC, TR, assistantMessage('Sunny')]);
+    expect(stored).toEqual([userMessage('Weather?'), ATC, TR, assistantMessage('Sunny')]);
   });
 
-  it('a small window evicts rather than keep an orphan tool response (max 3)', async () => {
+  it('never stores a tool response whose call neither the prompt nor an open turn holds', async () => {
+    const chatMemory = await memoryWith([userMessage('old'), assistantMessage('old')]);
+    const model = new ScriptedChatModel([textResponse('Answered')]);
+    await callThrough(new MessageChatMemoryAdvisor({ chatMemory }), model, [TR]);
+    expect(await chatMemory.get('c')).toEqual([
+      userMessage('old'),
+      assistantMessage('old'),
+      assistantMessage('Answered'),
+    ]);
+  });
+
+  it('a small window compacts the turn rather than keep an orphan tool response (max 3)', async () => {
     const a1 = assistantMessage(null, [toolCall('a1', 'weather', '{}')]);
     const tr1 = toolResponseMessage([toolResponse('a1', 'weather', '1')]);
     const a2 = assistantMessage(null, [toolCall('a2', 'weather', '{}')]);
@@ -178,9 +189,45 @@ describe('MessageChatMemoryAdvisor', () => {
     const prompt = [userMessage('U'), a1, tr1, a2, tr2];
     await callThrough(new MessageChatMemoryAdvisor({ chatMemory }), model, prompt);
     expect(model.prompts[0]?.messages).toEqual(prompt);
-    // The reference keeps [TR2]; with no user message after the cut everything goes instead.
-    expect(await chatMemory.get('c')).toEqual([]);
+    // The reference keeps [TR2], an orphan; here the turn keeps its question and its answer.
+    expect(await chatMemory.get('c')).toEqual([userMessage('U'), assistantMessage('done')]);
   });
+
+  it.each(['x', ''])(
+    'caller-driven tool turns (no tool loop) with the same call id (%j) are told apart by the call the prompt shows',
+    async (id) => {
+      const chatMemory = new MessageWindowChatMemory();
+      const advisor = new MessageChatMemoryAdvisor({ chatMemory });
+      const callFor = (city: string) => assistantMessage(null, [toolCall(id, 'weather', { city })]);
+      const resultFor = (city: string) =>
+        toolResponseMessage([toolResponse(id, 'weather', `${city}: 21C`)]);
+      // Both turns ask for a tool with the same id; the caller runs it and sends the results back.
+      for (const city of ['Paris', 'Rome']) {
+        const asks = toolCallResponse([{ id, name: 'weather', arguments: { city } }]);
+        await callThrough(advisor, new ScriptedChatModel([asks]), [userMessage(`${city}?`)]);
+      }
+      await callThrough(advisor, new ScriptedChatModel([textResponse('Paris is mild')]), [
+        userMessage('Paris?'),
+        callFor('Paris'),
+        resultFor('Paris'),
+      ]);
+      await callThrough(advisor, new ScriptedChatModel([textResponse('Rome is mild')]), [
+        userMessage('Rome?'),
+        callFor('Rome'),
+        resultFor('Rome'),
+      ]);
+      expect(await chatMemory.get('c')).toEqual([
+        userMessage('Paris?'),
+        callFor('Paris'),
+        resultFor('Paris'),
+        assistantMessage('Paris is mild'),
+        userMessage('Rome?'),
+        callFor('Rome'),
+        resultFor('Rome'),
+        assistantMessage('Rome is mild'),
+      ]);
+    },
+  );
 
   it('stores nothing when the model fails', async () => {
     const chatMemory = await memoryWith([userMessage('old'), assistantMessage('old')]);

@@ -7,12 +7,13 @@ import type {
   StreamAdvisor,
   StreamAdvisorChain,
 } from '../advisors/index.js';
-import { DEFAULT_CHAT_MEMORY_PRECEDENCE_ORDER } from '../advisors/index.js';
+import { DEFAULT_CHAT_MEMORY_PRECEDENCE_ORDER, TOOL_LOOP_TURN_ID } from '../advisors/index.js';
 import { InvalidArgumentError } from '../errors/index.js';
-import type { AssistantMessage, Message } from '../messages/index.js';
+import type { AssistantMessage, Message, ToolResponseMessage } from '../messages/index.js';
 import { type ChatResponse, ChatResponseAggregator } from '../model/index.js';
 import { type ChatMemory, CONVERSATION_ID } from './chat-memory.js';
 import { containsRun, jsonEqual } from './message-equality.js';
+import { type OpenTurn, OpenTurns, openTurnKey } from './open-turns.js';
 
 /** Options of {@link MessageChatMemoryAdvisor}. */
 export interface MessageChatMemoryAdvisorOptions {
@@ -26,8 +27,13 @@ export interface MessageChatMemoryAdvisorOptions {
   maxOpenTurns?: number;
 }
 
+/** One request's view of its turn. */
 interface TurnState {
   conversationId: string;
+  /** The tool loop's id of the turn, when the request comes from one. */
+  turnId: string | undefined;
+  /** The stored conversation the turn was shown. */
+  history: readonly Message[];
   /** The messages of this turn not yet stored, oldest first. */
   staged: Message[];
 }
@@ -38,27 +44,30 @@ interface TurnState {
  * Outside the tool loop (the default order) it runs once per turn: it loads the history once and
  * stores the user message and the final answer. Inside the loop (an order larger than the tool
  * advisor's) it runs once per round and the stored transcript holds every tool call and tool
- * response too; history the prompt already holds is not added again.
+ * response too; history the prompt already holds is not added again, and every round of a turn
+ * is shown the history as it was when the turn began.
  *
  * A turn is stored whole or not at all: the turn's messages are staged until a round answers
- * without tool calls, then written by one atomic `ChatMemory.add`. A turn that fails, is aborted,
- * or ends without an answer (a `returnDirect` or limit ending inside the loop) leaves the store
- * as it was, so the next prompt never holds a tool call without its response. Rounds are linked by
- * the ids of the tool calls they answer, so concurrent turns of one conversation never mix.
+ * without tool calls, then written by one atomic `ChatMemory.add`. A turn that fails or is aborted
+ * leaves the store as it was, so the next prompt never holds a tool call without its response; a
+ * turn that ends on tool results (`returnDirect`, a limit breach) is stored when the loop reports
+ * it through {@link onToolLoopEnd}. Inside the loop, the rounds of a turn are linked by the turn
+ * id the loop puts in every round's context (`TOOL_LOOP_TURN_ID`), never by tool-call ids, which
+ * providers may repeat: concurrent turns of one conversation never mix. A tool response that
+ * answers no call the advisor or the prompt knows of is never stored (it would be an orphan).
  */
 export class MessageChatMemoryAdvisor implements CallAdvisor, StreamAdvisor, MemoryAdvisor {
   readonly name = 'MessageChatMemoryAdvisor';
   readonly isMemoryAdvisor = true as const;
   readonly order: number;
   readonly chatMemory: ChatMemory;
-  readonly #openTurns = new Map<string, Message[]>();
-  readonly #maxOpenTurns: number;
+  readonly #openTurns: OpenTurns;
 
   constructor(options: MessageChatMemoryAdvisorOptions) {
     if (options?.chatMemory == null) throw new InvalidArgumentError('chatMemory cannot be null');
     this.chatMemory = options.chatMemory;
     this.order = options.order ?? DEFAULT_CHAT_MEMORY_PRECEDENCE_ORDER;
-    this.#maxOpenTurns = options.maxOpenTurns ?? 1024;
+    this.#openTurns = new OpenTurns(options.maxOpenTurns ?? 1024);
   }
 
   /**
@@ -105,56 +114,58 @@ export class MessageChatMemoryAdvisor implements CallAdvisor, StreamAdvisor, Mem
     const last = history[history.length - 1];
     if (last === undefined || last.role !== 'tool') return;
     const conversationId = MessageChatMemoryAdvisor.getConversationId(request.context);
-    const key = openTurnKey(
-      conversationId,
-      last.responses.map((response) => response.id),
+    const ids = responseIds(last);
+    const open = this.#openTurns.take(
+      openTurnKey(conversationId, turnIdOf(request.context), ids),
+      (turn) => continuesWith(turn, ids, undefined),
     );
-    const open = this.#openTurns.get(key);
-    if (!open) return;
-    this.#openTurns.delete(key);
-    await this.chatMemory.add(conversationId, [...open, last]);
+    if (open) {
+      await this.chatMemory.add(conversationId, [...open.staged, last]);
+      return;
+    }
+    // The turn was forgotten (more open turns than the bound): the loop's history holds it all.
+    const callerAt = findCaller(history, history.length - 1, ids);
+    if (callerAt === -1) return;
+    const memory = await this.chatMemory.get(conversationId);
+    await this.chatMemory.add(conversationId, [...turnBefore(history, callerAt, memory), last]);
   }
 
   async #before(
     request: ChatClientRequest,
   ): Promise<{ request: ChatClientRequest; turn: TurnState }> {
     const conversationId = MessageChatMemoryAdvisor.getConversationId(request.context);
-    const memory = await this.chatMemory.get(conversationId);
+    const turnId = turnIdOf(request.context);
     const instructions = request.prompt.messages;
-    const current = lastUserOrToolResponse(instructions);
+    const currentAt = lastUserOrToolResponse(instructions);
+    const current: Message = instructions[currentAt] ?? { role: 'user', text: '' };
 
-    let staged: Message[] = [];
+    let open: OpenTurn | undefined;
+    let callerAt = -1;
     if (current.role === 'tool') {
-      const key = openTurnKey(
-        conversationId,
-        current.responses.map((response) => response.id),
+      const ids = responseIds(current);
+      callerAt = findCaller(instructions, currentAt, ids);
+      const caller = instructions[callerAt];
+      open = this.#openTurns.take(openTurnKey(conversationId, turnId, ids), (turn) =>
+        continuesWith(turn, ids, caller),
       );
-      const open = this.#openTurns.get(key);
-      if (open) {
-        this.#openTurns.delete(key);
-        staged = open;
-      } else {
-        // No open turn: keep the tool pair whole by storing the call with its responses when the
-        // stored history does not end with it.
-        const caller = findCaller(
-          instructions,
-          current.responses.map((response) => response.id),
-        );
-        const last = memory[memory.length - 1];
-        if (caller && !(last && jsonEqual(last, caller))) staged = [caller];
-      }
     }
+    const history = open ? open.history : await this.chatMemory.get(conversationId);
+    let before: readonly Message[] = [];
+    if (open) before = open.staged;
+    else if (callerAt !== -1) before = turnBefore(instructions, callerAt, history);
+    const orphan = current.role === 'tool' && !open && callerAt === -1;
 
-    const history = [...memory, ...staged];
-    const messages = containsRun(instructions, history)
-      ? [...instructions]
-      : [...history, ...instructions];
+    const messages = [
+      ...(containsRun(instructions, history) ? [] : history),
+      ...(containsRun(instructions, before) ? [] : before),
+      ...instructions,
+    ];
     const systemIndex = messages.findIndex((message) => message.role === 'system');
     if (systemIndex > 0) messages.unshift(...messages.splice(systemIndex, 1));
 
     return {
       request: { ...request, prompt: { ...request.prompt, messages } },
-      turn: { conversationId, staged: [...staged, current] },
+      turn: { conversationId, turnId, history, staged: orphan ? [] : [...before, current] },
     };
   }
 
@@ -163,54 +174,106 @@ export class MessageChatMemoryAdvisor implements CallAdvisor, StreamAdvisor, Mem
     const transcript = [...turn.staged, ...outputs];
     const caller = outputs.find((output) => output.toolCalls.length > 0);
     if (caller) {
-      this.#openTurn(
+      this.#openTurns.open(
         openTurnKey(
           turn.conversationId,
+          turn.turnId,
           caller.toolCalls.map((call) => call.id),
         ),
-        transcript,
+        { history: turn.history, staged: transcript },
       );
       return;
     }
     await this.chatMemory.add(turn.conversationId, transcript);
   }
-
-  #openTurn(key: string, transcript: Message[]): void {
-    this.#openTurns.delete(key);
-    this.#openTurns.set(key, transcript);
-    while (this.#openTurns.size > this.#maxOpenTurns) {
-      const oldest = this.#openTurns.keys().next();
-      if (oldest.done) break;
-      this.#openTurns.delete(oldest.value);
-    }
-  }
 }
 
-function lastUserOrToolResponse(messages: readonly Message[]): Message {
-  for (let index = messages.length - 1; index >= 0; index--) {
-    const message = messages[index] as Message;
-    if (message.role === 'user' || message.role === 'tool') return message;
-  }
-  return { role: 'user', text: '' };
+function turnIdOf(context: Readonly<Record<string, unknown>>): string | undefined {
+  const value = context[TOOL_LOOP_TURN_ID];
+  return typeof value === 'string' ? value : undefined;
 }
 
-function findCaller(messages: readonly Message[], ids: readonly string[]): Message | undefined {
-  const wanted = [...ids].sort().join('\u0000');
+/** Index of the last user or tool response message, or -1. */
+function lastUserOrToolResponse(messages: readonly Message[]): number {
   for (let index = messages.length - 1; index >= 0; index--) {
+    const role = (messages[index] as Message).role;
+    if (role === 'user' || role === 'tool') return index;
+  }
+  return -1;
+}
+
+function responseIds(message: ToolResponseMessage): string[] {
+  return message.responses.map((response) => response.id);
+}
+
+function sameIds(left: readonly string[], right: readonly string[]): boolean {
+  if (left.length !== right.length) return false;
+  const sortedRight = [...right].sort();
+  return [...left].sort().every((id, index) => id === sortedRight[index]);
+}
+
+/** Index of the assistant message before `before` whose calls the responses `ids` answer, or -1. */
+function findCaller(messages: readonly Message[], before: number, ids: readonly string[]): number {
+  for (let index = before - 1; index >= 0; index--) {
     const message = messages[index] as Message;
     if (
       message.role === 'assistant' &&
-      message.toolCalls
-        .map((call) => call.id)
-        .sort()
-        .join('\u0000') === wanted
+      message.toolCalls.length > 0 &&
+      sameIds(
+        message.toolCalls.map((call) => call.id),
+        ids,
+      )
     ) {
-      return message;
+      return index;
     }
   }
-  return undefined;
+  return -1;
 }
 
-function openTurnKey(conversationId: string, ids: readonly string[]): string {
-  return `${conversationId}\u0000${[...ids].sort().join('\u0000')}`;
+/**
+ * True when the open turn's last message made the calls the responses `ids` answer and, when the
+ * prompt shows that call (`caller`), is that very message: a turn found by call ids alone may
+ * belong to a concurrent turn that used the same ids.
+ */
+function continuesWith(
+  turn: OpenTurn,
+  ids: readonly string[],
+  caller: Message | undefined,
+): boolean {
+  const last = turn.staged[turn.staged.length - 1];
+  if (last?.role !== 'assistant') return false;
+  if (
+    !sameIds(
+      last.toolCalls.map((call) => call.id),
+      ids,
+    )
+  ) {
+    return false;
+  }
+  return caller === undefined || jsonEqual(last, caller);
+}
+
+/**
+ * The turn a tool response belongs to as `messages` show it, when the advisor holds no open turn
+ * for it: from the user message before its call (at `callerAt`) to the call, without system
+ * messages and without what the stored `history` already ends with.
+ */
+function turnBefore(
+  messages: readonly Message[],
+  callerAt: number,
+  history: readonly Message[],
+): Message[] {
+  let start = callerAt;
+  for (let index = callerAt - 1; index >= 0; index--) {
+    if ((messages[index] as Message).role === 'user') {
+      start = index;
+      break;
+    }
+  }
+  const run = messages.slice(start, callerAt + 1).filter((message) => message.role !== 'system');
+  for (let overlap = Math.min(run.length, history.length); overlap > 0; overlap--) {
+    const tail = history.slice(history.length - overlap);
+    if (tail.every((message, index) => jsonEqual(message, run[index]))) return run.slice(overlap);
+  }
+  return run;
 }

@@ -80,15 +80,21 @@ describe('MessageWindowChatMemory', () => {
     ]);
   });
 
-  it('[S1,S2,U1,A1] + [U2,A2] with max 3 evicts every non-system message', async () => {
+  it('[S1,S2,U1,A1] + [U2,A2] with max 3 keeps [S1,S2,U2,A2]: the new turn stays (the reference keeps [S1,S2])', async () => {
     expect(await windowOf(3, [S('1'), S('2'), U('1'), A('1')], [U('2'), A('2')])).toEqual([
       S('1'),
       S('2'),
+      U('2'),
+      A('2'),
     ]);
   });
 
-  it('[S1,S2] + [U,A,U] with max 2 keeps [S1,S2]', async () => {
-    expect(await windowOf(2, [S('1'), S('2')], [U('1'), A('1'), U('2')])).toEqual([S('1'), S('2')]);
+  it('[S1,S2] + [U,A,U] with max 2 keeps [S1,S2,U]: the newest turn stays (the reference keeps [S1,S2])', async () => {
+    expect(await windowOf(2, [S('1'), S('2')], [U('1'), A('1'), U('2')])).toEqual([
+      S('1'),
+      S('2'),
+      U('2'),
+    ]);
   });
 
   it('[S1,S2] + [S3] with max 2 keeps [S3]: a new system message replaces the stored ones', async () => {
@@ -104,8 +110,8 @@ describe('MessageWindowChatMemory', () => {
     ]);
   });
 
-  it('with no user message after the cut, every non-system message goes ([U,A,TR,A] max 3)', async () => {
-    expect(await windowOf(3, [], [U('1'), ATC, TR, A('done')])).toEqual([]);
+  it('a turn longer than the window keeps its question and answer ([U,A,TR,A] max 3; the reference keeps [])', async () => {
+    expect(await windowOf(3, [], [U('1'), ATC, TR, A('done')])).toEqual([U('1'), A('done')]);
   });
 
   it('never starts a window with the tool response of an evicted call', async () => {
@@ -147,7 +153,7 @@ describe('MessageWindowChatMemory', () => {
     expect(await memory.get('b')).toEqual([U('b')]);
   });
 
-  it('property: trimming never splits a tool call from its responses and never exceeds the window', async () => {
+  it('property: trimming never splits a tool call from its responses, never exceeds the window, never drops the newest turn', async () => {
     await fc.assert(
       fc.asyncProperty(arbitraryTurns(), fc.integer({ min: 1, max: 20 }), async (turns, max) => {
         const memory = new MessageWindowChatMemory({ maxMessages: max });
@@ -155,9 +161,21 @@ describe('MessageWindowChatMemory', () => {
           await memory.add('c', turn);
           const window = await memory.get('c');
           assertToolPairsIntact(window);
-          expect(window.filter((message) => message.role !== 'system').length).toBeLessThanOrEqual(
-            max,
+          // Past the window only when it is smaller than a question and its answer.
+          const conversation = window.filter((message) => message.role !== 'system');
+          expect(conversation.length).toBeLessThanOrEqual(Math.max(max, 2));
+          // The turn just added keeps its question and its answer, in order, at the end.
+          const question = turn.find((message) => message.role === 'user');
+          expect(conversation.at(-1)).toEqual(turn.at(-1));
+          expect(conversation.filter((message) => message.role === 'user').at(-1)).toEqual(
+            question,
           );
+          const same = (left: Message) => (right: Message) =>
+            JSON.stringify(left) === JSON.stringify(right);
+          const turnInWindow = conversation.slice(
+            conversation.findLastIndex(same(question as Message)),
+          );
+          expect(turnInWindow.every((message) => turn.some(same(message)))).toBe(true);
         }
         const last = turns[turns.length - 1] ?? [];
         const window = await memory.get('c');
@@ -170,5 +188,53 @@ describe('MessageWindowChatMemory', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+/** A turn of `rounds` tool rounds with unique call ids: [U, (A(call), TR) × rounds, A]. */
+function toolTurn(label: string, rounds: number, answer = `answer ${label}`): Message[] {
+  const messages: Message[] = [U(label)];
+  for (let round = 1; round <= rounds; round++) {
+    const id = `${label}-${round}`;
+    messages.push(assistantMessage(null, [toolCall(id, 'weather', { round })]));
+    messages.push(toolResponseMessage([toolResponse(id, 'weather', `result ${round}`)]));
+  }
+  messages.push(A(answer));
+  return messages;
+}
+
+describe('MessageWindowChatMemory never drops the turn being appended', () => {
+  it('a 10-round turn (22 messages) in the default window of 20 keeps its question, its answer and its newest rounds', async () => {
+    const earlier = [U('earlier'), A('earlier answer')];
+    const turn = toolTurn('big', 10);
+    const window = await windowOf(20, earlier, turn);
+    assertToolPairsIntact(window);
+    expect(window).toHaveLength(20);
+    // The question, then the 9 newest rounds (18 messages), then the answer: round 1 goes.
+    expect(window).toEqual([turn[0], ...turn.slice(3)]);
+  });
+
+  it('a turn ending on tool results (returnDirect) keeps its last round whole', async () => {
+    const turn = toolTurn('direct', 4).slice(0, -1);
+    const window = await windowOf(4, [U('old'), A('old')], turn);
+    assertToolPairsIntact(window);
+    expect(window).toEqual([turn[0], ...turn.slice(-2)]);
+  });
+
+  it('a window smaller than the question and the answer still keeps both', async () => {
+    const turn = toolTurn('tiny', 2);
+    expect(await windowOf(1, [U('old'), A('old')], turn)).toEqual([turn[0], turn.at(-1)]);
+  });
+
+  it('added in two steps (question, then the rest) the turn is protected as well', async () => {
+    const turn = toolTurn('split', 10);
+    const repository = new InMemoryChatMemoryRepository();
+    const memory = new MessageWindowChatMemory({ repository, maxMessages: 20 });
+    await memory.add('c', [U('earlier'), A('earlier answer')]);
+    await memory.add('c', turn.slice(0, 1));
+    await memory.add('c', turn.slice(1));
+    const window = await memory.get('c');
+    assertToolPairsIntact(window);
+    expect(window).toEqual([turn[0], ...turn.slice(3)]);
   });
 });

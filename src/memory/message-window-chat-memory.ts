@@ -17,8 +17,10 @@ export interface MessageWindowChatMemoryOptions {
 /**
  * A chat memory that keeps the last `maxMessages` messages of each conversation (system messages
  * always stay). Trimming cuts only before a user message, so a tool call never loses its
- * responses and no window starts with a tool response. Each `add` is one atomic repository append
- * with the trim in the same step, so concurrent turns of one conversation lose nothing.
+ * responses and no window starts with a tool response. The newest turn is never dropped: when it
+ * alone is longer than the window, its oldest tool rounds go and its question, its answer and its
+ * newest rounds stay (see {@link windowRetain}). Each `add` is one atomic repository append with
+ * the trim in the same step, so concurrent turns of one conversation lose nothing.
  */
 export class MessageWindowChatMemory implements ChatMemory {
   /** The default window size. */

@@ -7,6 +7,7 @@ import {
   HIGHEST_PRECEDENCE,
   isToolAdvisor,
   LOWEST_PRECEDENCE,
+  TOOL_LOOP_TURN_ID,
 } from '../advisors/index.js';
 import { InvalidArgumentError, isAbortError, NoSuchToolError } from '../errors/index.js';
 import {
@@ -628,7 +629,7 @@ describe('ToolCallingAdvisor.adviseCall', () => {
       );
     });
 
-    it('values set in doInitializeLoop reach every round; keys added downstream do not carry', async () => {
+    it('values set in doInitializeLoop reach every round with the turn id; keys added downstream do not carry', async () => {
       class Initializing extends ToolCallingAdvisor {
         protected override doInitializeLoop(request: ChatClientRequest) {
           return { ...request, context: { ...request.context, session: 's-1' } };
@@ -655,9 +656,11 @@ describe('ToolCallingAdvisor.adviseCall', () => {
         clientRequest([userMessage('hi')], {}, { context: { user: 'u' } }),
         callChain(model, advisor, downstream),
       );
+      const turnId = seen[0]?.[TOOL_LOOP_TURN_ID];
+      expect(turnId).toEqual(expect.any(String));
       expect(seen).toEqual([
-        { user: 'u', session: 's-1' },
-        { user: 'u', session: 's-1' },
+        { user: 'u', session: 's-1', [TOOL_LOOP_TURN_ID]: turnId },
+        { user: 'u', session: 's-1', [TOOL_LOOP_TURN_ID]: turnId },
       ]);
     });
 

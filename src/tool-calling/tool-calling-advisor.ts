@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type {
   Advisor,
   CallAdvisor,
@@ -13,6 +14,7 @@ import {
   HIGHEST_PRECEDENCE,
   isMemoryAdvisor,
   LOWEST_PRECEDENCE,
+  TOOL_LOOP_TURN_ID,
 } from '../advisors/index.js';
 import { AbortError, InvalidArgumentError, ToolloopError } from '../errors/index.js';
 import type { Message } from '../messages/index.js';
@@ -695,7 +697,8 @@ function startedState(seed: LoopState, initialized: ChatClientRequest): LoopStat
     mode: seed.mode,
     chain: seed.chain,
     signal: seed.signal,
-    context: initialized.context,
+    // Every round of this turn carries the same fresh turn id (memory inside the loop needs it).
+    context: { ...initialized.context, [TOOL_LOOP_TURN_ID]: randomUUID() },
     usage: seed.usage,
     instructions: initialized.prompt.messages,
     options: initialized.prompt.options,

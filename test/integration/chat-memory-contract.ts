@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HIGHEST_PRECEDENCE } from '../../src/advisors/index.js';
 import { ChatClient } from '../../src/client/index.js';
-import { MemoryError } from '../../src/errors/index.js';
+import { InvalidArgumentError, MemoryError } from '../../src/errors/index.js';
 import {
   type ChatMemoryRepository,
   CONVERSATION_ID,
@@ -10,6 +10,7 @@ import {
   MessageWindowChatMemory,
 } from '../../src/memory/index.js';
 import type { Message } from '../../src/messages/index.js';
+import type { ChatResponse, Prompt } from '../../src/model/index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../../src/testing/index.js';
 import { tool } from '../../src/tools/tool.js';
 import type { FaultInjector, FaultMode } from './fault-injection.js';
@@ -19,6 +20,11 @@ import { arbitraryMetadata, arbitraryTurns, assertToolPairsIntact } from './tran
 export interface RepositoryFixture {
   repository: ChatMemoryRepository;
   sibling?: ChatMemoryRepository;
+  /**
+   * Writes `text` as the next stored row of the conversation, bypassing the repository (as a
+   * manual edit or an old bug would); false when the storage cannot hold that text at all.
+   */
+  storeRawRow?(conversationId: string, text: string): Promise<boolean>;
 }
 
 /** How the shared suite reaches one backend. */
@@ -31,11 +37,15 @@ export interface ChatMemoryContractOptions {
    * A fresh repository whose driver calls go through `injector` (`repository`), and a clean one
    * over the same storage (`sibling`) to check the state with.
    */
-  createFaulty?(injector: FaultInjector): Promise<Required<RepositoryFixture>>;
+  createFaulty?(
+    injector: FaultInjector,
+  ): Promise<{ repository: ChatMemoryRepository; sibling: ChatMemoryRepository }>;
   /** The driver methods the injector counts and fails. */
   faultMethods?: readonly string[];
   /** Fault kinds the backend can meet (a synchronous driver cannot hang). */
   faultModes?: readonly FaultMode[];
+  /** `create()` gives a `storeRawRow`, so corrupt rows can be planted. */
+  storesRawRows?: boolean;
   /** Property runs for the slower network backends. Default 50. */
   propertyRuns?: number;
 }
@@ -116,6 +126,52 @@ function asJson<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
+/**
+ * Stored rows a repository must refuse to return: parseable JSON of the wrong shape or type, and
+ * text that is not JSON at all (which PostgreSQL's JSONB cannot hold, so it is tried elsewhere).
+ */
+export const CORRUPT_ROWS: readonly string[] = [
+  'null',
+  '42',
+  '"text"',
+  '[]',
+  '{}',
+  '{"role":"tool"}',
+  '{"role":"robot","text":"x"}',
+  '{"role":"user"}',
+  '{"role":"user","text":5}',
+  '{"role":"system","text":null}',
+  '{"role":"assistant","text":"x"}',
+  '{"role":"assistant","text":7,"toolCalls":[]}',
+  '{"role":"assistant","text":null,"toolCalls":[null]}',
+  '{"role":"assistant","text":null,"toolCalls":[{"id":1,"name":"x","arguments":"{}"}]}',
+  '{"role":"assistant","text":null,"toolCalls":[{"id":"a","name":"x","arguments":{}}]}',
+  '{"role":"assistant","text":null,"toolCalls":[{"id":"a","name":"x","arguments":"{}","metadata":"m"}]}',
+  '{"role":"tool","responses":{}}',
+  '{"role":"tool","responses":[{"id":"a","name":"x"}]}',
+  '{"role":"tool","responses":[{"id":"a","name":"x","responseData":"r","isError":"yes"}]}',
+  '{"role":"user","text":"x","media":{}}',
+  '{"role":"user","text":"x","media":[{"mimeType":"image/png"}]}',
+  '{"role":"user","text":"x","metadata":[1]}',
+  '{"role":"user","text":"x","metadata":null}',
+  '{"__proto__":{"role":"user"},"text":"x"}',
+  '{',
+  'undefined',
+  '',
+];
+
+/** A conversation's earlier turn, stored before a test's turn. */
+export const EARLIER_TURN: readonly Message[] = [
+  { role: 'user', text: 'Earlier' },
+  { role: 'assistant', text: 'Noted', toolCalls: [] },
+];
+
+/** A turn whose write a test delays past its timeout. */
+export const LATE_TURN: readonly Message[] = [
+  { role: 'user', text: 'Late question' },
+  { role: 'assistant', text: 'Late answer', toolCalls: [] },
+];
+
 /** Heavy tests get room on a shared, busy machine; they never assert speed. */
 const SLOW_TEST_MS = 180_000;
 
@@ -138,15 +194,64 @@ function weatherTool() {
   });
 }
 
-function toolTurnModel(prefix: string, rounds: number, answer: string): ScriptedChatModel {
-  return new ScriptedChatModel([
+/** A turn of `rounds` weather calls (one per round), then `answer`. */
+function toolTurnScript(prefix: string, rounds: number, answer: string): ChatResponse[] {
+  return [
     ...Array.from({ length: rounds }, (_, index) =>
       toolCallResponse([
         { id: `${prefix}-${index + 1}`, name: 'weather', arguments: { city: `City${index + 1}` } },
       ]),
     ),
     textResponse(answer),
-  ]);
+  ];
+}
+
+function toolTurnModel(prefix: string, rounds: number, answer: string): ScriptedChatModel {
+  return new ScriptedChatModel(toolTurnScript(prefix, rounds, answer));
+}
+
+/**
+ * A model that asks for the weather of the city in the turn's question (`Weather in Paris?`), one
+ * round at a time, every call with the id `callId`, and after two results answers with the city
+ * and the results it was shown: a turn that saw another turn's question or results answers wrong.
+ */
+function cityWeatherModel(callId: string, calls: number): ScriptedChatModel {
+  const turn = (prompt: Prompt): ChatResponse => {
+    const messages = prompt.messages;
+    const questionAt = messages.findLastIndex((message) => message.role === 'user');
+    const question = messages[questionAt] as { text: string };
+    const city = /Weather in (\w+)\?/.exec(question.text)?.[1] ?? 'unknown';
+    const results = messages
+      .slice(questionAt)
+      .flatMap((message) => (message.role === 'tool' ? message.responses : []))
+      .map((response) => JSON.parse(response.responseData) as string);
+    if (results.length < 2) {
+      return toolCallResponse([
+        { id: callId, name: 'weather', arguments: { city, round: results.length + 1 } },
+      ]);
+    }
+    return textResponse(`${city}: ${results.join(' | ')}`);
+  };
+  return new ScriptedChatModel(Array.from({ length: calls }, () => turn));
+}
+
+/** `meet(name)` resolves once `parties` callers have met under that name. */
+function rendezvous(parties: number): (name: string) => Promise<void> {
+  const waiting = new Map<string, { count: number; all: Promise<void>; release: () => void }>();
+  return (name) => {
+    let entry = waiting.get(name);
+    if (!entry) {
+      let release!: () => void;
+      const all = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      entry = { count: 0, all, release };
+      waiting.set(name, entry);
+    }
+    entry.count++;
+    if (entry.count === parties) entry.release();
+    return entry.all;
+  };
 }
 
 /**
@@ -302,6 +407,89 @@ export function chatMemoryRepositoryContract(options: ChatMemoryContractOptions)
       await repository.append('batch', messages);
       expect(await repository.findByConversationId('batch')).toEqual(messages);
     });
+  });
+
+  describe('stored rows are validated', () => {
+    it('a message that is not a valid message is refused on write with an InvalidArgumentError, and nothing is stored', async () => {
+      const { repository } = await options.create();
+      const circular: Record<string, unknown> = {};
+      circular.self = circular;
+      const invalid: unknown[] = [
+        { role: 'tool' },
+        { role: 'robot', text: 'x' },
+        { role: 'user', text: 5 },
+        { role: 'assistant', text: null, toolCalls: [{ id: 'a', name: 'x', arguments: {} }] },
+        { role: 'tool', responses: [{ id: 'a', name: 'x', responseData: 'r', isError: 'yes' }] },
+        { role: 'user', text: 'x', metadata: { big: 10n } },
+        { role: 'user', text: 'x', metadata: { run: () => 1 } },
+        { role: 'user', text: 'x', metadata: circular },
+        { role: 'user', text: 'x', metadata: { when: new Date(0) } },
+        { role: 'user', text: 'x', metadata: { n: Number.NaN } },
+      ];
+      const valid: Message = { role: 'user', text: 'valid' };
+      for (const message of invalid) {
+        for (const write of [
+          () => repository.append('refused', [valid, message as Message]),
+          () => repository.saveAll('refused', [valid, message as Message]),
+        ]) {
+          const error = await write().catch((caught: unknown) => caught);
+          expect(error).toBeInstanceOf(InvalidArgumentError);
+          expect((error as Error).message).toMatch(/^messages\[1\] is not a valid message: /);
+        }
+      }
+      expect(await repository.findByConversationId('refused')).toEqual([]);
+    });
+
+    // The in-memory store has no rows to corrupt: it holds only what passed validation.
+    if (options.storesRawRows) {
+      it(`a corrupt stored row (${CORRUPT_ROWS.length} kinds) fails every read with a MemoryError naming the conversation and the row, never a TypeError; clear() repairs the conversation`, async () => {
+        const fixture = await options.create();
+        const { repository } = fixture;
+        const storeRawRow = fixture.storeRawRow as NonNullable<RepositoryFixture['storeRawRow']>;
+        let tried = 0;
+        for (const text of CORRUPT_ROWS) {
+          const id = uniqueId('corrupt');
+          const before = [...EARLIER_TURN];
+          await repository.append(id, before);
+          if (!(await storeRawRow(id, text))) continue;
+          tried++;
+          const read = await repository.findByConversationId(id).catch((caught: unknown) => caught);
+          expect(read, text).toBeInstanceOf(MemoryError);
+          expect((read as MemoryError).backend).toBe(options.backend);
+          expect((read as MemoryError).conversationId).toBe(id);
+          expect((read as Error).message, text).toContain(`conversation ${JSON.stringify(id)}`);
+          expect((read as Error).message, text).toMatch(/row 3\b/);
+
+          const chatMemory = new MessageWindowChatMemory({ repository });
+          const model = new ScriptedChatModel([textResponse('Fresh start.')]);
+          const client = ChatClient.create(model, {
+            advisors: [new MessageChatMemoryAdvisor({ chatMemory })],
+          });
+          const ask = () =>
+            client
+              .prompt('Next question')
+              .advisors((a) => a.param(CONVERSATION_ID, id))
+              .call()
+              .content();
+          const turn = await ask().catch((caught: unknown) => caught);
+          expect(turn, text).toBeInstanceOf(MemoryError);
+          expect(model.callCount).toBe(0);
+          const add = await chatMemory
+            .add(id, [{ role: 'user', text: 'more' }])
+            .catch((caught: unknown) => caught);
+          expect(add, text).toBeInstanceOf(MemoryError);
+
+          await chatMemory.clear(id);
+          expect(await ask()).toBe('Fresh start.');
+          expect(await repository.findByConversationId(id)).toEqual([
+            { role: 'user', text: 'Next question' },
+            { role: 'assistant', text: 'Fresh start.', toolCalls: [] },
+          ]);
+        }
+        expect(tried).toBeGreaterThanOrEqual(CORRUPT_ROWS.length - 3);
+        expect(Object.prototype).not.toHaveProperty('role');
+      });
+    }
   });
 
   describe('T32 conversation ids are data', () => {
@@ -486,6 +674,69 @@ export function chatMemoryRepositoryContract(options: ChatMemoryContractOptions)
     );
   });
 
+  describe('concurrent turns of one conversation never mix, even with identical tool-call ids', () => {
+    for (const placement of ['inside', 'outside'] as const) {
+      for (const mode of ['call', 'stream'] as const) {
+        it(`memory ${placement} the loop, ${mode}: two turns whose calls share the id "call_response_0", then "0", each keep their own question, calls and results`, async () => {
+          const { repository } = await options.create();
+          // (The loop refuses an empty id before any tool runs; the memory unit tests cover it.)
+          for (const callId of ['call_response_0', '0']) {
+            const id = uniqueId(`mixed-${placement}-${mode}`);
+            const chatMemory = new MessageWindowChatMemory({ repository, maxMessages: 100 });
+            const order = placement === 'inside' ? HIGHEST_PRECEDENCE + 400 : undefined;
+            const meet = rendezvous(2);
+            const client = ChatClient.create(cityWeatherModel(callId, 20), {
+              tools: [
+                tool({
+                  name: 'weather',
+                  description: 'Weather of a city, one round at a time',
+                  inputSchema: {
+                    type: 'object',
+                    properties: { city: { type: 'string' }, round: { type: 'number' } },
+                    required: ['city', 'round'],
+                  },
+                  // Both turns reach each round before either goes on: their rounds interleave.
+                  execute: async (input: Record<string, unknown>) => {
+                    await meet(`round ${String(input.round)}`);
+                    return `${String(input.city)} round ${String(input.round)}: 21C`;
+                  },
+                }),
+              ],
+              advisors: [new MessageChatMemoryAdvisor({ chatMemory, order })],
+            });
+            const ask = async (city: string) => {
+              const request = client
+                .prompt(`Weather in ${city}?`)
+                .advisors((a) => a.param(CONVERSATION_ID, id));
+              if (mode === 'call') return request.call().content();
+              let text = '';
+              for await (const delta of request.stream().content()) text += delta;
+              return text;
+            };
+            const answers = await Promise.all([ask('Paris'), ask('Rome')]);
+            expect(answers).toEqual([
+              'Paris: Paris round 1: 21C | Paris round 2: 21C',
+              'Rome: Rome round 1: 21C | Rome round 2: 21C',
+            ]);
+            const stored = await repository.findByConversationId(id);
+            assertToolPairsIntact(stored);
+            expect(stored).toHaveLength(placement === 'inside' ? 12 : 4);
+            // Each stored turn is contiguous and about one city: question, calls, results, answer.
+            for (let start = 0; start < stored.length; start += stored.length / 2) {
+              const turn = stored.slice(start, start + stored.length / 2);
+              const city = /Weather in (\w+)\?/.exec(
+                (turn[0] as { text: string }).text,
+              )?.[1] as string;
+              expect(['Paris', 'Rome']).toContain(city);
+              for (const message of turn.slice(1)) expect(JSON.stringify(message)).toContain(city);
+              expect(JSON.stringify(turn)).not.toContain(city === 'Paris' ? 'Rome' : 'Paris');
+            }
+          }
+        });
+      }
+    }
+  });
+
   describe('T28 memory inside and outside the tool loop', () => {
     it('inside: a 3-round tool turn is stored in full and fed back once', async () => {
       const { repository } = await options.create();
@@ -524,6 +775,40 @@ export function chatMemoryRepositoryContract(options: ChatMemoryContractOptions)
       ]);
     });
 
+    it('inside, default window of 20: a 10-round turn after an earlier turn keeps its question, answer and newest rounds (0 lost before: every message)', async () => {
+      const { repository } = await options.create();
+      const chatMemory = new MessageWindowChatMemory({ repository });
+      const model = new ScriptedChatModel([
+        textResponse('Hello!'),
+        ...toolTurnScript('long', 10, 'Ten cities checked.'),
+      ]);
+      const client = ChatClient.create(model, {
+        tools: [weatherTool()],
+        advisors: [new MessageChatMemoryAdvisor({ chatMemory, order: HIGHEST_PRECEDENCE + 400 })],
+      });
+      const ask = (question: string) =>
+        client
+          .prompt(question)
+          .advisors((a) => a.param(CONVERSATION_ID, 'long-turn'))
+          .call()
+          .content();
+      await ask('Hi');
+      expect(await ask('Weather in ten cities?')).toBe('Ten cities checked.');
+      const stored = await repository.findByConversationId('long-turn');
+      assertToolPairsIntact(stored);
+      expect(stored).toHaveLength(20);
+      expect(stored[0]).toEqual({ role: 'user', text: 'Weather in ten cities?' });
+      expect(stored.at(-1)).toEqual({
+        role: 'assistant',
+        text: 'Ten cities checked.',
+        toolCalls: [],
+      });
+      // The 9 newest rounds stay; the oldest round is the one compacted away.
+      expect(stored.filter((message) => message.role === 'tool')).toHaveLength(9);
+      expect(JSON.stringify(stored)).not.toContain('City1"');
+      expect(JSON.stringify(stored)).toContain('City10');
+    });
+
     it('outside: the same turn stores the question and the answer only', async () => {
       const { repository } = await options.create();
       const chatMemory = new MessageWindowChatMemory({ repository });
@@ -555,10 +840,7 @@ export function chatMemoryRepositoryContract(options: ChatMemoryContractOptions)
             const { FaultInjector } = await import('./fault-injection.js');
             const injector = new FaultInjector(faultMethods);
             const { repository, sibling } = await createFaulty(injector);
-            const before: Message[] = [
-              { role: 'user', text: 'Earlier' },
-              { role: 'assistant', text: 'Noted', toolCalls: [] },
-            ];
+            const before = [...EARLIER_TURN];
             let failures = 0;
             for (let k = 1; k < 200; k++) {
               const id = `fault-${mode}-${k}`;
@@ -602,7 +884,8 @@ export function chatMemoryRepositoryContract(options: ChatMemoryContractOptions)
               }
               if (!injector.fired) break;
             }
-            expect(failures).toBeGreaterThan(5);
+            // At least the history read, the write and (for a trimming append) its snapshot.
+            expect(failures).toBeGreaterThanOrEqual(3);
           },
           SLOW_TEST_MS,
         );

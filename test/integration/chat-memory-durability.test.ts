@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +12,9 @@ import { PostgresChatMemoryRepository } from '../../src/memory/postgres/index.js
 import { RedisChatMemoryRepository } from '../../src/memory/redis/index.js';
 import { SqliteChatMemoryRepository } from '../../src/memory/sqlite/index.js';
 import { serviceUrl } from './services.js';
+import { freePort, startRedis } from './support/private-redis.js';
+
+const DURABLE_REDIS = ['--appendonly', 'yes', '--appendfsync', 'always'];
 
 const writerScript = fileURLToPath(new URL('./fixtures/memory-writer.mjs', import.meta.url));
 const built = existsSync(
@@ -102,7 +104,7 @@ describe.skipIf(!built)('durability after SIGKILL', () => {
     async () => {
       const port = await freePort();
       const dataDirectory = mkdtempSync(join(directory, 'redis-'));
-      let server = await startRedis(port, dataDirectory);
+      let server = await startRedis(port, dataDirectory, DURABLE_REDIS);
       cleanups.push(() => {
         server.kill('SIGKILL');
       });
@@ -112,7 +114,7 @@ describe.skipIf(!built)('durability after SIGKILL', () => {
         child.kill('SIGKILL');
       });
       await exited(server);
-      server = await startRedis(port, dataDirectory);
+      server = await startRedis(port, dataDirectory, DURABLE_REDIS);
       const client = new Redis(url);
       cleanups.push(async () => {
         client.disconnect();
@@ -150,59 +152,4 @@ describe.skipIf(!built)('durability after SIGKILL', () => {
 function exited(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => child.once('exit', () => resolve()));
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-async function startRedis(port: number, dataDirectory: string): Promise<ChildProcess> {
-  const server = spawn(
-    'redis-server',
-    [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--dir',
-      dataDirectory,
-      '--appendonly',
-      'yes',
-      '--appendfsync',
-      'always',
-      '--save',
-      '',
-    ],
-    { stdio: 'ignore' },
-  );
-  const probe = new Redis(`redis://127.0.0.1:${port}`, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  probe.on('error', () => {});
-  try {
-    for (let attempt = 0; attempt < 100; attempt++) {
-      try {
-        if (probe.status !== 'ready') await probe.connect();
-        if ((await probe.ping()) === 'PONG') return server;
-      } catch {
-        probe.disconnect();
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    }
-    throw new Error('redis-server did not start');
-  } finally {
-    probe.disconnect();
-  }
 }

@@ -1,12 +1,15 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MemoryError } from '../../src/errors/index.js';
+import { MessageWindowChatMemory } from '../../src/memory/index.js';
 import {
   migratePostgresChatMemory,
   PostgresChatMemoryRepository,
   postgresChatMemoryMigration,
 } from '../../src/memory/postgres/index.js';
-import { chatMemoryRepositoryContract } from './chat-memory-contract.js';
-import type { FaultInjector } from './fault-injection.js';
+import { chatMemoryRepositoryContract, EARLIER_TURN, LATE_TURN } from './chat-memory-contract.js';
+import { FaultInjector } from './fault-injection.js';
 import { serviceUrl } from './services.js';
 
 const database = serviceUrl('DATABASE_URL');
@@ -15,14 +18,19 @@ const pools: pg.Pool[] = [];
 let tables = 0;
 
 function pool(): pg.Pool {
-  const created = new pg.Pool({ connectionString: database.url, max: 10 });
+  // Idle connections close fast: the suite creates many pools on a server other suites share.
+  const created = new pg.Pool({ connectionString: database.url, max: 10, idleTimeoutMillis: 500 });
   created.on('error', () => {});
   pools.push(created);
   return created;
 }
 
+/** Row locks a test holds; released before the schema is dropped, even when the test failed. */
+const heldLocks: (() => Promise<void>)[] = [];
+
 afterAll(async () => {
   if (database.skip) return;
+  for (const release of heldLocks) await release();
   const admin = pool();
   await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   await Promise.all(pools.map((created) => created.end()));
@@ -34,14 +42,37 @@ describe.skipIf(database.skip)(
     chatMemoryRepositoryContract({
       backend: 'postgres',
       propertyRuns: 30,
+      storesRawRows: true,
       create: async () => {
         const tablePrefix = `chat_${++tables}`;
+        const raw = pool();
         return {
           repository: new PostgresChatMemoryRepository({ pool: pool(), schema, tablePrefix }),
           sibling: new PostgresChatMemoryRepository({ pool: pool(), schema, tablePrefix }),
+          storeRawRow: async (conversationId: string, text: string) => {
+            // JSONB holds JSON only: text that is not JSON cannot be stored here at all.
+            try {
+              JSON.parse(text);
+            } catch {
+              return false;
+            }
+            const key = createHash('sha256')
+              .update(Buffer.from(conversationId, 'utf16le'))
+              .digest('hex');
+            await raw.query(
+              `WITH claimed AS (
+                 UPDATE "${schema}".${tablePrefix}_conversations SET last_seq = last_seq + 1
+                 WHERE conversation_key = $1 RETURNING last_seq
+               )
+               INSERT INTO "${schema}".${tablePrefix}_messages (conversation_key, seq, message)
+               SELECT $1, last_seq, $2::jsonb FROM claimed`,
+              [key, text],
+            );
+            return true;
+          },
         };
       },
-      createFaulty: async (injector: FaultInjector) => {
+      createFaulty: async (injector) => {
         const tablePrefix = `chat_${++tables}`;
         const sibling = new PostgresChatMemoryRepository({ pool: pool(), schema, tablePrefix });
         await sibling.migrate();
@@ -131,5 +162,120 @@ describe.skipIf(database.skip)('PostgresChatMemoryRepository schema', () => {
     expect(
       () => new PostgresChatMemoryRepository({ pool: pool(), tablePrefix: 'x"; DROP TABLE y; --' }),
     ).toThrow('tablePrefix must be letters');
+  });
+});
+
+describe.skipIf(database.skip)('PostgresChatMemoryRepository after a timeout', () => {
+  const before = EARLIER_TURN;
+  const turn = LATE_TURN;
+  const key = createHash('sha256').update(Buffer.from('c', 'utf16le')).digest('hex');
+
+  /** Holds the conversation's row lock from another connection until `release()`. */
+  async function lockConversation(tablePrefix: string) {
+    const locker = new pg.Client({ connectionString: database.url });
+    await locker.connect();
+    await locker.query('BEGIN');
+    await locker.query(
+      `SELECT 1 FROM "${schema}".${tablePrefix}_conversations WHERE conversation_key = $1 FOR UPDATE`,
+      [key],
+    );
+    let released = false;
+    const release = async () => {
+      if (released) return;
+      released = true;
+      await locker.query('COMMIT');
+      await locker.end();
+    };
+    heldLocks.push(release);
+    return release;
+  }
+
+  it('a write blocked by a held lock: the caller gets a MemoryError (outcome unchanged), no statement is sent after it, and nothing is committed once the lock goes', async () => {
+    const tablePrefix = `timeout_${++tables}`;
+    const sibling = new PostgresChatMemoryRepository({ pool: pool(), schema, tablePrefix });
+    const injector = new FaultInjector(['query']);
+    const repository = new PostgresChatMemoryRepository({
+      pool: injector.wrap(pool()),
+      schema,
+      tablePrefix,
+      timeoutMs: 300,
+    });
+    const memory = new MessageWindowChatMemory({ repository });
+    await repository.migrate();
+    injector.arm(Number.MAX_SAFE_INTEGER, 'error');
+    for (const [name, run] of [
+      ['append', () => repository.append('c', turn)],
+      ['window add', () => memory.add('c', turn)],
+      ['saveAll', () => repository.saveAll('c', turn)],
+    ] as const) {
+      await sibling.saveAll('c', before);
+      const release = await lockConversation(tablePrefix);
+      const error = await run().catch((caught: unknown) => caught);
+      const sentAtError = injector.count;
+      expect(error, name).toBeInstanceOf(MemoryError);
+      expect((error as Error).message).toMatch(/timed out after 300 ms/);
+      expect((error as MemoryError).outcome, name).toBe('unchanged');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await release();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(injector.count, `${name}: statements after the error`).toBe(sentAtError);
+      expect(await sibling.findByConversationId('c'), name).toEqual(before);
+    }
+  });
+
+  it('a pool checkout that arrives after the timeout runs no statement: nothing is stored', async () => {
+    const tablePrefix = `timeout_${++tables}`;
+    const sibling = new PostgresChatMemoryRepository({ pool: pool(), schema, tablePrefix });
+    await sibling.saveAll('c', before);
+    const small = new pg.Pool({ connectionString: database.url, max: 1 });
+    small.on('error', () => {});
+    pools.push(small);
+    const injector = new FaultInjector(['query']);
+    const repository = new PostgresChatMemoryRepository({
+      pool: injector.wrap(small),
+      schema,
+      tablePrefix,
+      timeoutMs: 300,
+    });
+    await repository.findByConversationId('c');
+    injector.arm(Number.MAX_SAFE_INTEGER, 'error');
+    const held = await small.connect();
+    const error = await repository.append('c', turn).catch((caught: unknown) => caught);
+    const sentAtError = injector.count;
+    expect(error).toBeInstanceOf(MemoryError);
+    expect((error as MemoryError).outcome).toBe('unchanged');
+    held.release();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(injector.count - sentAtError).toBe(0);
+    expect(await sibling.findByConversationId('c')).toEqual(before);
+  });
+
+  it('over a single Client: a timed-out append is rolled back, and the next operation on the client runs on its own', async () => {
+    const tablePrefix = `timeout_${++tables}`;
+    const sibling = new PostgresChatMemoryRepository({ pool: pool(), schema, tablePrefix });
+    await sibling.saveAll('c', before);
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      const repository = new PostgresChatMemoryRepository({
+        client,
+        schema,
+        tablePrefix,
+        timeoutMs: 300,
+      });
+      await repository.findByConversationId('c');
+      const release = await lockConversation(tablePrefix);
+      const error = await repository.append('c', turn).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(MemoryError);
+      expect((error as MemoryError).outcome).toBe('unchanged');
+      const next = repository.append('other', turn);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await release();
+      await next;
+      expect(await sibling.findByConversationId('c')).toEqual(before);
+      expect(await sibling.findByConversationId('other')).toEqual(turn);
+    } finally {
+      await client.end();
+    }
   });
 });

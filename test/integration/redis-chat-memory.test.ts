@@ -1,9 +1,15 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MemoryError } from '../../src/errors/index.js';
+import { MessageWindowChatMemory } from '../../src/memory/index.js';
 import { RedisChatMemoryRepository } from '../../src/memory/redis/index.js';
-import { chatMemoryRepositoryContract } from './chat-memory-contract.js';
-import type { FaultInjector } from './fault-injection.js';
+import { chatMemoryRepositoryContract, EARLIER_TURN, LATE_TURN } from './chat-memory-contract.js';
+import { FaultInjector } from './fault-injection.js';
 import { serviceUrl } from './services.js';
+import { freePort, startRedis } from './support/private-redis.js';
 
 const redis = serviceUrl('REDIS_URL');
 const runPrefix = `toolloop-test:${process.pid}-${Date.now().toString(36)}:`;
@@ -32,14 +38,21 @@ describe.skipIf(redis.skip)('RedisChatMemoryRepository meets the chat memory con
   chatMemoryRepositoryContract({
     backend: 'redis',
     propertyRuns: 30,
+    storesRawRows: true,
     create: async () => {
       const keyPrefix = `${runPrefix}${++prefixes}:`;
+      const raw = connect();
       return {
         repository: new RedisChatMemoryRepository({ client: connect(), keyPrefix }),
         sibling: new RedisChatMemoryRepository({ client: connect(), keyPrefix }),
+        storeRawRow: async (conversationId: string, text: string) => {
+          const encoded = Buffer.from(conversationId, 'utf16le').toString('base64url');
+          await raw.rpush(`${keyPrefix}messages:${encoded}`, text);
+          return true;
+        },
       };
     },
-    createFaulty: async (injector: FaultInjector) => {
+    createFaulty: async (injector) => {
       const keyPrefix = `${runPrefix}${++prefixes}:`;
       return {
         repository: new RedisChatMemoryRepository({
@@ -91,5 +104,103 @@ describe.skipIf(redis.skip)('RedisChatMemoryRepository keys', () => {
     expect(error).toMatchObject({ name: 'MemoryError', backend: 'redis', conversationId: 'c' });
     expect((error as Error).message).not.toContain('secret text');
     client.disconnect();
+  });
+});
+
+describe.skipIf(redis.skip)('RedisChatMemoryRepository after a timeout', () => {
+  const before = EARLIER_TURN;
+  const turn = LATE_TURN;
+
+  it('a paused server (CLIENT PAUSE): the caller gets a MemoryError saying whether the write is known, no command is sent after it, and nothing is stored after it', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'toolloop-redis-pause-'));
+    const port = await freePort();
+    const server = await startRedis(port, directory);
+    const url = `redis://127.0.0.1:${port}`;
+    const admin = new Redis(url);
+    const injector = new FaultInjector(['eval', 'lrange', 'smembers']);
+    const client = new Redis(url);
+    try {
+      const repository = new RedisChatMemoryRepository({
+        client: injector.wrap(client),
+        timeoutMs: 300,
+      });
+      const memory = new MessageWindowChatMemory({ repository });
+      // Counts every call from here on; none fails.
+      injector.arm(Number.MAX_SAFE_INTEGER, 'error');
+      const cases = [
+        // A write sent just before the pause: in flight at the timeout, refused after it.
+        { name: 'append', outcome: 'unknown', run: () => repository.append('c', turn) },
+        { name: 'saveAll', outcome: 'unknown', run: () => repository.saveAll('c', turn) },
+        { name: 'delete', outcome: 'unknown', run: () => repository.deleteByConversationId('c') },
+        // A window add starts with a read: nothing is written, and the error says so.
+        { name: 'window add', outcome: 'unchanged', run: () => memory.add('c', turn) },
+        { name: 'read', outcome: 'unchanged', run: () => repository.findByConversationId('c') },
+      ];
+      let tried = 0;
+      for (const testCase of cases) {
+        await repository.saveAll('c', before);
+        await admin.config('RESETSTAT');
+        await admin.client('PAUSE', 1500, 'ALL');
+        const error = await testCase.run().catch((caught: unknown) => caught);
+        const sentAtError = injector.count;
+        expect(error, testCase.name).toBeInstanceOf(MemoryError);
+        expect((error as MemoryError).outcome, testCase.name).toBe(testCase.outcome);
+        expect((error as Error).message).toMatch(/timed out after 300 ms/);
+        // Let the pause end and every queued command run.
+        await admin.ping();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(injector.count, `${testCase.name}: calls after the error`).toBe(sentAtError);
+        const stats = await admin.info('commandstats');
+        const evals = Number(/cmdstat_eval:calls=(\d+)/.exec(stats)?.[1] ?? 0);
+        // What ran is what was sent before the error (commandstats counts the INFO/CONFIG of the admin too).
+        expect(evals, testCase.name).toBeLessThanOrEqual(sentAtError);
+        expect(
+          await new RedisChatMemoryRepository({ client: admin }).findByConversationId('c'),
+        ).toEqual(before);
+        tried++;
+      }
+      expect(tried).toBe(cases.length);
+    } finally {
+      client.disconnect();
+      admin.disconnect();
+      server.kill('SIGKILL');
+      rmSync(directory, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('a trimming append that keeps losing its compare-and-set stops at the timeout: no command after the error, nothing stored', async () => {
+    const keyPrefix = `${runPrefix}${++prefixes}:`;
+    const bumper = connect();
+    const versionKey = `${keyPrefix}version:${Buffer.from('c', 'utf16le').toString('base64url')}`;
+    let evals = 0;
+    const client = connect();
+    // A real client whose every snapshot is followed by a competing write: the compare-and-set
+    // that follows it always fails, so only the timeout can end the append.
+    const contended = new Proxy(client, {
+      get(target, property, receiver) {
+        if (property !== 'eval') return Reflect.get(target, property, receiver);
+        return async (...args: Parameters<Redis['eval']>) => {
+          evals++;
+          const result = await target.eval(...args);
+          if (String(args[0]).includes('LRANGE')) await bumper.incr(versionKey);
+          return result;
+        };
+      },
+    });
+    const repository = new RedisChatMemoryRepository({
+      client: contended,
+      keyPrefix,
+      timeoutMs: 300,
+      maxRetries: 1_000_000,
+    });
+    await repository.saveAll('c', before);
+    const memory = new MessageWindowChatMemory({ repository });
+    const error = await memory.add('c', turn).catch((caught: unknown) => caught);
+    const sentAtError = evals;
+    expect(error).toBeInstanceOf(MemoryError);
+    expect((error as Error).message).toMatch(/timed out after 300 ms/);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(evals - sentAtError).toBe(0);
+    expect(await repository.findByConversationId('c')).toEqual(before);
   });
 });

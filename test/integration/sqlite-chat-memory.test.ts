@@ -25,12 +25,23 @@ afterAll(() => {
 describe('SqliteChatMemoryRepository meets the chat memory contract', () => {
   chatMemoryRepositoryContract({
     backend: 'sqlite',
+    storesRawRows: true,
     create: async () => {
       // synchronous=NORMAL keeps 10,000 appends fast; the durability test runs with FULL.
       const file = join(directory, `memory-${++files}.db`);
+      const raw = open(file);
       return {
         repository: new SqliteChatMemoryRepository({ database: open(file), synchronous: 'NORMAL' }),
         sibling: new SqliteChatMemoryRepository({ database: open(file), synchronous: 'NORMAL' }),
+        storeRawRow: async (conversationId: string, text: string) => {
+          raw
+            .prepare(
+              `INSERT INTO toolloop_chat_memory (conversation_id, seq, message)
+               SELECT ?, COALESCE(MAX(seq), 0) + 1, ? FROM toolloop_chat_memory WHERE conversation_id = ?`,
+            )
+            .run(conversationId, text, conversationId);
+          return true;
+        },
       };
     },
     createFaulty: async (injector: FaultInjector) => {

@@ -4,7 +4,8 @@ import type { Message } from '../../messages/index.js';
 import type { AppendOptions, ChatMemoryRepository } from '../chat-memory-repository.js';
 import { assertConversationId, assertMessages } from '../conversation-id.js';
 import { decodeSafeJson, decodeSafeText, encodeSafeJson, encodeSafeText } from '../safe-text.js';
-import { runStoreOperation } from '../store-operation.js';
+import { runStoreOperation, type StoreOperationScope } from '../store-operation.js';
+import { storedMessage } from '../stored-message.js';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryable } from './postgres-client.js';
 import {
   migratePostgresChatMemory,
@@ -28,9 +29,18 @@ export type PostgresChatMemoryRepositoryOptions = PostgresChatMemorySchemaOption
       }
   );
 
+/** A connection held by one operation. */
 interface Lease {
+  /** The connection, refusing every statement once the operation timed out. */
   connection: PostgresQueryable;
-  done(destroy?: boolean): void;
+  /** The connection itself, for COMMIT (sent through the scope) and ROLLBACK. */
+  raw: PostgresQueryable;
+  /** Rolls back an open transaction; never throws. */
+  rollback(): Promise<void>;
+  /** Gives the connection back (`broken`: a pooled one is destroyed). Runs once. */
+  done(broken: boolean): void;
+  /** The operation timed out while holding the connection. */
+  abandon(): void;
 }
 
 const BACKEND = 'postgres';
@@ -75,17 +85,15 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
 
   /** Creates the tables when missing (what the first operation does when `autoMigrate` is on). */
   async migrate(): Promise<void> {
-    await runStoreOperation({ backend: BACKEND, operation: 'migrate' }, async () => {
-      const lease = await this.#lease();
-      let failed = false;
+    await runStoreOperation({ backend: BACKEND, operation: 'migrate' }, async (scope) => {
+      const lease = await this.#acquire(scope);
       try {
-        await this.#configure(lease.connection);
         await migratePostgresChatMemory(lease.connection, this.#schemaOptions);
+        lease.done(false);
       } catch (error) {
-        failed = true;
+        await lease.rollback();
+        lease.done(true);
         throw error;
-      } finally {
-        lease.done(failed);
       }
     });
   }
@@ -105,10 +113,10 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     assertConversationId(conversationId);
     return this.#query('read', conversationId, async (connection) => {
       const result = await connection.query(
-        `SELECT message FROM ${this.#tables.messages} WHERE conversation_key = $1 ORDER BY seq`,
+        `SELECT seq, message FROM ${this.#tables.messages} WHERE conversation_key = $1 ORDER BY seq`,
         [conversationKey(conversationId)],
       );
-      return result.rows.map((row) => decodeSafeJson(row.message) as Message);
+      return decodeRows(conversationId, result.rows);
     });
   }
 
@@ -139,7 +147,7 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
 
   async deleteByConversationId(conversationId: string): Promise<void> {
     assertConversationId(conversationId);
-    await this.#query('delete', conversationId, async (connection) => {
+    await this.#transaction('delete', conversationId, async (connection) => {
       await connection.query(
         `DELETE FROM ${this.#tables.conversations} WHERE conversation_key = $1`,
         [conversationKey(conversationId)],
@@ -158,10 +166,9 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     const retain = options.retain;
     if (rows.length === 0 && !retain) return;
     if (!retain) {
-      // One statement is one implicit transaction: the sequence claim (which row-locks the
-      // conversation) and the insert commit together, in one round trip.
+      // One statement: the sequence claim (which row-locks the conversation) and the insert.
       const { conversations, messages: table } = this.#tables;
-      await this.#query('append', conversationId, async (connection) => {
+      await this.#transaction('append', conversationId, async (connection) => {
         await connection.query(
           `WITH claimed AS (
              INSERT INTO ${conversations} AS c (conversation_key, conversation_id, last_seq)
@@ -191,7 +198,7 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
       const appendedFrom = seqs.findIndex((seq) => seq >= start);
       const keep = new Set(
         retain(
-          stored.rows.map((row) => decodeSafeJson(row.message) as Message),
+          decodeRows(conversationId, stored.rows),
           appendedFrom === -1 ? seqs.length : appendedFrom,
         ),
       );
@@ -241,7 +248,7 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     conversationId: string | undefined,
     work: (connection: PostgresQueryable) => Promise<T>,
   ): Promise<T> {
-    return this.#withLease(operation, conversationId, work, false);
+    return this.#withConnection(operation, conversationId, work, false);
   }
 
   #transaction<T>(
@@ -249,78 +256,58 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     conversationId: string,
     work: (connection: PostgresQueryable) => Promise<T>,
   ): Promise<T> {
-    return this.#withLease(operation, conversationId, work, true);
+    return this.#withConnection(operation, conversationId, work, true);
   }
 
   /**
-   * Runs `work` on one connection, inside a transaction when asked. On a timeout every connection
-   * the operation holds is destroyed, which makes the server roll its transaction back.
+   * Runs `work` on one connection, inside a transaction when asked (every write is one). The
+   * transaction's statements run with a server-side `statement_timeout` a little past the
+   * caller's deadline, and COMMIT is sent only before that deadline. When the operation times
+   * out, pooled connections it holds are destroyed at once (the server rolls back what was not
+   * committed) and the single client rolls back as soon as its statement in flight returns; a
+   * connection the pool hands over after the timeout goes back unused. So after a timeout no
+   * statement is sent and nothing commits, unless COMMIT itself was in flight (`outcome`
+   * `'unknown'`).
    */
-  #withLease<T>(
+  #withConnection<T>(
     operation: string,
     conversationId: string | undefined,
     work: (connection: PostgresQueryable) => Promise<T>,
     transactional: boolean,
   ): Promise<T> {
-    return runStoreOperation({ backend: BACKEND, operation, conversationId }, async () => {
-      const held: Lease[] = [];
-      const acquire = async (): Promise<Lease> => {
-        const lease = onceDone(await this.#lease());
-        held.push(lease);
-        try {
-          await this.#configure(lease.connection);
-        } catch (error) {
-          lease.done(true);
-          throw error;
-        }
-        return lease;
-      };
-      const body = async (): Promise<T> => {
+    return runStoreOperation(
+      { backend: BACKEND, operation, conversationId, timeoutMs: this.timeoutMs },
+      async (scope) => {
+        const held: Lease[] = [];
+        scope.signal.addEventListener('abort', () => {
+          for (const lease of held) lease.abandon();
+        });
+        const acquire = () =>
+          this.#acquire(scope, (lease) => {
+            held.push(lease);
+          });
         await this.#ensureSchema(acquire);
         const lease = await acquire();
+        let inTransaction = false;
         try {
-          if (!transactional) {
-            const result = await work(lease.connection);
-            lease.done(false);
-            return result;
+          if (transactional) {
+            await lease.connection.query(beginStatement(scope.remaining()));
+            inTransaction = true;
           }
-          await lease.connection.query('BEGIN');
-          try {
-            const result = await work(lease.connection);
-            await lease.connection.query('COMMIT');
-            lease.done(false);
-            return result;
-          } catch (error) {
-            await lease.connection.query('ROLLBACK').catch(() => {});
-            throw error;
+          const result = await work(lease.connection);
+          if (transactional) {
+            await scope.write(() => lease.raw.query('COMMIT'));
+            inTransaction = false;
           }
+          lease.done(false);
+          return result;
         } catch (error) {
+          if (inTransaction) await lease.rollback();
           lease.done(true);
           throw error;
         }
-      };
-      if (this.timeoutMs <= 0) return body();
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const pending = body();
-      pending.catch(() => {});
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          for (const lease of held) lease.done(true);
-          reject(
-            new MemoryError({
-              backend: BACKEND,
-              conversationId,
-              message: `postgres chat memory ${operation} timed out after ${this.timeoutMs} ms`,
-            }),
-          );
-        }, this.timeoutMs);
-      });
-      try {
-        return await Promise.race([pending, timeout]);
-      } finally {
-        clearTimeout(timer);
-      }
-    });
+      },
+    );
   }
 
   async #ensureSchema(acquire: () => Promise<Lease>): Promise<void> {
@@ -333,13 +320,14 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
           await migratePostgresChatMemory(lease.connection, this.#schemaOptions);
           lease.done(false);
         } catch (error) {
+          await lease.rollback();
           lease.done(true);
           throw error;
         }
       })();
       this.#ready = ready;
-      // A migration that never finishes (its connection destroyed by a timeout) is retried by the
-      // next operation instead of blocking it.
+      // A migration that never finishes (its connection stuck) is retried by the next operation
+      // instead of blocking it.
       const current = ready;
       const timer =
         this.timeoutMs > 0
@@ -360,11 +348,34 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     }
   }
 
-  async #lease(): Promise<Lease> {
-    if (this.#pool) {
-      const client: PostgresPoolClient = await this.#pool.connect();
-      return { connection: client, done: (destroy) => client.release(destroy === true) };
+  /**
+   * A connection for the operation of `scope`, configured; `hold` sees it before anything is sent
+   * on it. One that arrives after the operation timed out is given back untouched, and the
+   * timeout error thrown.
+   */
+  async #acquire(
+    scope: StoreOperationScope,
+    hold: (lease: Lease) => void = () => {},
+  ): Promise<Lease> {
+    const lease = this.#pool
+      ? pooledLease(await this.#pool.connect(), scope)
+      : await this.#clientLease(scope);
+    if (scope.expired) {
+      lease.done(false);
+      scope.checkpoint();
     }
+    hold(lease);
+    try {
+      await this.#configure(lease);
+    } catch (error) {
+      lease.done(true);
+      throw error;
+    }
+    return lease;
+  }
+
+  /** The single client, once the operations before this one are done with it. */
+  async #clientLease(scope: StoreOperationScope): Promise<Lease> {
     const client = this.#client as PostgresQueryable;
     const previous = this.#clientQueue;
     let release!: () => void;
@@ -372,31 +383,87 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
       release = resolve;
     });
     await previous;
-    return { connection: client, done: () => release() };
+    let done = false;
+    return {
+      raw: client,
+      connection: guarded(client, scope),
+      rollback: () => rollback(client),
+      done: () => {
+        if (done) return;
+        done = true;
+        release();
+      },
+      // The client is shared and cannot be destroyed: the operation rolls back and releases it
+      // when its statement in flight returns, so the next operation never joins its transaction.
+      abandon: () => {},
+    };
   }
 
   /** Turns synchronous commit on once per connection (pooled connections are reused). */
-  async #configure(connection: PostgresQueryable): Promise<void> {
-    if (configured.has(connection)) return;
-    await connection.query('SET synchronous_commit = on');
-    configured.add(connection);
+  async #configure(lease: Lease): Promise<void> {
+    if (configured.has(lease.raw)) return;
+    await lease.connection.query('SET synchronous_commit = on');
+    configured.add(lease.raw);
   }
 }
 
-function onceDone(lease: Lease): Lease {
+/** A pooled connection: destroyed on a timeout, so the server rolls back its transaction. */
+function pooledLease(client: PostgresPoolClient, scope: StoreOperationScope): Lease {
   let done = false;
+  const give = (broken: boolean) => {
+    if (done) return;
+    done = true;
+    client.release(broken);
+  };
   return {
-    connection: lease.connection,
-    done(destroy) {
-      if (done) return;
-      done = true;
-      lease.done(destroy);
+    raw: client,
+    connection: guarded(client, scope),
+    // A destroyed connection has nothing to roll back: the server did it.
+    rollback: async () => {
+      if (!done) await rollback(client);
+    },
+    done: give,
+    abandon: () => give(true),
+  };
+}
+
+/** `connection`, refusing to send anything once `scope` timed out. */
+function guarded(connection: PostgresQueryable, scope: StoreOperationScope): PostgresQueryable {
+  return {
+    query: (text, values) => {
+      scope.checkpoint();
+      return connection.query(text, values);
     },
   };
 }
 
+async function rollback(connection: PostgresQueryable): Promise<void> {
+  await connection.query('ROLLBACK').catch(() => {});
+}
+
+/**
+ * BEGIN, with a server-side statement timeout a little past the time left: the server ends a
+ * statement still waiting after the caller's deadline (a lock, a slow disk) instead of keeping a
+ * backend busy for an operation nobody waits for any more.
+ */
+function beginStatement(remainingMs: number | undefined): string {
+  if (remainingMs === undefined) return 'BEGIN';
+  return `BEGIN; SET LOCAL statement_timeout = ${Math.ceil(remainingMs) + 100}`;
+}
+
 function conversationKey(conversationId: string): string {
   return createHash('sha256').update(Buffer.from(conversationId, 'utf16le')).digest('hex');
+}
+
+function decodeRows(conversationId: string, rows: readonly Record<string, unknown>[]): Message[] {
+  return rows.map((row, index) =>
+    storedMessage(decodeSafeJson(row.message), {
+      backend: BACKEND,
+      conversationId,
+      row: index + 1,
+      key: `seq ${String(row.seq)}`,
+    }),
+  );
 }
 
 function serialize(message: Message): string {

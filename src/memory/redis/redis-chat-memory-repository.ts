@@ -1,8 +1,10 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { MemoryError } from '../../errors/index.js';
 import type { Message } from '../../messages/index.js';
 import type { AppendOptions, ChatMemoryRepository } from '../chat-memory-repository.js';
 import { assertConversationId, assertMessages } from '../conversation-id.js';
-import { runStoreOperation } from '../store-operation.js';
+import { runStoreOperation, type StoreOperationScope } from '../store-operation.js';
+import { parseStoredMessage } from '../stored-message.js';
 import type { RedisClient } from './redis-client.js';
 
 /** Options of {@link RedisChatMemoryRepository}. */
@@ -19,6 +21,18 @@ export interface RedisChatMemoryRepositoryOptions {
 
 const BACKEND = 'redis';
 
+/** How long a reading of the server's clock may serve to fence writes, in ms. */
+const CLOCK_FRESH_MS = 1000;
+
+// Every write script starts with the fence: it reads the server's clock (microseconds) and
+// refuses to write when ARGV[1] (a deadline on that clock, '' for none) has passed. Replies carry
+// the clock reading, which fences the next writes.
+const FENCE = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+if ARGV[1] ~= '' and now >= tonumber(ARGV[1]) then return {-1, now} end
+`;
+
 // Arguments are pushed in slices because Lua's unpack() has a stack limit.
 const PUSH = `
 local function push(key, from)
@@ -32,33 +46,49 @@ local function push(key, from)
 end
 `;
 
-/** KEYS: list, version, ids. ARGV: encoded id, messages… */
-const APPEND_SCRIPT = `${PUSH}
-push(KEYS[1], 2)
-redis.call('INCR', KEYS[2])
-redis.call('SADD', KEYS[3], ARGV[1])
-return redis.call('LLEN', KEYS[1])
+/** Returns the server's clock in microseconds. */
+const CLOCK_SCRIPT = `
+local time = redis.call('TIME')
+return tonumber(time[1]) * 1000000 + tonumber(time[2])
 `;
 
-/** KEYS: list, version. Returns {version, messages…} in one atomic read. */
+/** KEYS: list, version, ids. ARGV: deadline, encoded id, messages… Returns {1, now}. */
+const APPEND_SCRIPT = `${FENCE}${PUSH}
+push(KEYS[1], 3)
+redis.call('INCR', KEYS[2])
+redis.call('SADD', KEYS[3], ARGV[2])
+return {1, now}
+`;
+
+/** KEYS: list, version. Returns {version, messages, now} in one atomic read. */
 const SNAPSHOT_SCRIPT = `
+local time = redis.call('TIME')
 local version = redis.call('GET', KEYS[2]) or '0'
-return {version, redis.call('LRANGE', KEYS[1], 0, -1)}
+return {version, redis.call('LRANGE', KEYS[1], 0, -1), tonumber(time[1]) * 1000000 + tonumber(time[2])}
 `;
 
 /**
- * KEYS: list, version, ids. ARGV: expected version ('' = any), encoded id, messages…
- * Replaces the list when the version still matches; returns 0 on a concurrent change.
+ * KEYS: list, version, ids. ARGV: deadline, expected version ('' = any), encoded id, messages…
+ * Replaces the list when the version still matches. Returns {1, now}, or {0, now} on a
+ * concurrent change.
  */
-const REPLACE_SCRIPT = `${PUSH}
+const REPLACE_SCRIPT = `${FENCE}${PUSH}
 local version = redis.call('GET', KEYS[2]) or '0'
-if ARGV[1] ~= '' and version ~= ARGV[1] then return 0 end
+if ARGV[2] ~= '' and version ~= ARGV[2] then return {0, now} end
 redis.call('DEL', KEYS[1])
-push(KEYS[1], 3)
-if #ARGV >= 3 then redis.call('SADD', KEYS[3], ARGV[2]) else redis.call('SREM', KEYS[3], ARGV[2]) end
+push(KEYS[1], 4)
+if #ARGV >= 4 then redis.call('SADD', KEYS[3], ARGV[3]) else redis.call('SREM', KEYS[3], ARGV[3]) end
 redis.call('INCR', KEYS[2])
-return 1
+return {1, now}
 `;
+
+/** A reading of the server's clock and the local time its reply arrived. */
+interface ClockReading {
+  /** Server time, µs. */
+  server: number;
+  /** `performance.now()` when the reply was handled, ms. */
+  local: number;
+}
 
 /**
  * Chat memory in Redis through `ioredis`. Each conversation is a LIST of JSON messages (list
@@ -68,13 +98,21 @@ return 1
  * used. Appends are one Lua script (atomic); a trimming append reads a snapshot and writes with a
  * compare-and-set on the version, retrying when another writer came first. With
  * `appendonly yes` and `appendfsync always` every acknowledged append survives a crash.
- * Single-node or Sentinel deployments (the keys of one call do not share a cluster slot).
+ *
+ * Timeouts: after an operation times out, it sends nothing more (its retries stop), and every
+ * write script is fenced: it carries a deadline on the server's own clock, derived from a recent
+ * reading of that clock so that it falls before the caller's deadline, and refuses to write once
+ * it has passed. A write delayed in a paused or overloaded server therefore takes effect before
+ * the caller's `MemoryError` or never, so retrying after the error cannot store a turn twice.
+ * Needs Redis 5 or newer (`TIME` inside scripts). Single-node or Sentinel deployments (the keys
+ * of one call do not share a cluster slot).
  */
 export class RedisChatMemoryRepository implements ChatMemoryRepository {
   readonly client: RedisClient;
   readonly keyPrefix: string;
   readonly timeoutMs: number;
   readonly #maxRetries: number;
+  #clock: ClockReading | undefined;
 
   constructor(options: RedisChatMemoryRepositoryOptions) {
     this.client = options.client;
@@ -84,30 +122,37 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
   }
 
   async findConversationIds(): Promise<string[]> {
-    return this.#run('findConversationIds', undefined, async () =>
-      (await this.client.smembers(this.#idsKey())).map(decodeId),
-    );
+    return this.#run('findConversationIds', undefined, async (scope) => {
+      scope.checkpoint();
+      return (await this.client.smembers(this.#idsKey())).map(decodeId);
+    });
   }
 
   async findByConversationId(conversationId: string): Promise<Message[]> {
     assertConversationId(conversationId);
-    return this.#run('read', conversationId, async () =>
-      (await this.client.lrange(this.#listKey(conversationId), 0, -1)).map(
-        (text) => JSON.parse(text) as Message,
-      ),
-    );
+    return this.#run('read', conversationId, async (scope) => {
+      scope.checkpoint();
+      return parseRows(
+        conversationId,
+        await this.client.lrange(this.#listKey(conversationId), 0, -1),
+      );
+    });
   }
 
   async saveAll(conversationId: string, messages: readonly Message[]): Promise<void> {
     assertConversationId(conversationId);
     assertMessages(messages);
     const rows = messages.map((message) => JSON.stringify(message));
-    await this.#run('saveAll', conversationId, () => this.#replace(conversationId, '', rows));
+    await this.#run('saveAll', conversationId, (scope) =>
+      this.#replace(scope, conversationId, '', rows),
+    );
   }
 
   async deleteByConversationId(conversationId: string): Promise<void> {
     assertConversationId(conversationId);
-    await this.#run('delete', conversationId, () => this.#replace(conversationId, '', []));
+    await this.#run('delete', conversationId, (scope) =>
+      this.#replace(scope, conversationId, '', []),
+    );
   }
 
   async append(
@@ -121,36 +166,41 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
     const retain = options.retain;
     if (!retain) {
       if (rows.length === 0) return;
-      await this.#run('append', conversationId, () =>
-        this.client.eval(
-          APPEND_SCRIPT,
-          3,
-          this.#listKey(conversationId),
-          this.#versionKey(conversationId),
-          this.#idsKey(),
-          encodeId(conversationId),
-          ...rows,
-        ),
-      );
+      await this.#run('append', conversationId, async (scope) => {
+        const deadline = await this.#fence(scope);
+        const reply = await scope.write(() =>
+          this.client.eval(
+            APPEND_SCRIPT,
+            3,
+            this.#listKey(conversationId),
+            this.#versionKey(conversationId),
+            this.#idsKey(),
+            deadline,
+            encodeId(conversationId),
+            ...rows,
+          ),
+        );
+        await this.#written(scope, reply);
+      });
       return;
     }
-    await this.#run('append', conversationId, async () => {
+    await this.#run('append', conversationId, async (scope) => {
       for (let attempt = 0; attempt < this.#maxRetries; attempt++) {
+        scope.checkpoint();
         const snapshot = (await this.client.eval(
           SNAPSHOT_SCRIPT,
           2,
           this.#listKey(conversationId),
           this.#versionKey(conversationId),
-        )) as [string, string[]];
-        const [version, stored] = snapshot;
+        )) as [string, string[], number];
+        const [version, stored, serverTime] = snapshot;
+        this.#learnClock(serverTime);
         const all = [...stored, ...rows];
-        const keep = retain(
-          all.map((text) => JSON.parse(text) as Message),
-          stored.length,
-        );
+        const keep = retain([...parseRows(conversationId, stored), ...messages], stored.length);
         const kept = keep.map((index) => all[index]).filter((row) => row !== undefined);
-        if (await this.#replace(conversationId, String(version), kept)) return;
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * (attempt + 1)));
+        if (await this.#replace(scope, conversationId, String(version), kept)) return;
+        scope.checkpoint();
+        await sleep(Math.random() * 5 * (attempt + 1), undefined, { signal: scope.signal });
       }
       throw new MemoryError({
         backend: BACKEND,
@@ -160,27 +210,80 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
     });
   }
 
-  async #replace(conversationId: string, version: string, rows: string[]): Promise<boolean> {
-    const result = await this.client.eval(
-      REPLACE_SCRIPT,
-      3,
-      this.#listKey(conversationId),
-      this.#versionKey(conversationId),
-      this.#idsKey(),
-      version,
-      encodeId(conversationId),
-      ...rows,
+  /** Runs the fenced replace; false when another writer changed the conversation first. */
+  async #replace(
+    scope: StoreOperationScope,
+    conversationId: string,
+    version: string,
+    rows: string[],
+  ): Promise<boolean> {
+    const deadline = await this.#fence(scope);
+    const reply = await scope.write(() =>
+      this.client.eval(
+        REPLACE_SCRIPT,
+        3,
+        this.#listKey(conversationId),
+        this.#versionKey(conversationId),
+        this.#idsKey(),
+        deadline,
+        version,
+        encodeId(conversationId),
+        ...rows,
+      ),
     );
-    return Number(result) === 1;
+    return await this.#written(scope, reply);
+  }
+
+  /**
+   * The deadline on the server's clock for a write sent now, as a script argument: the server
+   * time of a recent reading plus the local time left until the caller's deadline from when that
+   * reading arrived, less a margin for the two clocks' rates. The reading was taken before its
+   * reply arrived, so this falls at or before the caller's deadline. `''` without a deadline.
+   */
+  async #fence(scope: StoreOperationScope): Promise<string> {
+    if (scope.deadline === undefined) return '';
+    let clock = this.#clock;
+    if (clock === undefined || performance.now() - clock.local > CLOCK_FRESH_MS) {
+      scope.checkpoint();
+      this.#learnClock(await this.client.eval(CLOCK_SCRIPT, 0));
+      clock = this.#clock as ClockReading;
+    }
+    const left = scope.deadline - clock.local;
+    const margin = 1 + Math.abs(left) / 1000;
+    return String(Math.floor(clock.server + (left - margin) * 1000));
+  }
+
+  #learnClock(serverTime: unknown): void {
+    const server = Number(serverTime);
+    if (!Number.isFinite(server)) return;
+    const local = performance.now();
+    if (this.#clock === undefined || this.#clock.local <= local) this.#clock = { server, local };
+  }
+
+  /**
+   * Reads a write script's reply {status, now}: true when it wrote, false on a concurrent change.
+   * A write its fence refused reached the server after the deadline: nothing was written, and the
+   * operation ends with its timeout error (the local timer fires at most a margin later).
+   */
+  async #written(scope: StoreOperationScope, reply: unknown): Promise<boolean> {
+    const [status, serverTime] = reply as [number, number];
+    this.#learnClock(serverTime);
+    if (Number(status) === -1) {
+      if (!scope.expired) {
+        await new Promise((resolve) => scope.signal.addEventListener('abort', resolve));
+      }
+      scope.checkpoint();
+    }
+    return Number(status) === 1;
   }
 
   #run<T>(
     operation: string,
     conversationId: string | undefined,
-    run: () => Promise<T>,
+    run: (scope: StoreOperationScope) => Promise<T>,
   ): Promise<T> {
     return runStoreOperation(
-      { backend: BACKEND, operation, conversationId, timeoutMs: this.timeoutMs },
+      { backend: BACKEND, operation, conversationId, timeoutMs: this.timeoutMs, fenced: true },
       run,
     );
   }
@@ -196,6 +299,12 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
   #idsKey(): string {
     return `${this.keyPrefix}conversations`;
   }
+}
+
+function parseRows(conversationId: string, rows: readonly unknown[]): Message[] {
+  return rows.map((text, index) =>
+    parseStoredMessage(text, { backend: BACKEND, conversationId, row: index + 1 }),
+  );
 }
 
 function encodeId(conversationId: string): string {

@@ -4,6 +4,7 @@ import { assertConversationId, assertMessages } from '../conversation-id.js';
 import { decodeSafeText, encodeSafeText } from '../safe-text.js';
 import { quoteIdentifier } from '../sql-identifier.js';
 import { runStoreOperation } from '../store-operation.js';
+import { parseStoredMessage } from '../stored-message.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-database.js';
 
 /** Options of {@link SqliteChatMemoryRepository}. */
@@ -24,7 +25,6 @@ export interface SqliteChatMemoryRepositoryOptions {
 
 interface Statements {
   ids: SqliteStatement;
-  read: SqliteStatement;
   readWithSeq: SqliteStatement;
   maxSeq: SqliteStatement;
   insert: SqliteStatement;
@@ -33,6 +33,22 @@ interface Statements {
 }
 
 const BACKEND = 'sqlite';
+
+interface StoredRow {
+  seq: number;
+  message: unknown;
+}
+
+function parseRows(conversationId: string, rows: readonly StoredRow[]): Message[] {
+  return rows.map((row, index) =>
+    parseStoredMessage(row.message, {
+      backend: BACKEND,
+      conversationId,
+      row: index + 1,
+      key: `seq ${row.seq}`,
+    }),
+  );
+}
 
 /**
  * Chat memory in SQLite through `better-sqlite3`: the embedded default for conversations that must
@@ -73,8 +89,9 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
   async findByConversationId(conversationId: string): Promise<Message[]> {
     assertConversationId(conversationId);
     return runStoreOperation({ backend: BACKEND, operation: 'read', conversationId }, () =>
-      (this.#prepared().read.all(encodeSafeText(conversationId)) as { message: string }[]).map(
-        (row) => JSON.parse(row.message) as Message,
+      parseRows(
+        conversationId,
+        this.#prepared().readWithSeq.all(encodeSafeText(conversationId)) as StoredRow[],
       ),
     );
   }
@@ -122,11 +139,11 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
         });
         const retain = options.retain;
         if (!retain) return;
-        const stored = statements.readWithSeq.all(key) as { seq: number; message: string }[];
+        const stored = statements.readWithSeq.all(key) as StoredRow[];
         const appendedFrom = stored.findIndex((row) => row.seq >= start);
         const keep = new Set(
           retain(
-            stored.map((row) => JSON.parse(row.message) as Message),
+            parseRows(conversationId, stored),
             appendedFrom === -1 ? stored.length : appendedFrom,
           ),
         );
@@ -165,7 +182,6 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
     );
     this.#statements = {
       ids: database.prepare(`SELECT DISTINCT conversation_id FROM ${table}`),
-      read: database.prepare(`SELECT message FROM ${table} WHERE conversation_id = ? ORDER BY seq`),
       readWithSeq: database.prepare(
         `SELECT seq, message FROM ${table} WHERE conversation_id = ? ORDER BY seq`,
       ),

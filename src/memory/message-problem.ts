@@ -1,0 +1,166 @@
+import type { Message } from '../messages/index.js';
+
+const ROLES: ReadonlySet<string> = new Set(['system', 'user', 'assistant', 'tool']);
+/** The fields a message defines: the only keys an error may name (other keys are data). */
+const FIELDS: ReadonlySet<string> = new Set([
+  'role',
+  'text',
+  'media',
+  'metadata',
+  'toolCalls',
+  'responses',
+]);
+const MAX_DEPTH = 1000;
+
+/**
+ * Why `value` is not a {@link Message} that a store can hold, or `undefined` when it is one: plain
+ * JSON data (plain objects, arrays, strings, finite numbers, booleans, null) with the fields of
+ * its role and the right types. The reason names fields, never their contents, so it can go into
+ * an error message. Fields a role does not define are allowed (they round-trip as data).
+ */
+export function messageProblem(value: unknown): string | undefined {
+  if (!isPlainObject(value)) return 'it is not an object';
+  for (const key of Object.keys(value)) {
+    const field = value[key];
+    if (field === undefined) continue;
+    const notJson = jsonProblem(field, FIELDS.has(key) ? key : 'a field', [], 0);
+    if (notJson !== undefined) return notJson;
+  }
+  const role = value.role;
+  if (typeof role !== 'string' || !ROLES.has(role)) {
+    return 'role is not one of system, user, assistant, tool';
+  }
+  const message = value as Record<string, unknown>;
+  const metadata = optionalObject(message, 'metadata', 'metadata');
+  if (metadata !== undefined) return metadata;
+  switch (role) {
+    case 'system':
+      return stringField(message, 'text', 'text');
+    case 'user':
+      return stringField(message, 'text', 'text') ?? arrayOf(message, 'media', mediaProblem, true);
+    case 'assistant':
+      return (
+        (message.text === null ? undefined : stringField(message, 'text', 'text')) ??
+        arrayOf(message, 'toolCalls', toolCallProblem, false)
+      );
+    default:
+      return arrayOf(message, 'responses', toolResponseProblem, false);
+  }
+}
+
+/**
+ * Why a value is not plain JSON data, or `undefined`. `field` names the message field it sits in
+ * (nested keys are data, so they are not named). `ancestors` catches cycles.
+ */
+function jsonProblem(
+  value: unknown,
+  field: string,
+  ancestors: unknown[],
+  depth: number,
+): string | undefined {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return undefined;
+    case 'number':
+      return Number.isFinite(value) ? undefined : `${field} holds a number that is not finite`;
+    case 'object': {
+      if (value === null) return undefined;
+      if (depth >= MAX_DEPTH) return `${field} is nested deeper than ${MAX_DEPTH} levels`;
+      if (ancestors.includes(value)) return `${field} refers to itself`;
+      ancestors.push(value);
+      try {
+        if (Array.isArray(value)) {
+          for (let index = 0; index < value.length; index++) {
+            const item = value[index];
+            if (item === undefined) return `${field} holds an undefined array item`;
+            const problem = jsonProblem(item, field, ancestors, depth + 1);
+            if (problem !== undefined) return problem;
+          }
+          return undefined;
+        }
+        if (!isPlainObject(value)) return `${field} holds an object that is not plain JSON data`;
+        for (const key of Object.keys(value)) {
+          const item = value[key];
+          if (item === undefined) continue;
+          const problem = jsonProblem(item, field, ancestors, depth + 1);
+          if (problem !== undefined) return problem;
+        }
+        return undefined;
+      } finally {
+        ancestors.pop();
+      }
+    }
+    default:
+      return `${field} holds a ${typeof value}, which is not JSON data`;
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+function stringField(
+  record: Record<string, unknown>,
+  key: string,
+  path: string,
+): string | undefined {
+  return typeof record[key] === 'string' ? undefined : `${path} is not a string`;
+}
+
+function optionalObject(
+  record: Record<string, unknown>,
+  key: string,
+  path: string,
+): string | undefined {
+  const value = record[key];
+  return value === undefined || isPlainObject(value) ? undefined : `${path} is not an object`;
+}
+
+function arrayOf(
+  record: Record<string, unknown>,
+  key: string,
+  itemProblem: (item: Record<string, unknown>, path: string) => string | undefined,
+  optional: boolean,
+): string | undefined {
+  const value = record[key];
+  if (value === undefined && optional) return undefined;
+  if (!Array.isArray(value)) return `${key} is not an array`;
+  for (let index = 0; index < value.length; index++) {
+    const item: unknown = value[index];
+    const path = `${key}[${index}]`;
+    if (!isPlainObject(item)) return `${path} is not an object`;
+    const problem = itemProblem(item, path);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
+}
+
+function mediaProblem(media: Record<string, unknown>, path: string): string | undefined {
+  return (
+    stringField(media, 'mimeType', `${path}.mimeType`) ?? stringField(media, 'data', `${path}.data`)
+  );
+}
+
+function toolCallProblem(call: Record<string, unknown>, path: string): string | undefined {
+  return (
+    stringField(call, 'id', `${path}.id`) ??
+    stringField(call, 'name', `${path}.name`) ??
+    stringField(call, 'arguments', `${path}.arguments`) ??
+    optionalObject(call, 'metadata', `${path}.metadata`)
+  );
+}
+
+function toolResponseProblem(response: Record<string, unknown>, path: string): string | undefined {
+  const isError = response.isError;
+  return (
+    stringField(response, 'id', `${path}.id`) ??
+    stringField(response, 'name', `${path}.name`) ??
+    stringField(response, 'responseData', `${path}.responseData`) ??
+    (isError === undefined || typeof isError === 'boolean'
+      ? undefined
+      : `${path}.isError is not a boolean`)
+  );
+}

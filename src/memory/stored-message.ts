@@ -1,0 +1,53 @@
+import { MemoryError } from '../errors/index.js';
+import type { Message } from '../messages/index.js';
+import { messageProblem } from './message-problem.js';
+
+/** Where a stored row sits, for the error that reports it. */
+export interface StoredRowLocation {
+  backend: string;
+  conversationId: string;
+  /** 1-based position of the row in the conversation as read. */
+  row: number;
+  /** The store's own key of the row, e.g. `seq 17`, when it has one. */
+  key?: string;
+}
+
+/**
+ * Returns a row read back from a store as a message, or throws a `MemoryError` naming the
+ * conversation and the row when the row is not a valid message (a manual edit, another program,
+ * an old bug). Corruption is never skipped: a skipped row could be a tool call or result, and the
+ * history the model is shown would silently change meaning. The conversation fails until it is
+ * repaired with `deleteByConversationId` (`ChatMemory.clear`) or `saveAll`, which read nothing.
+ */
+export function storedMessage(value: unknown, location: StoredRowLocation): Message {
+  const problem = messageProblem(value);
+  if (problem !== undefined) throw corruptRow(location, problem);
+  return value as Message;
+}
+
+/** {@link storedMessage} for a store that holds JSON text. */
+export function parseStoredMessage(text: unknown, location: StoredRowLocation): Message {
+  if (typeof text !== 'string') throw corruptRow(location, 'it is not text');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw corruptRow(location, 'it is not JSON');
+  }
+  return storedMessage(value, location);
+}
+
+function corruptRow(location: StoredRowLocation, problem: string): MemoryError {
+  const id = JSON.stringify(
+    location.conversationId.length > 200
+      ? `${location.conversationId.slice(0, 200)}…`
+      : location.conversationId,
+  );
+  const row =
+    location.key === undefined ? `row ${location.row}` : `row ${location.row} (${location.key})`;
+  return new MemoryError({
+    backend: location.backend,
+    conversationId: location.conversationId,
+    message: `${location.backend} chat memory: ${row} of conversation ${id} is not a valid message (${problem}); delete the conversation or rewrite it with saveAll to repair it`,
+  });
+}
