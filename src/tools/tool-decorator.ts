@@ -103,6 +103,12 @@ export function toolCallbacksFrom(...sources: readonly object[]): ToolCallback[]
     }
     const methods = findToolMethods(source);
     if (methods.length === 0) {
+      if (isClassWithInstanceTools(source)) {
+        const name = describeSource(source);
+        throw new ToolDefinitionError(
+          `${name} is a class, and its @tool methods belong to its instances: pass an instance: new ${name}()`,
+        );
+      }
       const hint = isToolMethodDecorator(source)
         ? ' This is the decorator tool(options) returns when options has no execute function.'
         : '';
@@ -141,6 +147,13 @@ function findToolMethods(
     }
   }
   return found;
+}
+
+/** True for a class (a function with a prototype) whose instances would have `@tool` methods. */
+function isClassWithInstanceTools(source: unknown): boolean {
+  if (typeof source !== 'function') return false;
+  const prototype: unknown = (source as { prototype?: unknown }).prototype;
+  return findToolMethods(prototype).length > 0;
 }
 
 function describeSource(source: unknown): string {
