@@ -2,15 +2,18 @@ import { InvalidArgumentError, ToolDefinitionError } from '../errors/index.js';
 import { assertUniqueToolNames } from './assert-unique-tool-names.js';
 import { createToolCallback } from './create-tool-callback.js';
 import type { InferToolInput, ToolInputSchema } from './schema/tool-input-schema.js';
-import type { ToolCallback, ToolContext } from './tool-callback.js';
+import type { ToolCallback, ToolContext, ToolContextMap } from './tool-callback.js';
 import { type PreparedTool, prepareTool, type ToolMethodOptions } from './tool-options.js';
 
 /**
  * The TC39 method decorator `@tool(options)` returns. The method is called as
  * `method.call(instance, input, context)` with the validated input and the caller's context.
  */
-export type ToolMethodDecorator<Schema extends ToolInputSchema | undefined> = <This>(
-  method: (this: This, input: InferToolInput<Schema>, context: ToolContext) => unknown,
+export type ToolMethodDecorator<Schema extends ToolInputSchema | undefined> = <
+  This,
+  Ctx extends object = ToolContextMap,
+>(
+  method: (this: This, input: InferToolInput<Schema>, context: ToolContext<Ctx>) => unknown,
   context: ClassMethodDecoratorContext<This>,
 ) => void;
 

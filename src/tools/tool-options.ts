@@ -5,7 +5,7 @@ import type {
   ToolInputSchema,
 } from './schema/tool-input-schema.js';
 import { resolveToolInputSchema } from './schema/tool-input-schema.js';
-import type { ToolContext, ToolDefinition, ToolMetadata } from './tool-callback.js';
+import type { ToolContext, ToolContextMap, ToolDefinition, ToolMetadata } from './tool-callback.js';
 import { assertPortableToolName, assertToolName, splitCamelCase } from './tool-name.js';
 import { defaultToolResultConverter, type ToolResultConverter } from './tool-result-converter.js';
 
@@ -44,15 +44,19 @@ export interface ToolOptionsBase<
   allowNonPortableName?: boolean;
 }
 
-/** Options of a function tool: `tool({ name, …, execute })`. */
+/**
+ * Options of a function tool: `tool({ name, …, execute })`. `Ctx` is the tool-context map the
+ * tool expects, inferred from the annotation of `execute`'s second parameter.
+ */
 export interface FunctionToolOptions<
   Schema extends ToolInputSchema | undefined = ToolInputSchema | undefined,
   Result = unknown,
+  Ctx extends object = ToolContextMap,
 > extends ToolOptionsBase<Schema> {
   /** Unique within the tools of a request. */
   name: string;
   /** Runs the tool with the validated input and the caller's {@link ToolContext}. */
-  execute: (input: InferToolInput<Schema>, context: ToolContext) => Result | Promise<Result>;
+  execute: (input: InferToolInput<Schema>, context: ToolContext<Ctx>) => Result | Promise<Result>;
 }
 
 /** Options of `@tool` on a class method. */
