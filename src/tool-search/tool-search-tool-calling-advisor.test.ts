@@ -328,6 +328,13 @@ describe.each(modes)('ToolSearchToolCallingAdvisor (%s)', (mode) => {
     expect(index.totalSize()).toBe(0);
   });
 
+  it('forgets the per-request session of a stream left early', async () => {
+    const { index, client } = setup([textResponse('a long answer in several chunks')]);
+    for await (const _delta of client.prompt('q').tools(weather()).stream().content()) break;
+    expect(index.ops('index')).toHaveLength(1);
+    expect(index.totalSize()).toBe(0);
+  });
+
   it('never lets a per-request session take a slot of the eviction strategy', async () => {
     const { index, client } = setup([textResponse('a'), textResponse('b')], {
       evictionStrategy: new LruEvictionStrategy({ maxSessions: 1 }),
