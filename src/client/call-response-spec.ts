@@ -13,11 +13,17 @@ import {
 export type CallExecutor = (extraAdvisors: readonly Advisor[]) => Promise<ChatClientResponse>;
 
 /**
- * The result of `.call()`. The request runs once, on the first of `content()`, `chatResponse()`
- * or `chatClientResponse()`, and all three read that one run. `entity()` sends its own request,
- * since the format instruction changes the prompt.
+ * The result of `.call()`. The request runs once, on the first of `content()`, `chatResponse()`,
+ * `chatClientResponse()` or `await`, and all of them read that one run. `entity()` sends its own
+ * request, since the format instruction changes the prompt.
+ *
+ * The spec is awaitable: `await client.prompt(q).call()` runs the request and resolves to the
+ * full {@link ChatClientResponse}, the same one `chatClientResponse()` returns. A spec that is
+ * neither awaited nor read sends nothing; being a thenable, an unawaited
+ * `client.prompt(q).call();` is reported by floating-promise lint rules (typescript-eslint
+ * `no-floating-promises`, Biome `noFloatingPromises`).
  */
-export class CallResponseSpec {
+export class CallResponseSpec implements PromiseLike<ChatClientResponse> {
   private readonly execute: CallExecutor;
   private response: Promise<ChatClientResponse> | undefined;
 
@@ -40,6 +46,18 @@ export class CallResponseSpec {
   /** The first generation's text, or `null`. */
   content(): Promise<string | null> {
     return this.#run().then(contentOf);
+  }
+
+  /**
+   * Makes the spec awaitable: runs the request (once, shared with the other accessors) and
+   * settles with its {@link ChatClientResponse}.
+   */
+  // biome-ignore lint/suspicious/noThenProperty: the spec is deliberately awaitable (see the class doc).
+  then<Result = ChatClientResponse, Failure = never>(
+    onFulfilled?: ((response: ChatClientResponse) => Result | PromiseLike<Result>) | null,
+    onRejected?: ((reason: unknown) => Failure | PromiseLike<Failure>) | null,
+  ): Promise<Result | Failure> {
+    return this.#run().then(onFulfilled, onRejected);
   }
 
   /** `chatClientResponse()`, a failure to start included in the promise. */

@@ -8,6 +8,7 @@ import { InvalidArgumentError } from '../errors/index.js';
 import type { Message } from '../messages/index.js';
 import type { ChatModel, ChatOptions } from '../model/index.js';
 import type { ToolCallingAdvisor } from '../tool-calling/tool-calling-advisor.js';
+import type { ToolContextMap } from '../tools/tool-callback.js';
 import { collectToolSources, type ToolSource } from '../tools/tool-sources.js';
 import { type AdvisorParamsCustomizer, AdvisorSpec } from './advisor-spec.js';
 import { buildAdvisorChain } from './build-advisor-chain.js';
@@ -62,10 +63,11 @@ export function applyAdvisorEntries(
 /**
  * A request being built. Specs are immutable: every method returns a new spec and leaves this
  * one as it was, so a spec can be shared, extended in different directions, and run any number
- * of times. Nothing is sent until a response method of `.call()` or `.stream()` is used; tool
- * providers are listed then, on every run.
+ * of times. Nothing is sent until a response method of `.call()` or `.stream()` is used (or the
+ * run spec is awaited); tool providers are listed then, on every run. `Ctx` is the client's
+ * tool-context type (see {@link ChatClient.create}).
  */
-export class ChatClientRequestSpec {
+export class ChatClientRequestSpec<Ctx extends object = ToolContextMap> {
   private readonly runtime: ChatClientRuntime;
   private readonly state: ChatClientRequestState;
 
@@ -75,18 +77,18 @@ export class ChatClientRequestSpec {
     this.state = state;
   }
 
-  private with(changes: Partial<ChatClientRequestState>): ChatClientRequestSpec {
-    return new ChatClientRequestSpec(this.runtime, { ...this.state, ...changes });
+  private with(changes: Partial<ChatClientRequestState>): ChatClientRequestSpec<Ctx> {
+    return new ChatClientRequestSpec<Ctx>(this.runtime, { ...this.state, ...changes });
   }
 
   /** Sets the system text (replaces the client's default). */
-  system(text: string): ChatClientRequestSpec {
+  system(text: string): ChatClientRequestSpec<Ctx> {
     if (typeof text !== 'string') throw new InvalidArgumentError('system text must be a string');
     return this.with({ system: text });
   }
 
   /** Sets the user turn: text, or text with media and metadata. */
-  user(input: string | UserInput): ChatClientRequestSpec {
+  user(input: string | UserInput): ChatClientRequestSpec<Ctx> {
     if (typeof input === 'string') return this.with({ user: { text: input } });
     if (input === null || typeof input !== 'object' || typeof input.text !== 'string') {
       throw new InvalidArgumentError('user input must be a string or an object with text');
@@ -95,7 +97,7 @@ export class ChatClientRequestSpec {
   }
 
   /** Adds messages (or arrays of messages) between the system text and the user turn. */
-  messages(...messages: (Message | readonly Message[])[]): ChatClientRequestSpec {
+  messages(...messages: (Message | readonly Message[])[]): ChatClientRequestSpec<Ctx> {
     const combined = this.state.messages.slice();
     for (const entry of messages) {
       if (Array.isArray(entry)) for (const message of entry) combined.push(message);
@@ -114,17 +116,20 @@ export class ChatClientRequestSpec {
    * (converted now, so one without tools throws here), `ToolCallbackProvider`s (listed on every
    * run) and arrays of any of these, mixed.
    */
-  tools(...sources: ToolSource[]): ChatClientRequestSpec {
+  tools(...sources: ToolSource[]): ChatClientRequestSpec<Ctx> {
     return this.with({ tools: concatTools(this.state.tools, collectToolSources(sources)) });
   }
 
-  /** Merges entries into the tool context; these values win over the client's defaults. */
-  toolContext(context: Record<string, unknown>): ChatClientRequestSpec {
+  /**
+   * Merges entries into the tool context; these values win over the client's defaults. With a
+   * typed client (`ChatClient.create<Ctx>()`) the entries are checked against `Ctx`.
+   */
+  toolContext(context: Partial<Ctx>): ChatClientRequestSpec<Ctx> {
     return this.with({ toolContext: { ...this.state.toolContext, ...checkToolContext(context) } });
   }
 
   /** Merges chat options over the client's default options (see `mergeChatOptions`). */
-  options(options: ChatOptions): ChatClientRequestSpec {
+  options(options: ChatOptions): ChatClientRequestSpec<Ctx> {
     if (options === null || typeof options !== 'object') {
       throw new InvalidArgumentError('options must be an object');
     }
@@ -132,8 +137,8 @@ export class ChatClientRequestSpec {
   }
 
   /** Adds advisors and sets advisor params: `.advisors(memory, a => a.param(key, value))`. */
-  advisors(...entries: AdvisorEntry[]): ChatClientRequestSpec {
-    return new ChatClientRequestSpec(this.runtime, applyAdvisorEntries(this.state, entries));
+  advisors(...entries: AdvisorEntry[]): ChatClientRequestSpec<Ctx> {
+    return new ChatClientRequestSpec<Ctx>(this.runtime, applyAdvisorEntries(this.state, entries));
   }
 
   /** Prepares a blocking run; it starts when a response method is first used. */

@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from '../errors/index.js';
 import type { ChatModel, ChatOptions } from '../model/index.js';
 import { ToolCallingAdvisor } from '../tool-calling/tool-calling-advisor.js';
+import type { ToolContextMap } from '../tools/tool-callback.js';
 import { collectToolSources, type ToolSource } from '../tools/tool-sources.js';
 import {
   type AdvisorEntry,
@@ -12,14 +13,17 @@ import type { ChatClientRequestState } from './chat-client-request-state.js';
 import { mergeChatOptions } from './merge-chat-options.js';
 import { checkToolContext } from './tool-context-input.js';
 
-/** The defaults of a {@link ChatClient}, applied to every request built from it. */
-export interface ChatClientOptions {
+/**
+ * The defaults of a {@link ChatClient}, applied to every request built from it. `Ctx` is the
+ * client's tool-context type.
+ */
+export interface ChatClientOptions<Ctx extends object = ToolContextMap> {
   /** Default system text; `.system()` replaces it. */
   system?: string;
   /** Default tools; per-request `.tools()` add to them. */
   tools?: readonly ToolSource[];
   /** Default tool context; per-request `.toolContext()` entries win. */
-  toolContext?: Record<string, unknown>;
+  toolContext?: Partial<Ctx>;
   /** Default advisors and advisor params (e.g. `AdvisorParams.toolCallingAdvisorAutoRegister(false)`). */
   advisors?: readonly AdvisorEntry[];
   /** Default chat options; per-request `.options()` are merged over them. */
@@ -41,15 +45,15 @@ export interface ChatClientOptions {
  * const answer = await client.prompt("What's the weather in Boston?").call().content();
  * ```
  */
-export class ChatClient {
+export class ChatClient<Ctx extends object = ToolContextMap> {
   /** The chat model every request is sent to. */
   readonly chatModel: ChatModel;
   /** The defaults this client was created with. */
-  readonly defaults: Readonly<ChatClientOptions>;
+  readonly defaults: Readonly<ChatClientOptions<Ctx>>;
   private readonly runtime: ChatClientRuntime;
   private readonly defaultState: ChatClientRequestState;
 
-  private constructor(chatModel: ChatModel, defaults: ChatClientOptions) {
+  private constructor(chatModel: ChatModel, defaults: ChatClientOptions<Ctx>) {
     if (
       chatModel === null ||
       typeof chatModel !== 'object' ||
@@ -80,22 +84,30 @@ export class ChatClient {
     this.defaultState = applyAdvisorEntries(base, defaults.advisors ?? []);
   }
 
-  /** Creates a client for `chatModel` with the given defaults. */
-  static create(chatModel: ChatModel, defaults: ChatClientOptions = {}): ChatClient {
-    return new ChatClient(chatModel, defaults);
+  /**
+   * Creates a client for `chatModel` with the given defaults. `Ctx` types the tool context: with
+   * `ChatClient.create<{ tenantId: string }>(model)`, `.toolContext()` and the `toolContext`
+   * default are checked against it (each may give part of it); tools declare the same type as
+   * `ToolContext<{ tenantId: string }>`. Default `Record<string, unknown>`.
+   */
+  static create<Ctx extends object = ToolContextMap>(
+    chatModel: ChatModel,
+    defaults: ChatClientOptions<NoInfer<Ctx>> = {},
+  ): ChatClient<Ctx> {
+    return new ChatClient<Ctx>(chatModel, defaults);
   }
 
   /**
    * A new client for the same model whose defaults are these ones with the given fields replaced
    * (to add a default tool: `client.mutate({ tools: [...(client.defaults.tools ?? []), extra] })`).
    */
-  mutate(changes: ChatClientOptions): ChatClient {
-    return new ChatClient(this.chatModel, { ...this.defaults, ...changes });
+  mutate(changes: ChatClientOptions<Ctx>): ChatClient<Ctx> {
+    return new ChatClient<Ctx>(this.chatModel, { ...this.defaults, ...changes });
   }
 
   /** Starts a request, optionally with the user text. */
-  prompt(userText?: string): ChatClientRequestSpec {
-    const spec = new ChatClientRequestSpec(this.runtime, this.defaultState);
+  prompt(userText?: string): ChatClientRequestSpec<Ctx> {
+    const spec = new ChatClientRequestSpec<Ctx>(this.runtime, this.defaultState);
     return userText === undefined ? spec : spec.user(userText);
   }
 }

@@ -1,12 +1,21 @@
 import type { ChatClientResponse } from '../advisors/index.js';
-import type { ChatResponse } from '../model/index.js';
+import { type ChatResponse, ChatResponseAggregator } from '../model/index.js';
 
 /**
  * The result of `.stream()`. Each method returns a new iterable, and each iteration runs the
  * request anew (like re-subscribing). Breaking out of a `for await` stops the run.
+ *
+ * A spec that is neither iterated nor awaited sends nothing. So that forgetting to iterate is not
+ * silent, the spec is awaitable: `await client.prompt(q).stream()` runs the request, consumes the
+ * whole stream and resolves to one {@link ChatClientResponse} holding the aggregate of every chunk
+ * the caller would have seen (all rounds' text, the final finish reason and usage) and the last
+ * chunk's context. Awaiting runs the request once however often the spec is awaited. Being a
+ * thenable, an unawaited `client.prompt(q).stream();` is reported by floating-promise lint rules
+ * (typescript-eslint `no-floating-promises`, Biome `noFloatingPromises`).
  */
-export class StreamResponseSpec {
+export class StreamResponseSpec implements PromiseLike<ChatClientResponse> {
   private readonly execute: () => AsyncIterable<ChatClientResponse>;
+  private aggregated: Promise<ChatClientResponse> | undefined;
 
   /** @internal Created by `ChatClientRequestSpec.stream()`. */
   constructor(execute: () => AsyncIterable<ChatClientResponse>) {
@@ -25,12 +34,42 @@ export class StreamResponseSpec {
     }
   }
 
+  /**
+   * Makes the spec awaitable: consumes one run of the stream (started on the first `await`, shared
+   * by later ones) and settles with its aggregated response (see the class doc).
+   */
+  // biome-ignore lint/suspicious/noThenProperty: the spec is deliberately awaitable (see the class doc).
+  then<Result = ChatClientResponse, Failure = never>(
+    onFulfilled?: ((response: ChatClientResponse) => Result | PromiseLike<Result>) | null,
+    onRejected?: ((reason: unknown) => Failure | PromiseLike<Failure>) | null,
+  ): Promise<Result | Failure> {
+    this.aggregated ??= aggregateStream(this.execute());
+    return this.aggregated.then(onFulfilled, onRejected);
+  }
+
   /** The text deltas of the first generation; empty deltas are skipped. */
   content(): AsyncIterable<string> {
     // An iterator of its own rather than an async generator: every text delta passes here, and a
     // generator layer costs extra promises and microtask hops per delta.
     return new TextDeltaIterator(this.execute);
   }
+}
+
+/** Consumes a stream of chunks into one response carrying the last chunk's context. */
+async function aggregateStream(
+  chunks: AsyncIterable<ChatClientResponse>,
+): Promise<ChatClientResponse> {
+  const aggregator = new ChatResponseAggregator();
+  let sawResponse = false;
+  let context: Record<string, unknown> = {};
+  for await (const chunk of chunks) {
+    context = chunk.context;
+    if (chunk.chatResponse) {
+      sawResponse = true;
+      aggregator.add(chunk.chatResponse);
+    }
+  }
+  return { chatResponse: sawResponse ? aggregator.result() : null, context };
 }
 
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });

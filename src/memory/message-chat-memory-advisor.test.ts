@@ -88,9 +88,7 @@ describe('MessageChatMemoryAdvisor', () => {
   });
 
   it('reads the conversation id from the advisor params', () => {
-    expect(() => MessageChatMemoryAdvisor.getConversationId({})).toThrow(
-      new InvalidArgumentError('conversationId cannot be null'),
-    );
+    expect(() => MessageChatMemoryAdvisor.getConversationId({})).toThrow(InvalidArgumentError);
     expect(MessageChatMemoryAdvisor.getConversationId({ [CONVERSATION_ID]: 'session-42' })).toBe(
       'session-42',
     );
@@ -105,7 +103,9 @@ describe('MessageChatMemoryAdvisor', () => {
         prompt: { messages: [userMessage('Hello')], options: {} },
         context: {},
       }),
-    ).rejects.toThrow('conversationId cannot be null');
+    ).rejects.toThrow(
+      "conversationId cannot be null: the memory advisor needs a conversation id. Set one per request with .advisors((a) => a.param(CONVERSATION_ID, 'conversation-id'))",
+    );
     expect(model.callCount).toBe(0);
   });
 

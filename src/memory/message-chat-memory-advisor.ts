@@ -71,14 +71,16 @@ export class MessageChatMemoryAdvisor implements CallAdvisor, StreamAdvisor, Mem
   }
 
   /**
-   * The conversation id of a request's advisor params (`CONVERSATION_ID`), as a string; throws
-   * `InvalidArgumentError('conversationId cannot be null')` when it is missing.
+   * The conversation id of a request's advisor params (`CONVERSATION_ID`), as a string; throws an
+   * `InvalidArgumentError` saying how to set one when it is missing.
    */
   static getConversationId(context: Readonly<Record<string, unknown>>): string {
     if (context == null) throw new InvalidArgumentError('context cannot be null');
     const value = context[CONVERSATION_ID];
     if (value === null || value === undefined) {
-      throw new InvalidArgumentError('conversationId cannot be null');
+      throw new InvalidArgumentError(
+        "conversationId cannot be null: the memory advisor needs a conversation id. Set one per request with .advisors((a) => a.param(CONVERSATION_ID, 'conversation-id')) (CONVERSATION_ID from 'toolloop'), or for every request of a client with ChatClient.create(model, { advisors: [memoryAdvisor, (a) => a.param(CONVERSATION_ID, 'conversation-id')] })",
+      );
     }
     return String(value);
   }

@@ -289,11 +289,66 @@ describe.each(modes)('ToolSearchToolCallingAdvisor (%s)', (mode) => {
     });
   });
 
-  it('fails without a session id in the advisor params', async () => {
-    const { client } = setup([textResponse('never')]);
-    await expect(run(mode, client.prompt('q').tools(weather()))).rejects.toThrow(
-      "context must contain a non-null value for 'chat_memory_conversation_id'",
+  it('runs a request without a session id under a session of its own, forgotten afterwards', async () => {
+    const { index, model, advisor, client } = setup([
+      toolCallResponse([search('weather')]),
+      toolCallResponse([{ id: 'w1', name: 'weatherTool', arguments: {} }]),
+      textResponse('Sunny'),
+    ]);
+    const tool = weather();
+    expect(await run(mode, client.prompt('Weather?').tools(tool, calculator()))).toBe('Sunny');
+    expect(tool.calls).toHaveLength(1);
+    expect(offered(model.prompts[2])).toEqual(['toolSearchTool', 'weatherTool']);
+    const [indexed] = index.ops('index') as { sessionId: string }[];
+    expect(indexed?.sessionId).toMatch(/^toolloop\.request\./);
+    const searched = index.ops('search') as { request: ToolSearchRequest }[];
+    expect(searched[0]?.request.sessionId).toBe(indexed?.sessionId);
+    expect(index.calls.at(-1)).toEqual({ op: 'clear', sessionId: indexed?.sessionId });
+    expect(index.totalSize()).toBe(0);
+    expect(advisor.evictionStrategy).toBeInstanceOf(LruEvictionStrategy);
+  });
+
+  it('gives concurrent requests without a session id separate sessions, and keeps none', async () => {
+    const { index, client } = setup(Array.from({ length: 4 }, (_, i) => textResponse(`r${i}`)));
+    const tools = [weather(), calculator()];
+    await Promise.all(
+      Array.from({ length: 4 }, () => run(mode, client.prompt('q').tools(...tools))),
     );
+    const sessions = new Set(
+      (index.ops('index') as { sessionId: string }[]).map((call) => call.sessionId),
+    );
+    expect(sessions.size).toBe(4);
+    expect(index.totalSize()).toBe(0);
+  });
+
+  it('forgets the per-request session when the request fails', async () => {
+    const { index, client } = setup([new Error('model down')]);
+    await expect(run(mode, client.prompt('q').tools(weather()))).rejects.toThrow('model down');
+    expect(index.ops('index')).toHaveLength(1);
+    expect(index.totalSize()).toBe(0);
+  });
+
+  it('forgets the per-request session of a stream left early', async () => {
+    const { index, client } = setup([textResponse('a long answer in several chunks')]);
+    for await (const _delta of client.prompt('q').tools(weather()).stream().content()) break;
+    expect(index.ops('index')).toHaveLength(1);
+    expect(index.totalSize()).toBe(0);
+  });
+
+  it('never lets a per-request session take a slot of the eviction strategy', async () => {
+    const { index, client } = setup([textResponse('a'), textResponse('b')], {
+      evictionStrategy: new LruEvictionStrategy({ maxSessions: 1 }),
+    });
+    await run(
+      mode,
+      client
+        .prompt('q')
+        .tools(weather())
+        .advisors((a) => a.param(CONVERSATION_ID, 'kept')),
+    );
+    await run(mode, client.prompt('q').tools(weather()));
+    expect(index.size('kept')).toBe(1);
+    expect(index.totalSize()).toBe(1);
   });
 
   it('reads the session id from a custom advisor-param key, not from the tool context', async () => {

@@ -1,4 +1,12 @@
-import { type Advisor, type ChatClientRequest, isMemoryAdvisor } from '../advisors/index.js';
+import { randomUUID } from 'node:crypto';
+import {
+  type Advisor,
+  type CallAdvisorChain,
+  type ChatClientRequest,
+  type ChatClientResponse,
+  isMemoryAdvisor,
+  type StreamAdvisorChain,
+} from '../advisors/index.js';
 import { InvalidArgumentError } from '../errors/index.js';
 import type { Message } from '../messages/index.js';
 import { augmentSystemMessage } from '../model/index.js';
@@ -68,6 +76,14 @@ interface IndexSessions {
 }
 
 const TURN_KEY = 'toolloop.toolSearch.turn';
+/** Context key of the session made up for a request that names none. */
+const REQUEST_SESSION_KEY = 'toolloop.toolSearch.requestSession';
+
+/** The session of a request that names none; `indexed` once its tools may be in the index. */
+interface RequestSession {
+  readonly id: string;
+  indexed: boolean;
+}
 const sessionsByIndex = new WeakMap<ToolIndex, IndexSessions>();
 
 function indexSessions(index: ToolIndex): IndexSessions {
@@ -85,8 +101,11 @@ function indexSessions(index: ToolIndex): IndexSessions {
  * A library of hundreds of tools then costs the first call one small definition instead of all of
  * them.
  *
- * Per session (the advisor param `sessionIdKeyName`) the request's whole tool set is indexed once
- * and re-indexed only when the set's fingerprint changes. Discovered tools are derived from the
+ * Per session (the advisor param `sessionIdKeyName`, by default the chat-memory conversation id
+ * `CONVERSATION_ID`) the request's whole tool set is indexed once and re-indexed only when the
+ * set's fingerprint changes. A request without a session id gets a session of its own: its tools
+ * are indexed for that request only and dropped from the index when the request ends (succeeded,
+ * failed, aborted or a stream left early), without taking a slot of the eviction strategy. Discovered tools are derived from the
  * search results in the prompt, the turn's history and, with a memory advisor inside the loop, the
  * earlier turns it replays (read from its `chatMemory`); never stored. They are offered in the order
  * they were found, so the tool list of consecutive calls only grows at its end and a provider's
@@ -153,10 +172,73 @@ export class ToolSearchToolCallingAdvisor extends ToolCallingAdvisor {
   }
 
   /**
+   * Runs the loop; a request without a session id runs under a session of its own, dropped from
+   * the index when the call settles.
+   */
+  override async adviseCall(
+    request: ChatClientRequest,
+    chain: CallAdvisorChain,
+  ): Promise<ChatClientResponse> {
+    const requestSession = this.#requestSessionFor(request);
+    if (requestSession === undefined) return super.adviseCall(request, chain);
+    try {
+      return await super.adviseCall(withRequestSession(request, requestSession), chain);
+    } finally {
+      await this.#dropRequestSession(requestSession);
+    }
+  }
+
+  /**
+   * Runs the loop for a stream; a request without a session id runs each iteration under a session
+   * of its own, dropped from the index when that iteration ends, fails or is left early.
+   */
+  override adviseStream(
+    request: ChatClientRequest,
+    chain: StreamAdvisorChain,
+  ): AsyncIterable<ChatClientResponse> {
+    if (request == null || this.#requestSessionFor(request) === undefined) {
+      return super.adviseStream(request, chain);
+    }
+    const runLoop = (sessionRequest: ChatClientRequest) =>
+      super.adviseStream(sessionRequest, chain);
+    const newSession = () => this.#newRequestSession();
+    const drop = (session: RequestSession) => this.#dropRequestSession(session);
+    async function* streamPerRequest(): AsyncGenerator<ChatClientResponse> {
+      const requestSession = newSession();
+      try {
+        yield* runLoop(withRequestSession(request, requestSession));
+      } finally {
+        await drop(requestSession);
+      }
+    }
+    return { [Symbol.asyncIterator]: streamPerRequest };
+  }
+
+  /** A fresh request-session id when the request names no session, else `undefined`. */
+  #requestSessionFor(request: ChatClientRequest): RequestSession | undefined {
+    const sessionId = request?.context?.[this.sessionIdKeyName];
+    return sessionId === undefined || sessionId === null ? this.#newRequestSession() : undefined;
+  }
+
+  #newRequestSession(): RequestSession {
+    return { id: `toolloop.request.${randomUUID()}`, indexed: false };
+  }
+
+  /** Forgets a request session's tools and fingerprint; it never reached the eviction strategy. */
+  async #dropRequestSession(session: RequestSession): Promise<void> {
+    if (!session.indexed) return;
+    const sessions = indexSessions(this.toolIndex);
+    await sessions.updates.get(session.id)?.catch(() => undefined);
+    sessions.fingerprints.delete(session.id);
+    await this.toolIndex.clearIndex(session.id);
+  }
+
+  /**
    * Reads the session id, evicts idle sessions, (re-)indexes the request's tools when the set
    * changed, and appends the suffix to the system message.
    *
-   * @throws InvalidArgumentError when the advisor params hold no session id.
+   * A request without a session id uses the per-request session `adviseCall`/`adviseStream` made
+   * up for it; that one is not tracked by the eviction strategy.
    */
   protected override async doInitializeLoop(
     request: ChatClientRequest,
@@ -170,14 +252,21 @@ export class ToolSearchToolCallingAdvisor extends ToolCallingAdvisor {
     if (attached.length === 0) return initialized;
 
     const rawSessionId = initialized.context[this.sessionIdKeyName];
-    if (rawSessionId === undefined || rawSessionId === null) {
+    const requestSession = initialized.context[REQUEST_SESSION_KEY] as RequestSession | undefined;
+    let sessionId: string;
+    if (rawSessionId !== undefined && rawSessionId !== null) {
+      sessionId = String(rawSessionId);
+      for (const evicted of this.evictionStrategy.onAccess(sessionId)) {
+        await this.evictSession(evicted);
+      }
+    } else if (requestSession !== undefined) {
+      sessionId = requestSession.id;
+      requestSession.indexed = true;
+    } else {
+      // Only a subclass calling this hook outside adviseCall/adviseStream gets here.
       throw new InvalidArgumentError(
-        `context must contain a non-null value for '${this.sessionIdKeyName}'`,
+        `Tool search needs a session id: set the advisor param '${this.sessionIdKeyName}' (.advisors((a) => a.param('${this.sessionIdKeyName}', 'id')))`,
       );
-    }
-    const sessionId = String(rawSessionId);
-    for (const evicted of this.evictionStrategy.onAccess(sessionId)) {
-      await this.evictSession(evicted);
     }
 
     const callbacks = new Map<string, ToolCallback>();
@@ -288,6 +377,13 @@ export class ToolSearchToolCallingAdvisor extends ToolCallingAdvisor {
       if (sessions.updates.get(sessionId) === update) sessions.updates.delete(sessionId);
     }
   }
+}
+
+function withRequestSession(
+  request: ChatClientRequest,
+  session: RequestSession,
+): ChatClientRequest {
+  return { ...request, context: { ...request.context, [REQUEST_SESSION_KEY]: session } };
 }
 
 /**

@@ -44,13 +44,21 @@ export interface ToolMetadata {
   readonly [key: string]: unknown;
 }
 
+/** The shape of a tool-context map: string keys, any values. */
+export type ToolContextMap = Record<string, unknown>;
+
 /**
  * Data a tool receives from the caller and never from the model. The map is never part of a
  * schema, a prompt, a stored message, a log line or an error text.
+ *
+ * `Ctx` types the map for tools that declare it, e.g.
+ * `execute: (input, { context }: ToolContext<{ tenantId: string }>) => context.tenantId`; it
+ * defaults to `Record<string, unknown>`. The type is a promise the caller keeps (with a typed
+ * `ChatClient.create<Ctx>()` it is checked at `.toolContext()`); nothing checks it at run time.
  */
-export interface ToolContext {
+export interface ToolContext<Ctx extends object = ToolContextMap> {
   /** The caller's map, as given to `.toolContext()`; read-only. */
-  readonly context: Readonly<Record<string, unknown>>;
+  readonly context: Readonly<Ctx>;
   /** Id of the tool call being executed. */
   readonly toolCallId?: string;
   /** The conversation so far, up to and including the assistant message that requested the call. */

@@ -309,6 +309,19 @@ describe('toolCallbacksFrom', () => {
     expect(() => toolCallbacksFrom({})).toThrow('No @tool annotated methods found in Object.');
   });
 
+  it('asks for an instance when given a class whose @tool methods are instance methods', () => {
+    class WeatherTools {
+      @tool({ description: 'Current weather' })
+      getWeather() {
+        return 'sunny';
+      }
+    }
+    expect(() => toolCallbacksFrom(WeatherTools)).toThrow(
+      'WeatherTools is a class, and its @tool methods belong to its instances: pass an instance: new WeatherTools()',
+    );
+    expect(toolCallbacksFrom(new WeatherTools())).toHaveLength(1);
+  });
+
   it('explains when it is given the decorator of a tool() call without execute', () => {
     const forgotExecute = tool({ name: 'oops' });
     expect(() => toolCallbacksFrom(forgotExecute)).toThrow(

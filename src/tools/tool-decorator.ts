@@ -2,15 +2,18 @@ import { InvalidArgumentError, ToolDefinitionError } from '../errors/index.js';
 import { assertUniqueToolNames } from './assert-unique-tool-names.js';
 import { createToolCallback } from './create-tool-callback.js';
 import type { InferToolInput, ToolInputSchema } from './schema/tool-input-schema.js';
-import type { ToolCallback, ToolContext } from './tool-callback.js';
+import type { ToolCallback, ToolContext, ToolContextMap } from './tool-callback.js';
 import { type PreparedTool, prepareTool, type ToolMethodOptions } from './tool-options.js';
 
 /**
  * The TC39 method decorator `@tool(options)` returns. The method is called as
  * `method.call(instance, input, context)` with the validated input and the caller's context.
  */
-export type ToolMethodDecorator<Schema extends ToolInputSchema | undefined> = <This>(
-  method: (this: This, input: InferToolInput<Schema>, context: ToolContext) => unknown,
+export type ToolMethodDecorator<Schema extends ToolInputSchema | undefined> = <
+  This,
+  Ctx extends object = ToolContextMap,
+>(
+  method: (this: This, input: InferToolInput<Schema>, context: ToolContext<Ctx>) => unknown,
   context: ClassMethodDecoratorContext<This>,
 ) => void;
 
@@ -103,6 +106,12 @@ export function toolCallbacksFrom(...sources: readonly object[]): ToolCallback[]
     }
     const methods = findToolMethods(source);
     if (methods.length === 0) {
+      if (isClassWithInstanceTools(source)) {
+        const name = describeSource(source);
+        throw new ToolDefinitionError(
+          `${name} is a class, and its @tool methods belong to its instances: pass an instance: new ${name}()`,
+        );
+      }
       const hint = isToolMethodDecorator(source)
         ? ' This is the decorator tool(options) returns when options has no execute function.'
         : '';
@@ -141,6 +150,13 @@ function findToolMethods(
     }
   }
   return found;
+}
+
+/** True for a class (a function with a prototype) whose instances would have `@tool` methods. */
+function isClassWithInstanceTools(source: unknown): boolean {
+  if (typeof source !== 'function') return false;
+  const prototype: unknown = (source as { prototype?: unknown }).prototype;
+  return findToolMethods(prototype).length > 0;
 }
 
 function describeSource(source: unknown): string {

@@ -5,8 +5,8 @@ import type {
   ToolInputSchema,
 } from './schema/tool-input-schema.js';
 import { resolveToolInputSchema } from './schema/tool-input-schema.js';
-import type { ToolContext, ToolDefinition, ToolMetadata } from './tool-callback.js';
-import { assertToolName, splitCamelCase } from './tool-name.js';
+import type { ToolContext, ToolContextMap, ToolDefinition, ToolMetadata } from './tool-callback.js';
+import { assertPortableToolName, assertToolName, splitCamelCase } from './tool-name.js';
 import { defaultToolResultConverter, type ToolResultConverter } from './tool-result-converter.js';
 
 /** Options shared by function tools and `@tool` methods. */
@@ -36,17 +36,27 @@ export interface ToolOptionsBase<
   openWorld?: boolean;
   /** Turns the tool's return value into text for the model; default {@link defaultToolResultConverter}. */
   resultConverter?: ToolResultConverter;
+  /**
+   * Accept a name outside OpenAI's and Anthropic's rule `^[a-zA-Z0-9_-]{1,64}$` (for a provider that
+   * accepts more, such as Gemini's `.` and `:` or a local server). Default `false`: such a name
+   * throws a `ToolDefinitionError` where the tool is defined.
+   */
+  allowNonPortableName?: boolean;
 }
 
-/** Options of a function tool: `tool({ name, …, execute })`. */
+/**
+ * Options of a function tool: `tool({ name, …, execute })`. `Ctx` is the tool-context map the
+ * tool expects, inferred from the annotation of `execute`'s second parameter.
+ */
 export interface FunctionToolOptions<
   Schema extends ToolInputSchema | undefined = ToolInputSchema | undefined,
   Result = unknown,
+  Ctx extends object = ToolContextMap,
 > extends ToolOptionsBase<Schema> {
   /** Unique within the tools of a request. */
   name: string;
   /** Runs the tool with the validated input and the caller's {@link ToolContext}. */
-  execute: (input: InferToolInput<Schema>, context: ToolContext) => Result | Promise<Result>;
+  execute: (input: InferToolInput<Schema>, context: ToolContext<Ctx>) => Result | Promise<Result>;
 }
 
 /** Options of `@tool` on a class method. */
@@ -59,7 +69,12 @@ export interface ToolMethodOptions<
 
 /** Metadata flags that only say how the tool behaves; copied to the metadata when given. */
 const BEHAVIOUR_HINTS = ['readOnly', 'destructive', 'idempotent', 'openWorld'] as const;
-const BOOLEAN_FLAGS = ['returnDirect', 'sequential', ...BEHAVIOUR_HINTS] as const;
+const BOOLEAN_FLAGS = [
+  'returnDirect',
+  'sequential',
+  'allowNonPortableName',
+  ...BEHAVIOUR_HINTS,
+] as const;
 
 /** A tool's parts checked and resolved at definition time. */
 export interface PreparedTool {
@@ -105,6 +120,7 @@ export function prepareTool(
   if (options.resultConverter !== undefined && typeof options.resultConverter !== 'function') {
     fail('resultConverter must be a function');
   }
+  if (options.allowNonPortableName !== true) assertPortableToolName(name);
   const description =
     options.description === undefined || options.description.trim() === ''
       ? splitCamelCase(defaults.describeAs ?? name)

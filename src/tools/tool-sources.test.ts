@@ -53,6 +53,12 @@ describe('collectToolSources', () => {
     );
   });
 
+  it('asks for an instance when given the class instead of an instance', () => {
+    expect(() => collectToolSources([alpha, ClockTools])).toThrow(
+      'pass an instance: new ClockTools()',
+    );
+  });
+
   it.each([null, undefined, 'alpha', 42, true])('rejects a %j entry', (entry) => {
     expect(() => collectToolSources([alpha, entry as never])).toThrow(InvalidArgumentError);
   });
