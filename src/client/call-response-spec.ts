@@ -21,7 +21,7 @@ export class CallResponseSpec {
   private readonly execute: CallExecutor;
   private response: Promise<ChatClientResponse> | undefined;
 
-  /** @internal Created by `ChatClientRequestSpec.call()`. */
+  /** Made by `ChatClientRequestSpec.call()`; not meant to be constructed directly. */
   constructor(execute: CallExecutor) {
     this.execute = execute;
   }

@@ -8,7 +8,7 @@ import type { ChatResponse } from '../model/index.js';
 export class StreamResponseSpec {
   private readonly execute: () => AsyncIterable<ChatClientResponse>;
 
-  /** @internal Created by `ChatClientRequestSpec.stream()`. */
+  /** Made by `ChatClientRequestSpec.stream()`; not meant to be constructed directly. */
   constructor(execute: () => AsyncIterable<ChatClientResponse>) {
     this.execute = execute;
   }
