@@ -1,15 +1,14 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installIntoConsumer, packPackage, projectRoot } from './packed-package.js';
 
 // What a user downloads from the registry: the tarball `npm pack` makes from the build. It is
 // checked by publint and by Are The Types Wrong (ESM-only profile), its contents are listed, and a
 // consumer project type-checks against its declarations with skipLibCheck off.
 
-const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 const bin = (name: string) => join(projectRoot, 'node_modules', '.bin', name);
 const manifest = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as Record<
   string,
@@ -32,16 +31,8 @@ describe('the published package', () => {
   let files: string[] = [];
 
   beforeAll(() => {
-    // npm test builds first; building here too would race the other package tests reading dist.
-    if (!existsSync(join(projectRoot, 'dist', 'index.js'))) {
-      execFileSync('npm', ['run', 'build', '--silent'], { cwd: projectRoot, stdio: 'pipe' });
-    }
     workDir = mkdtempSync(join(tmpdir(), 'toolloop-published-'));
-    const packed = execFileSync('npm', ['pack', '--silent', '--pack-destination', workDir], {
-      cwd: projectRoot,
-      encoding: 'utf8',
-    });
-    tarball = join(workDir, packed.trim().split('\n').pop() as string);
+    tarball = packPackage(workDir);
     files = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' })
       .trim()
       .split('\n')
@@ -95,15 +86,7 @@ describe('the published package', () => {
   it('type-checks in a consumer project with skipLibCheck off', () => {
     const consumer = join(workDir, 'consumer');
     mkdirSync(consumer, { recursive: true });
-    writeFileSync(
-      join(consumer, 'package.json'),
-      JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
-    );
-    execFileSync(
-      'npm',
-      ['install', '--no-audit', '--no-fund', '--prefer-offline', '--omit=peer', tarball],
-      { cwd: consumer, stdio: 'pipe' },
-    );
+    installIntoConsumer(consumer, [tarball], ['--omit=peer']);
     // The MCP entry points' declarations name the SDK's types, like their code needs the SDK.
     const sdk = JSON.parse(
       readFileSync(
@@ -111,18 +94,7 @@ describe('the published package', () => {
         'utf8',
       ),
     ) as { version: string };
-    execFileSync(
-      'npm',
-      [
-        'install',
-        '--no-audit',
-        '--no-fund',
-        '--prefer-offline',
-        '--no-save',
-        `@modelcontextprotocol/sdk@${sdk.version}`,
-      ],
-      { cwd: consumer, stdio: 'pipe' },
-    );
+    installIntoConsumer(consumer, [`@modelcontextprotocol/sdk@${sdk.version}`], ['--no-save']);
     const specifiers = Object.keys(manifest.exports)
       .filter((key) => key !== './package.json')
       .map((key) => (key === '.' ? 'toolloop' : `toolloop/${key.slice(2)}`));
