@@ -1,10 +1,41 @@
 #!/usr/bin/env bash
-# The test command (npm test): starts Redis and PostgreSQL on loopback (installing them when
-# missing), builds the package, runs every test, and ends with a plain "N passed, N failed" line.
+# The test command (npm test): starts Redis and PostgreSQL on loopback when they are not running,
+# builds the package, runs every test (the packaging checks, publint and attw on the packed
+# tarball, included), stops the services it started, and ends with a plain "N passed, N failed"
+# line. It installs and upgrades nothing on a developer's machine: what is missing is listed with
+# the command that installs it, and the tests needing it skip (under CI=true they fail instead).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-eval "$(bash scripts/services.sh)" || { echo "could not start the test services"; echo "0 passed, 1 failed"; exit 1; }
+missing=()
+[ -d node_modules ] || { echo "node_modules is missing: run npm ci"; echo "0 passed, 1 failed"; exit 1; }
+[ -f bench/node_modules/.package-lock.json ] ||
+  missing+=("benchmark peers (bench/node_modules), for the benchmark smoke test: npm ci --prefix bench")
+[ -d test/conformance/node_modules/@modelcontextprotocol/conformance ] ||
+  missing+=("MCP conformance suite (test/conformance/node_modules): npm ci --prefix test/conformance")
+[ -d ../shared/data ] ||
+  missing+=("recorded transcripts and retrieval data sets (../shared/data): their tests skip")
+
+stop_started_services() {
+  if [ -n "${TOOLLOOP_STARTED_SERVICES:-}" ]; then
+    bash scripts/services.sh stop "$TOOLLOOP_STARTED_SERVICES"
+    TOOLLOOP_STARTED_SERVICES=''
+  fi
+}
+trap stop_started_services EXIT
+trap 'exit 130' INT TERM
+
+services="$(bash scripts/services.sh)" || { echo "could not start the test services"; echo "0 passed, 1 failed"; exit 1; }
+eval "$services"
+[ -n "${REDIS_URL:-}" ] || missing+=("redis-server: sudo apt-get install redis-server")
+[ -n "${DATABASE_URL:-}" ] || missing+=("postgresql: sudo apt-get install postgresql")
+
+print_missing() {
+  [ "${#missing[@]}" -eq 0 ] && return
+  echo "Not installed here, so the tests needing it are skipped:"
+  for item in "${missing[@]}"; do echo "  - $item"; done
+}
+print_missing
 
 npm run build --silent || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
 
@@ -12,6 +43,8 @@ report="$(mktemp -t toolloop-vitest-XXXXXX.json)"
 npx vitest run --reporter=default --reporter=json --outputFile.json="$report" "$@"
 status=$?
 
+stop_started_services
+print_missing
 node -e '
   const fs = require("node:fs");
   let passed = 0, failed = 0, skipped = 0;

@@ -27,7 +27,7 @@ export class CallResponseSpec implements PromiseLike<ChatClientResponse> {
   private readonly execute: CallExecutor;
   private response: Promise<ChatClientResponse> | undefined;
 
-  /** @internal Created by `ChatClientRequestSpec.call()`. */
+  /** Made by `ChatClientRequestSpec.call()`; not meant to be constructed directly. */
   constructor(execute: CallExecutor) {
     this.execute = execute;
   }

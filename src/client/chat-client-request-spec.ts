@@ -36,7 +36,7 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
-/** @internal What a request spec needs from its client. */
+/** What a request spec needs from its client (not exported from the package). */
 export interface ChatClientRuntime {
   readonly chatModel: ChatModel;
   readonly toolCallingAdvisor: ToolCallingAdvisor;
@@ -71,7 +71,7 @@ export class ChatClientRequestSpec<Ctx extends object = ToolContextMap> {
   private readonly runtime: ChatClientRuntime;
   private readonly state: ChatClientRequestState;
 
-  /** @internal Created by `ChatClient.prompt()`. */
+  /** Made by `ChatClient.prompt()`; not meant to be constructed directly. */
   constructor(runtime: ChatClientRuntime, state: ChatClientRequestState) {
     this.runtime = runtime;
     this.state = state;

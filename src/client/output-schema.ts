@@ -7,6 +7,7 @@ import {
   type StandardSchemaIssue,
   type StandardSchemaV1,
 } from '../tools/schema/standard-schema.js';
+import { unsupportedZodSchemaReason } from '../tools/schema/unsupported-zod-schema.js';
 
 /** A schema `entity()` accepts: a Standard Schema that can describe itself (Zod 4) or a JSON Schema. */
 export type OutputSchema = StandardSchemaV1 | JsonSchema;
@@ -38,6 +39,8 @@ function pointer(path: StandardSchemaIssue['path']): string {
  * and its own `validate` checks the answer. A JSON Schema is validated with ajv.
  */
 export function resolveOutputSchema(schema: OutputSchema): ResolvedOutputSchema {
+  const zodProblem = unsupportedZodSchemaReason(schema);
+  if (zodProblem !== undefined) throw new InvalidArgumentError(`entity(): ${zodProblem}`);
   if (isStandardSchema(schema)) {
     if (!isStandardJsonSchema(schema)) {
       throw new InvalidArgumentError(

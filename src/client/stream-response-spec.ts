@@ -17,7 +17,7 @@ export class StreamResponseSpec implements PromiseLike<ChatClientResponse> {
   private readonly execute: () => AsyncIterable<ChatClientResponse>;
   private aggregated: Promise<ChatClientResponse> | undefined;
 
-  /** @internal Created by `ChatClientRequestSpec.stream()`. */
+  /** Made by `ChatClientRequestSpec.stream()`; not meant to be constructed directly. */
   constructor(execute: () => AsyncIterable<ChatClientResponse>) {
     this.execute = execute;
   }

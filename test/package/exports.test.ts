@@ -2,10 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installIntoConsumer, packPackage, projectRoot } from './packed-package.js';
 
-const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 const manifest = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as {
   exports: Record<string, unknown>;
   peerDependencies?: Record<string, string>;
@@ -60,31 +59,8 @@ describe('the packed package', () => {
   let consumer = '';
 
   beforeAll(() => {
-    if (!existsSync(join(projectRoot, 'dist', 'index.js'))) {
-      execFileSync('npm', ['run', 'build', '--silent'], { cwd: projectRoot, stdio: 'pipe' });
-    }
     consumer = mkdtempSync(join(tmpdir(), 'toolloop-consumer-'));
-    const packOutput = execFileSync('npm', ['pack', '--silent', '--pack-destination', consumer], {
-      cwd: projectRoot,
-      encoding: 'utf8',
-    });
-    const tarball = packOutput.trim().split('\n').pop() as string;
-    writeFileSync(
-      join(consumer, 'package.json'),
-      JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
-    );
-    execFileSync(
-      'npm',
-      [
-        'install',
-        '--no-audit',
-        '--no-fund',
-        '--prefer-offline',
-        '--omit=peer',
-        join(consumer, tarball),
-      ],
-      { cwd: consumer, stdio: 'pipe' },
-    );
+    installIntoConsumer(consumer, [packPackage(consumer)], ['--omit=peer']);
   }, 180_000);
 
   afterAll(() => {
@@ -149,18 +125,7 @@ describe('the packed package', () => {
   });
 
   it('imports the MCP entry points, with exactly their public names, once the SDK is installed', () => {
-    execFileSync(
-      'npm',
-      [
-        'install',
-        '--no-audit',
-        '--no-fund',
-        '--prefer-offline',
-        '--no-save',
-        `${mcpSdk}@${mcpSdkVersion.version}`,
-      ],
-      { cwd: consumer, stdio: 'pipe' },
-    );
+    installIntoConsumer(consumer, [`${mcpSdk}@${mcpSdkVersion.version}`], ['--no-save']);
     for (const specifier of mcpSubpaths) {
       expect(importNames(consumer, specifier), specifier).toEqual(
         [...(mcpPublicNames[specifier] ?? [])].sort(),

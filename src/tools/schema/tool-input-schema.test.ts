@@ -221,7 +221,7 @@ describe('resolveToolInputSchema', () => {
 
     it('refuses an old Zod schema without ~standard', () => {
       expect(() => resolveToolInputSchema({ _def: { typeName: 'ZodObject' } }, 'old')).toThrow(
-        /zod schema that does not expose JSON Schema/,
+        "The inputSchema of tool 'old': Zod 3 is not supported: install zod@^4.2",
       );
     });
   });

@@ -13,6 +13,7 @@ import {
   type StandardSchemaV1,
 } from './standard-schema.js';
 import type { InferTypedJsonSchemaInput } from './typed-json-schema.js';
+import { unsupportedZodSchemaReason } from './unsupported-zod-schema.js';
 
 /**
  * What a tool's `inputSchema` may be: a Standard Schema that exposes JSON Schema (Zod ≥ 4.2
@@ -59,8 +60,14 @@ export function resolveToolInputSchema(
   if (inputSchema === undefined)
     return fromJsonSchema({ type: 'object', properties: {} }, toolName);
   if (isStandardJsonSchema(inputSchema)) return fromStandardSchema(inputSchema, toolName);
-  if (isStandardSchema(inputSchema) || looksLikeZod(inputSchema)) {
-    const vendor = isStandardSchema(inputSchema) ? inputSchema['~standard'].vendor : 'zod';
+  const zodProblem = unsupportedZodSchemaReason(inputSchema);
+  if (zodProblem !== undefined) {
+    throw new ToolDefinitionError(`The inputSchema of tool '${toolName}': ${zodProblem}`, {
+      toolName,
+    });
+  }
+  if (isStandardSchema(inputSchema)) {
+    const vendor = inputSchema['~standard'].vendor;
     throw new ToolDefinitionError(
       `The inputSchema of tool '${toolName}' is a ${vendor} schema that does not expose JSON Schema ` +
         '(~standard.jsonSchema); use Zod 4.2 or later, or pass a JSON Schema object',
@@ -119,10 +126,6 @@ function toToolInputIssue(issue: StandardSchemaIssue): ToolInputIssue {
     return typeof key === 'symbol' ? (key.description ?? '') : key;
   });
   return { path: jsonPointer(segments), message: issue.message };
-}
-
-function looksLikeZod(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && ('_zod' in value || '_def' in value);
 }
 
 function withToolName<T>(toolName: string, build: () => T): T {
