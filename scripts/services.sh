@@ -8,9 +8,10 @@
 #   bash scripts/services.sh stop LIST  stop the services named in LIST ("redis postgres"), i.e.
 #                                       only the ones a previous call started
 #
-# Under CI=true, Debian's redis-server and postgresql are installed when missing (missing ones
-# only: installed packages are never upgraded). On a developer's machine nothing is installed: a
-# missing service is reported with the command that installs it, and its tests skip.
+# Debian's redis-server and postgresql are installed when missing and this user may run apt-get
+# (root), so `npm test` works on a fresh machine; only missing packages are installed, installed ones
+# are never upgraded. TOOLLOOP_NO_INSTALL=1 turns installing off: a missing service is then reported
+# with the command that installs it, and its tests skip (under CI=true a missing service fails).
 set -euo pipefail
 
 state_dir="${TOOLLOOP_SERVICES_DIR:-/tmp/toolloop-services}"
@@ -53,17 +54,16 @@ command -v redis-server >/dev/null 2>&1 || missing_packages+=(redis-server)
 [ -n "$(find_pg_bin)" ] || missing_packages+=(postgresql)
 
 if [ "${#missing_packages[@]}" -gt 0 ]; then
-  if [ -n "${CI:-}" ]; then
-    if [ "$(id -u)" != "0" ]; then
-      log "${missing_packages[*]} missing, and this CI user cannot apt-get install them"
-      exit 1
-    fi
-    log "installing ${missing_packages[*]} (Debian packages)"
+  if [ "$(id -u)" = "0" ] && [ -z "${TOOLLOOP_NO_INSTALL:-}" ]; then
+    log "installing ${missing_packages[*]} (Debian packages; nothing installed is upgraded)"
     apt-get update -qq >&2
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-upgrade "${missing_packages[@]}" >&2
+  elif [ -n "${CI:-}" ]; then
+    log "${missing_packages[*]} missing, and this CI run may not apt-get install them"
+    exit 1
   else
     log "not installed: ${missing_packages[*]}; their integration tests will be skipped."
-    log "  install them with: sudo apt-get install ${missing_packages[*]}"
+    log "  install them with: sudo apt-get install --no-upgrade ${missing_packages[*]}"
   fi
 fi
 

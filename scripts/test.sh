@@ -2,13 +2,24 @@
 # The test command (npm test): starts Redis and PostgreSQL on loopback when they are not running,
 # builds the package, runs every test (the packaging checks, publint and attw on the packed
 # tarball, included), stops the services it started, and ends with a plain "N passed, N failed"
-# line. It installs and upgrades nothing on a developer's machine: what is missing is listed with
-# the command that installs it, and the tests needing it skip (under CI=true they fail instead).
+# line. On a fresh machine it installs what the tests need and is missing, from lock files and
+# Debian's packages only, upgrading nothing: the pinned benchmark peers (bench/), the MCP
+# conformance suite (test/conformance/), Redis and PostgreSQL. TOOLLOOP_NO_INSTALL=1 turns that off:
+# what is missing is then listed with the command that installs it, and the tests needing it skip
+# (under CI=true they fail instead).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 missing=()
 [ -d node_modules ] || { echo "node_modules is missing: run npm ci"; echo "0 passed, 1 failed"; exit 1; }
+install_pinned() {
+  [ -z "${TOOLLOOP_NO_INSTALL:-}" ] || return 0
+  echo "[test] installing $1 from its lock file (npm ci --prefix $1)"
+  npm ci --prefix "$1" --no-audit --no-fund --loglevel=error >/dev/null ||
+    echo "[test] could not install $1"
+}
+[ -f bench/node_modules/.package-lock.json ] || install_pinned bench
+[ -d test/conformance/node_modules/@modelcontextprotocol/conformance ] || install_pinned test/conformance
 [ -f bench/node_modules/.package-lock.json ] ||
   missing+=("benchmark peers (bench/node_modules), for the benchmark smoke test: npm ci --prefix bench")
 [ -d test/conformance/node_modules/@modelcontextprotocol/conformance ] ||
