@@ -9,7 +9,12 @@ import {
   ToolExecutionError,
 } from '../errors/index.js';
 import type { ToolResponseMessage } from '../messages/index.js';
-import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
+import {
+  ScriptedChatModel,
+  streamedResponse,
+  textResponse,
+  toolCallResponse,
+} from '../testing/index.js';
 import { jsonSchema, type ToolCallback, tool } from '../tools/index.js';
 import { type AugmentedArgumentEvent, AugmentedToolCallback } from './augmented-tool-callback.js';
 
@@ -74,6 +79,35 @@ describe('AugmentedToolCallback', () => {
       city: 'Paris',
       conditions: 'Sunny',
     });
+  });
+
+  it('works in stream mode too: the consumer gets the fields, the tool its own arguments', async () => {
+    const seen: unknown[] = [];
+    const thoughts: string[] = [];
+    const augmented = new AugmentedToolCallback(weatherTool(seen), {
+      argumentSchema: AgentThinking,
+      argumentConsumer: ({ arguments: thinking }) => {
+        thoughts.push(thinking.innerThought);
+      },
+    });
+    const model = new ScriptedChatModel([
+      streamedResponse(
+        toolCallResponse([
+          { name: 'current_weather', arguments: { city: 'Oslo', innerThought: 'asked for Oslo' } },
+        ]),
+      ),
+      streamedResponse(textResponse('Sunny in Oslo.')),
+    ]);
+    const deltas: string[] = [];
+    for await (const delta of ChatClient.create(model, { tools: [augmented] })
+      .prompt('Weather in Oslo?')
+      .stream()
+      .content()) {
+      deltas.push(delta);
+    }
+    expect(deltas.join('')).toBe('Sunny in Oslo.');
+    expect(thoughts).toEqual(['asked for Oslo']);
+    expect(seen).toEqual([{ city: 'Oslo' }]);
   });
 
   it('never lets the original tool see an augmented field (property)', async () => {
