@@ -1,5 +1,6 @@
 // `npm start`: the seed article's scenarios, against ScriptedChatModel, or against a real
 // OpenAI-compatible model when OPENAI_API_KEY or OPENAI_BASE_URL is set.
+import { runToolArgumentAugmentation } from '../examples/tool-argument-augmentation.js';
 import type { ChatModel } from '../src/index.js';
 import { runMcpDemo } from './mcp-demo.js';
 import { runMemoryDemo } from './memory-demo.js';
@@ -25,4 +26,7 @@ await runReturnDirectDemo(real, console.log, real ? () => new Date() : undefined
 await runToolContextDemo(real);
 await runToolSearchDemo(real);
 await runMemoryDemo(real);
+console.log('== Tool argument augmentation: the model’s reasoning with every call ==');
+await runToolArgumentAugmentation(real);
+console.log('');
 await runMcpDemo(real);

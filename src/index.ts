@@ -24,6 +24,15 @@ export {
   type ToolAdvisor,
 } from './advisors/index.js';
 export {
+  type AugmentationOptions,
+  type AugmentedArgumentConsumer,
+  type AugmentedArgumentEvent,
+  AugmentedToolCallback,
+  AugmentedToolCallbackProvider,
+  type AugmentedToolCallbackProviderOptions,
+  ToolInputSchemaAugmenter,
+} from './augmentation/index.js';
+export {
   type AdvisorEntry,
   AdvisorParams,
   type AdvisorParamsCustomizer,

@@ -1,5 +1,9 @@
 import { InvalidArgumentError } from '../errors/index.js';
-import type { ToolCallback, ToolCallbackProvider } from './tool-callback.js';
+import type {
+  ToolCallback,
+  ToolCallbackProvider,
+  ToolCallbackProviderRequest,
+} from './tool-callback.js';
 import { toolCallbacksFrom } from './tool-decorator.js';
 
 /**
@@ -70,14 +74,16 @@ export function collectToolSources(sources: readonly ToolSource[]): CollectedToo
  * The callbacks of collected sources for one request: the fixed callbacks first, then each
  * provider's, asked anew every time (providers such as MCP servers may change their tools). Each
  * provider is told the names taken before it (`reservedNames`), so that its own collision policy
- * can act; duplicates it lets through are left to the caller's uniqueness check.
+ * can act; duplicates it lets through are left to the caller's uniqueness check. `request` adds
+ * the names taken outside these sources (a wrapping provider passes on what it was told).
  */
 export async function resolveToolCallbacks(
   collected: CollectedToolSources,
+  request?: ToolCallbackProviderRequest,
 ): Promise<ToolCallback[]> {
   const resolved = [...collected.callbacks];
   if (collected.providers.length === 0) return resolved;
-  const reservedNames = new Set<string>();
+  const reservedNames = new Set<string>(request?.reservedNames);
   for (const callback of resolved) reservedNames.add(callback.definition.name);
   for (const provider of collected.providers) {
     const provided: unknown = await provider.getToolCallbacks({

@@ -17,6 +17,10 @@ import {
   runStructuredOutput,
   scriptedStructuredOutputModel,
 } from '../../examples/structured-output.js';
+import {
+  runToolArgumentAugmentation,
+  scriptedAugmentationModel,
+} from '../../examples/tool-argument-augmentation.js';
 import { runToolCallLimits, scriptedLimitsModel } from '../../examples/tool-call-limits.js';
 import { runToolContext, scriptedToolContextModel } from '../../examples/tool-context.js';
 import { runToolResolution, scriptedResolutionModel } from '../../examples/tool-resolution.js';
@@ -347,5 +351,27 @@ describe('Memory and the tool loop', () => {
       'assistant',
       'user',
     ]);
+  });
+});
+
+describe('Tool argument augmentation', () => {
+  it('offers the extra fields, hands the reasoning to the consumer and the city alone to the tool', async () => {
+    const model = scriptedAugmentationModel();
+    const { answer, thoughts, offeredProperties } = await runToolArgumentAugmentation(model, quiet);
+    expect(answer).toBe('It is raining in Amsterdam, 11 °C.');
+    expect(offeredProperties).toEqual(['city', 'innerThought', 'confidence']);
+    expect(model.prompts[0]?.options?.toolCallbacks?.[0]?.definition.inputSchema.required).toEqual([
+      'city',
+      'innerThought',
+    ]);
+    expect(thoughts).toEqual([
+      'current_weather (high): The user asks about Amsterdam, so I need its current weather',
+    ]);
+    // The @tool method answered as it does without augmentation.
+    expect(JSON.parse(toolResponses(model, 1)[0]?.responseData ?? '')).toEqual({
+      city: 'Amsterdam',
+      temperatureCelsius: 11,
+      conditions: 'Rain',
+    });
   });
 });

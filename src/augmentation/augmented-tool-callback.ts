@@ -1,0 +1,134 @@
+import { InvalidArgumentError, InvalidToolInputError } from '../errors/index.js';
+import { asToolExecutionError, callWithParsedArguments } from '../tools/create-tool-callback.js';
+import { peekToolSignal } from '../tools/deferred-tool-signal.js';
+import {
+  type InferToolInput,
+  isToolCallback,
+  parseToolArguments,
+  type ToolCallback,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolInputSchema,
+  type ToolMetadata,
+} from '../tools/index.js';
+import { ToolInputSchemaAugmenter } from './tool-input-schema-augmenter.js';
+
+/** What an {@link AugmentedArgumentConsumer} receives for each call of an augmented tool. */
+export interface AugmentedArgumentEvent<Arguments = Record<string, unknown>> {
+  /** The augmented tool's definition (the schema with the extra fields). */
+  readonly toolDefinition: ToolDefinition;
+  /** The model's argument text, exactly as it came. */
+  readonly rawInput: string;
+  /** The extra fields, validated against their schema (and transformed by it, for Zod). */
+  readonly arguments: Arguments;
+}
+
+/**
+ * Receives the extra fields of each call before the tool runs. What it throws (or rejects with)
+ * becomes a `ToolExecutionError` of the tool, which the loop's exception processor turns into an
+ * error result for the model; the tool is then not run.
+ */
+export type AugmentedArgumentConsumer<Arguments = Record<string, unknown>> = (
+  event: AugmentedArgumentEvent<Arguments>,
+) => void | Promise<void>;
+
+/** How extra fields are added to tools and what happens to them on each call. */
+export interface AugmentationOptions<Schema extends ToolInputSchema = ToolInputSchema> {
+  /**
+   * The extra fields the model must fill in, as a Zod object (or another Standard Schema that
+   * exposes JSON Schema) or a JSON Schema object, e.g. `z.object({ reasoning: z.string() })`.
+   * A prepared {@link ToolInputSchemaAugmenter} is accepted too (shared by many tools).
+   */
+  readonly argumentSchema: Schema | ToolInputSchemaAugmenter;
+  /** Receives the extra fields of every call; optional (the fields are still validated). */
+  readonly argumentConsumer?: AugmentedArgumentConsumer<InferToolInput<Schema>>;
+  /**
+   * Remove the extra fields before the wrapped tool is called. Default `true`. With `false` the
+   * tool receives the model's text unchanged, so its own validation must accept unknown fields
+   * (a Zod `z.object` strips them; a JSON Schema tool's closed schema rejects them).
+   */
+  readonly removeExtraArgumentsAfterProcessing?: boolean;
+}
+
+/**
+ * Wraps one {@link ToolCallback} so that the model fills in extra fields (reasoning, confidence,
+ * an agent id…) on every call of it, without changing the tool.
+ *
+ * The wrapper's definition has the tool's name and description and its input schema with the
+ * extra fields merged in; its metadata is the wrapped tool's own (`returnDirect`, `sequential`,
+ * `timeoutMs` and the rest are kept). On each call it parses the model's JSON, validates the
+ * extra fields, hands them to the consumer, then calls the wrapped tool with only its own
+ * arguments (unless `removeExtraArgumentsAfterProcessing` is `false`). Bad extra fields are an
+ * `InvalidToolInputError`, so the model is told and may retry. The wrapped tool is never modified,
+ * so one tool can be wrapped differently for different clients.
+ */
+export class AugmentedToolCallback<Schema extends ToolInputSchema = ToolInputSchema>
+  implements ToolCallback
+{
+  /** The wrapped tool's name and description, with the augmented input schema. */
+  readonly definition: ToolDefinition;
+  /** The wrapped tool's metadata, unchanged. */
+  readonly metadata: ToolMetadata;
+  /** The wrapped tool. */
+  readonly delegate: ToolCallback;
+  readonly #augmenter: ToolInputSchemaAugmenter;
+  readonly #consumer: AugmentedArgumentConsumer<InferToolInput<Schema>> | undefined;
+  readonly #removeExtraArguments: boolean;
+
+  /**
+   * @throws InvalidArgumentError when `delegate` is not a `ToolCallback` or options are missing.
+   * @throws ToolDefinitionError when the extra fields are not a usable object schema or one of
+   *   them clashes with a property of the tool.
+   */
+  constructor(delegate: ToolCallback, options: AugmentationOptions<Schema>) {
+    if (!isToolCallback(delegate)) {
+      throw new InvalidArgumentError('AugmentedToolCallback needs a ToolCallback to wrap');
+    }
+    if (options?.argumentSchema === undefined) {
+      throw new InvalidArgumentError('AugmentedToolCallback needs an argumentSchema');
+    }
+    if (options.argumentConsumer !== undefined && typeof options.argumentConsumer !== 'function') {
+      throw new InvalidArgumentError('argumentConsumer must be a function');
+    }
+    this.#augmenter =
+      options.argumentSchema instanceof ToolInputSchemaAugmenter
+        ? options.argumentSchema
+        : new ToolInputSchemaAugmenter(options.argumentSchema);
+    this.#consumer = options.argumentConsumer;
+    this.#removeExtraArguments = options.removeExtraArgumentsAfterProcessing ?? true;
+    this.delegate = delegate;
+    const { name, description, inputSchema } = delegate.definition;
+    this.definition = Object.freeze({
+      name,
+      description,
+      inputSchema: this.#augmenter.augment(inputSchema, name),
+    });
+    this.metadata = delegate.metadata ?? Object.freeze({});
+  }
+
+  /** Validates and hands over the extra fields, then calls the wrapped tool. */
+  async call(input: string, context?: ToolContext): Promise<string> {
+    const toolName = this.definition.name;
+    const parsed = parseToolArguments(input);
+    if (!parsed.ok) throw new InvalidToolInputError({ toolName, issues: parsed.issues });
+    const checked = await this.#augmenter.validate(this.#augmenter.pick(parsed.value));
+    if (!checked.ok) throw new InvalidToolInputError({ toolName, issues: checked.issues });
+    if (this.#consumer !== undefined) {
+      try {
+        await this.#consumer({
+          toolDefinition: this.definition,
+          rawInput: input,
+          arguments: checked.value as InferToolInput<Schema>,
+        });
+      } catch (error) {
+        throw asToolExecutionError(toolName, error, peekToolSignal(context));
+      }
+    }
+    if (!this.#removeExtraArguments) return this.delegate.call(input, context);
+    const ownArguments = this.#augmenter.omit(parsed.value);
+    return (
+      callWithParsedArguments(this.delegate, ownArguments, context) ??
+      this.delegate.call(JSON.stringify(ownArguments), context)
+    );
+  }
+}
