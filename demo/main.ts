@@ -14,7 +14,8 @@ async function realModel(): Promise<ChatModel | undefined> {
   if (!apiKey && !baseUrl) return undefined;
   const { OpenAiChatModel } = await import('../src/openai/index.js');
   console.log(`Using the real model ${model ?? '(default)'} at ${baseUrl ?? 'api.openai.com'}\n`);
-  return new OpenAiChatModel({ apiKey, baseUrl, model });
+  // The model reads the same three variables itself.
+  return new OpenAiChatModel();
 }
 
 const real = await realModel();

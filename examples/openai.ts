@@ -11,17 +11,14 @@ import { WeatherTools } from './weather-tools.js';
 export async function runOpenAiExample(
   log: (line: string) => void = console.log,
 ): Promise<boolean> {
-  const { OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: baseUrl, OPENAI_MODEL: model } = process.env;
-  if (!apiKey && !baseUrl) {
+  if (!process.env.OPENAI_API_KEY && !process.env.OPENAI_BASE_URL) {
     log(
       'skipped: set OPENAI_API_KEY (or OPENAI_BASE_URL for a compatible server) to run this example',
     );
     return false;
   }
+  // Key, base URL and model come from OPENAI_API_KEY, OPENAI_BASE_URL and OPENAI_MODEL.
   const chatModel = new OpenAiChatModel({
-    apiKey,
-    baseUrl,
-    model,
     onSchemaAdaptation: ({ toolName, changes }) =>
       log(`schema of ${toolName} adapted: ${changes.join('; ')}`),
   });

@@ -4,6 +4,7 @@ import {
   providerDefaultOptions,
   providerTransportOptions,
 } from '../internal/provider-chat-model-options.js';
+import { resolveProviderConnection } from '../internal/provider-environment.js';
 import type { ProviderErrors } from '../internal/provider-errors.js';
 import { ProviderTransport } from '../internal/provider-transport.js';
 import type { SchemaAdaptation } from '../internal/tool-schema-adaptation.js';
@@ -24,7 +25,10 @@ import { toAnthropicRequest } from './to-anthropic-request.js';
 
 /** Options of an {@link AnthropicChatModel}. */
 export interface AnthropicChatModelOptions extends ProviderChatModelOptions {
-  /** Default `https://api.anthropic.com` (the `/v1/messages` path is appended). */
+  /**
+   * Default `ANTHROPIC_BASE_URL`, else `https://api.anthropic.com` (the `/v1/messages` path is
+   * appended).
+   */
   baseUrl?: string | undefined;
   /** Default `claude-sonnet-4-5`. */
   model?: string | undefined;
@@ -39,6 +43,13 @@ export interface AnthropicChatModelOptions extends ProviderChatModelOptions {
 const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 const DEFAULT_MODEL = 'claude-sonnet-4-5';
 const DEFAULT_MAX_TOKENS = 4096;
+const ANTHROPIC_ENVIRONMENT = {
+  providerLabel: 'Anthropic',
+  apiKeyVariable: 'ANTHROPIC_API_KEY',
+  baseUrlVariable: 'ANTHROPIC_BASE_URL',
+  defaultBaseUrl: DEFAULT_BASE_URL,
+  publicHost: 'api.anthropic.com',
+};
 
 /**
  * A `ChatModel` for Anthropic's Messages API, on plain `fetch` and `eventsource-parser`. System
@@ -56,8 +67,15 @@ export class AnthropicChatModel implements ChatModel {
   private readonly url: string;
   private readonly schemas: ToolSchemaCompilerCache;
 
+  /**
+   * Reads `ANTHROPIC_API_KEY` and `ANTHROPIC_BASE_URL` (of `options.env`, default `process.env`)
+   * for the options omitted. Throws an `InvalidArgumentError` naming `ANTHROPIC_API_KEY` and the
+   * `apiKey` option when api.anthropic.com would be called without a key.
+   */
   constructor(options: AnthropicChatModelOptions = {}) {
-    const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '').replace(/\/v1$/, '');
+    const connection = resolveProviderConnection(options, ANTHROPIC_ENVIRONMENT);
+    const baseUrl = connection.baseUrl.replace(/\/v1$/, '');
+    options = { ...options, ...connection };
     this.url = `${baseUrl}/v1/messages`;
     this.defaultOptions = providerDefaultOptions(options, {
       model: DEFAULT_MODEL,

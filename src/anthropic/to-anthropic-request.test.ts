@@ -207,7 +207,7 @@ describe('AnthropicChatModel request bodies', () => {
       { type: 'tool', name: 'weather' },
     ],
   ] as const)('maps toolChoice %j', (choice, expected) => {
-    const model = new AnthropicChatModel();
+    const model = new AnthropicChatModel({ apiKey: 'k' });
     const request = model.request(
       { messages: [], options: { toolCallbacks: [weatherTool], toolChoice: choice } },
       false,
@@ -218,6 +218,7 @@ describe('AnthropicChatModel request bodies', () => {
   it('compiles strict tools and reports the adaptation once', () => {
     const reports: unknown[] = [];
     const model = new AnthropicChatModel({
+      apiKey: 'k',
       strictTools: true,
       onSchemaAdaptation: (adaptation) => reports.push(adaptation),
     });

@@ -133,6 +133,7 @@ describe('OpenAiCompatibleEmbeddingModel', () => {
       baseUrl,
       model: 'nomic-embed-text',
       maxBatchSize: 2,
+      env: {},
     });
     const texts = ['a', 'bb', 'ccc', 'dddd', 'eeeee'];
     expect(await model.embed(texts)).toEqual(texts.map(vectorFor));

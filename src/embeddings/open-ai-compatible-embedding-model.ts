@@ -1,5 +1,6 @@
 import { type ChatModelError, InvalidArgumentError, isAbortError } from '../errors/index.js';
 import { credentialSecrets } from '../internal/credential-secrets.js';
+import { resolveProviderConnection } from '../internal/provider-environment.js';
 import { ProviderErrors } from '../internal/provider-errors.js';
 import type { EmbeddingModel, EmbedOptions } from './embedding-model.js';
 
@@ -7,9 +8,15 @@ import type { EmbeddingModel, EmbedOptions } from './embedding-model.js';
 export interface OpenAiCompatibleEmbeddingModelOptions {
   /** The embedding model, e.g. `'text-embedding-3-small'` or Ollama's `'nomic-embed-text'`. */
   readonly model: string;
-  /** The API root; `/embeddings` is appended. Default `'https://api.openai.com/v1'`. */
+  /**
+   * The API root; `/embeddings` is appended. Default `OPENAI_BASE_URL`, else
+   * `'https://api.openai.com/v1'`.
+   */
   readonly baseUrl?: string;
-  /** Sent as `Authorization: Bearer …` when given (local servers usually need none). */
+  /**
+   * Sent as `Authorization: Bearer …`. Default `OPENAI_API_KEY`; required for api.openai.com,
+   * optional elsewhere (local servers usually need none).
+   */
   readonly apiKey?: string;
   /** Requested vector length, for models that support shortening (`dimensions`). */
   readonly dimensions?: number;
@@ -19,9 +26,21 @@ export interface OpenAiCompatibleEmbeddingModelOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** The fetch implementation. Default: the global `fetch`. */
   readonly fetch?: typeof fetch;
+  /**
+   * Where an omitted `apiKey` / `baseUrl` is looked up (`OPENAI_API_KEY`, `OPENAI_BASE_URL`),
+   * once, at construction. Default `process.env`; `{}` ignores the environment.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 const PROVIDER = 'openai-compatible-embeddings';
+const EMBEDDINGS_ENVIRONMENT = {
+  providerLabel: 'OpenAI embeddings',
+  apiKeyVariable: 'OPENAI_API_KEY',
+  baseUrlVariable: 'OPENAI_BASE_URL',
+  defaultBaseUrl: 'https://api.openai.com/v1',
+  publicHost: 'api.openai.com',
+};
 
 /**
  * Embeddings from any server speaking the OpenAI embeddings API (`POST {baseUrl}/embeddings`):
@@ -51,9 +70,13 @@ export class OpenAiCompatibleEmbeddingModel implements EmbeddingModel {
     if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1) {
       throw new InvalidArgumentError('maxBatchSize must be a positive integer');
     }
+    const connection = resolveProviderConnection(
+      { apiKey: options.apiKey, baseUrl: options.baseUrl, env: options.env },
+      EMBEDDINGS_ENVIRONMENT,
+    );
     this.model = options.model;
-    this.baseUrl = (options.baseUrl ?? 'https://api.openai.com/v1').replace(/\/+$/, '');
-    this.#apiKey = options.apiKey;
+    this.baseUrl = connection.baseUrl;
+    this.#apiKey = connection.apiKey;
     this.#dimensions = options.dimensions;
     this.#maxBatchSize = maxBatchSize;
     this.#headers = options.headers ?? {};

@@ -7,9 +7,16 @@ import type { SchemaAdaptation } from './tool-schema-adaptation.js';
 
 /** Options both provider chat models accept. */
 export interface ProviderChatModelOptions {
-  /** Sent as the provider's credential header; never part of an error message (nor is any value of `headers`). */
+  /**
+   * Sent as the provider's credential header; never part of an error message (nor is any value
+   * of `headers`). Omitted (or blank), the provider's key variable of `env` is used
+   * (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`); the provider's public API host needs one.
+   */
   apiKey?: string | undefined;
-  /** The API root, e.g. `https://api.openai.com/v1` or `http://localhost:11434/v1`. */
+  /**
+   * The API root, e.g. `https://api.openai.com/v1` or `http://localhost:11434/v1`. Omitted, the
+   * provider's base URL variable of `env` is used (`OPENAI_BASE_URL`, `ANTHROPIC_BASE_URL`).
+   */
   baseUrl?: string | undefined;
   /** Default model name. */
   model?: string | undefined;
@@ -55,6 +62,12 @@ export interface ProviderChatModelOptions {
   fetch?: FetchFunction | undefined;
   /** Called once per tool definition whose schema had to be changed for the provider. */
   onSchemaAdaptation?: ((adaptation: SchemaAdaptation) => void) | undefined;
+  /**
+   * Where omitted `apiKey`, `baseUrl` (and, for OpenAI, `model`) are looked up, once, when the
+   * model is constructed. Default `process.env`; pass `{}` to ignore the environment, or a
+   * tenant's own variables.
+   */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
 /** Keeps only the entries whose value is not `undefined`. */

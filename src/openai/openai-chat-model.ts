@@ -4,6 +4,7 @@ import {
   providerDefaultOptions,
   providerTransportOptions,
 } from '../internal/provider-chat-model-options.js';
+import { resolveProviderConnection } from '../internal/provider-environment.js';
 import type { ProviderErrors } from '../internal/provider-errors.js';
 import { ProviderTransport } from '../internal/provider-transport.js';
 import type { SchemaAdaptation } from '../internal/tool-schema-adaptation.js';
@@ -24,9 +25,12 @@ import { toOpenAiRequest } from './to-openai-request.js';
 
 /** Options of an {@link OpenAiChatModel}. */
 export interface OpenAiChatModelOptions extends ProviderChatModelOptions {
-  /** Default `https://api.openai.com/v1`; any OpenAI-compatible server's `/v1` root works. */
+  /**
+   * Default `OPENAI_BASE_URL`, else `https://api.openai.com/v1`; any OpenAI-compatible server's
+   * `/v1` root works.
+   */
   baseUrl?: string | undefined;
-  /** Default `gpt-4o-mini`. */
+  /** Default `OPENAI_MODEL`, else `gpt-4o-mini`. */
   model?: string | undefined;
   /** `OpenAI-Organization` header. */
   organization?: string | undefined;
@@ -50,6 +54,14 @@ export interface OpenAiChatModelOptions extends ProviderChatModelOptions {
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 const DEFAULT_MODEL = 'gpt-4o-mini';
+const OPENAI_ENVIRONMENT = {
+  providerLabel: 'OpenAI',
+  apiKeyVariable: 'OPENAI_API_KEY',
+  baseUrlVariable: 'OPENAI_BASE_URL',
+  modelVariable: 'OPENAI_MODEL',
+  defaultBaseUrl: DEFAULT_BASE_URL,
+  publicHost: 'api.openai.com',
+};
 
 /**
  * A `ChatModel` for the Chat Completions API of OpenAI and every OpenAI-compatible server
@@ -72,8 +84,15 @@ export class OpenAiChatModel implements ChatModel {
   };
   private readonly schemas: ToolSchemaCompilerCache;
 
+  /**
+   * Reads `OPENAI_API_KEY`, `OPENAI_BASE_URL` and `OPENAI_MODEL` (of `options.env`, default
+   * `process.env`) for the options omitted. Throws an `InvalidArgumentError` naming
+   * `OPENAI_API_KEY` and the `apiKey` option when api.openai.com would be called without a key.
+   */
   constructor(options: OpenAiChatModelOptions = {}) {
-    const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+    const connection = resolveProviderConnection(options, OPENAI_ENVIRONMENT);
+    const baseUrl = connection.baseUrl;
+    options = { ...options, ...connection };
     this.url = `${baseUrl}/chat/completions`;
     this.defaultOptions = providerDefaultOptions(options, { model: DEFAULT_MODEL });
     this.settings = {

@@ -188,9 +188,9 @@ describe('OpenAiChatModel request bodies', () => {
       },
       { role: 'tool' as const, responses: [{ id: 'c1', name: 'weather', responseData: 'Sunny' }] },
     ];
-    const plain = new OpenAiChatModel().request({ messages, options: {} }, false);
+    const plain = new OpenAiChatModel({ apiKey: 'k' }).request({ messages, options: {} }, false);
     expect(plain.messages[1]).not.toHaveProperty('reasoning_content');
-    const deepseek = new OpenAiChatModel({ sendReasoningContent: true }).request(
+    const deepseek = new OpenAiChatModel({ apiKey: 'k', sendReasoningContent: true }).request(
       { messages, options: {} },
       false,
     );
@@ -222,6 +222,7 @@ describe('OpenAiChatModel request bodies', () => {
   it('sends strict tools with compiled schemas and reports the adaptation once, at registration', () => {
     const reports: unknown[] = [];
     const strict = new OpenAiChatModel({
+      apiKey: 'k',
       strictTools: true,
       onSchemaAdaptation: (adaptation) => reports.push(adaptation),
     });

@@ -388,13 +388,15 @@ describe.each(['openai', 'anthropic'] as const)('%s adapter under provider fault
   });
 
   it('an aborted call() rejects with an AbortError and closes the request', async () => {
+    const controller = new AbortController();
+    // Aborted once the server holds the request, not after a fixed delay: on a loaded machine a
+    // timer could fire before the request arrived, and there would be no request to see closed.
     server.reply(async (_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.write('{"id":');
+      setTimeout(() => controller.abort(), 20);
     });
-    const controller = new AbortController();
     const pending = provider.create(server.baseUrl).call(prompt, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
     const caught = await pending.catch((error: unknown) => error);
     expect(isAbortError(caught)).toBe(true);
     await server.requests[0]?.closed;
