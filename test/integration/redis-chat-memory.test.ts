@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -86,6 +87,7 @@ describe.skipIf(redis.skip)('RedisChatMemoryRepository keys', () => {
         `${keyPrefix}conversations`,
         `${keyPrefix}messages:YQA6ACoA`,
         `${keyPrefix}version:YQA6ACoA`,
+        `${keyPrefix}writes:YQA6ACoA`,
       ].sort(),
     );
   });
@@ -203,4 +205,88 @@ describe.skipIf(redis.skip)('RedisChatMemoryRepository after a timeout', () => {
     expect(evals - sentAtError).toBe(0);
     expect(await repository.findByConversationId('c')).toEqual(before);
   });
+});
+
+/**
+ * A TCP proxy in front of the test Redis that can lose the reply of one command: once armed, the
+ * first reply that follows a client chunk containing `marker` is swallowed and the client's
+ * connection is cut, as a network failure after the server ran the command would do.
+ */
+async function replyLosingProxy(target: URL): Promise<{
+  url: string;
+  arm(marker: string): void;
+  cuts(): number;
+  close(): Promise<void>;
+}> {
+  let marker: string | undefined;
+  let cuts = 0;
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    const upstream = createConnection(Number(target.port), target.hostname);
+    sockets.add(client).add(upstream);
+    let awaitingLostReply = false;
+    client.on('data', (chunk) => {
+      if (marker !== undefined && chunk.includes(marker)) {
+        marker = undefined;
+        awaitingLostReply = true;
+      }
+      upstream.write(chunk);
+    });
+    upstream.on('data', (chunk) => {
+      if (awaitingLostReply) {
+        awaitingLostReply = false;
+        cuts++;
+        client.destroy();
+        upstream.destroy();
+        return;
+      }
+      client.write(chunk);
+    });
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+    client.on('error', () => {});
+    upstream.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `redis://127.0.0.1:${port}${target.pathname}`,
+    arm: (text) => {
+      marker = text;
+    },
+    cuts: () => cuts,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+describe.skipIf(redis.skip)('RedisChatMemoryRepository when a reply is lost', () => {
+  // ioredis resends a command whose reply never arrived once it has reconnected, although Redis
+  // already ran it: without a guard the same messages would be stored twice.
+  for (const retain of [false, true]) {
+    it(`a ${retain ? 'trimming' : 'plain'} append resent after a lost reply is stored once`, async () => {
+      const proxy = await replyLosingProxy(new URL(redis.url as string));
+      const client = new Redis(proxy.url, { maxRetriesPerRequest: 3 });
+      client.on('error', () => {});
+      try {
+        const keyPrefix = `${runPrefix}${++prefixes}:`;
+        const repository = new RedisChatMemoryRepository({ client, keyPrefix });
+        const reader = new RedisChatMemoryRepository({ client: connect(), keyPrefix });
+        await repository.append('c', EARLIER_TURN);
+        proxy.arm("redis.call('RPUSH'");
+        await repository.append(
+          'c',
+          LATE_TURN,
+          retain ? { retain: (all) => all.map((_, index) => index) } : {},
+        );
+        expect(proxy.cuts()).toBe(1);
+        expect(await reader.findByConversationId('c')).toEqual([...EARLIER_TURN, ...LATE_TURN]);
+      } finally {
+        client.disconnect();
+        await proxy.close();
+      }
+    });
+  }
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MemoryError } from '../../errors/index.js';
 import type { Message } from '../../messages/index.js';
@@ -24,13 +25,28 @@ const BACKEND = 'redis';
 /** How long a reading of the server's clock may serve to fence writes, in ms. */
 const CLOCK_FRESH_MS = 1000;
 
-// Every write script starts with the fence: it reads the server's clock (microseconds) and
-// refuses to write when ARGV[1] (a deadline on that clock, '' for none) has passed. Replies carry
-// the clock reading, which fences the next writes.
+/** How many write tokens each conversation remembers, and for how long (ms). */
+const REMEMBERED_WRITES = 64;
+const REMEMBERED_WRITES_TTL_MS = 24 * 60 * 60 * 1000;
+
+// Every write script starts with the replay check, then the fence. ioredis resends a command
+// whose reply was lost with the connection, although the server may have run it: each write
+// carries a token (ARGV[2]) that the script records beside the conversation (KEYS[4]), and a
+// write whose token is already there reports success without writing again. The fence reads the
+// server's clock (microseconds) and refuses to write when ARGV[1] (a deadline on that clock, ''
+// for none) has passed. Replies carry the clock reading, which fences the next writes.
 const FENCE = `
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+for _, seen in ipairs(redis.call('LRANGE', KEYS[4], 0, -1)) do
+  if seen == ARGV[2] then return {1, now} end
+end
 if ARGV[1] ~= '' and now >= tonumber(ARGV[1]) then return {-1, now} end
+local function remember()
+  redis.call('LPUSH', KEYS[4], ARGV[2])
+  redis.call('LTRIM', KEYS[4], 0, ${REMEMBERED_WRITES - 1})
+  redis.call('PEXPIRE', KEYS[4], ${REMEMBERED_WRITES_TTL_MS})
+end
 `;
 
 // Arguments are pushed in slices because Lua's unpack() has a stack limit.
@@ -52,11 +68,12 @@ local time = redis.call('TIME')
 return tonumber(time[1]) * 1000000 + tonumber(time[2])
 `;
 
-/** KEYS: list, version, ids. ARGV: deadline, encoded id, messages… Returns {1, now}. */
+/** KEYS: list, version, ids, writes. ARGV: deadline, token, encoded id, messages… Returns {1, now}. */
 const APPEND_SCRIPT = `${FENCE}${PUSH}
-push(KEYS[1], 3)
+push(KEYS[1], 4)
 redis.call('INCR', KEYS[2])
-redis.call('SADD', KEYS[3], ARGV[2])
+redis.call('SADD', KEYS[3], ARGV[3])
+remember()
 return {1, now}
 `;
 
@@ -68,17 +85,18 @@ return {version, redis.call('LRANGE', KEYS[1], 0, -1), tonumber(time[1]) * 10000
 `;
 
 /**
- * KEYS: list, version, ids. ARGV: deadline, expected version ('' = any), encoded id, messages…
- * Replaces the list when the version still matches. Returns {1, now}, or {0, now} on a
- * concurrent change.
+ * KEYS: list, version, ids, writes. ARGV: deadline, token, expected version ('' = any), encoded
+ * id, messages… Replaces the list when the version still matches. Returns {1, now}, or {0, now}
+ * on a concurrent change.
  */
 const REPLACE_SCRIPT = `${FENCE}${PUSH}
 local version = redis.call('GET', KEYS[2]) or '0'
-if ARGV[2] ~= '' and version ~= ARGV[2] then return {0, now} end
+if ARGV[3] ~= '' and version ~= ARGV[3] then return {0, now} end
 redis.call('DEL', KEYS[1])
-push(KEYS[1], 4)
-if #ARGV >= 4 then redis.call('SADD', KEYS[3], ARGV[3]) else redis.call('SREM', KEYS[3], ARGV[3]) end
+push(KEYS[1], 5)
+if #ARGV >= 5 then redis.call('SADD', KEYS[3], ARGV[4]) else redis.call('SREM', KEYS[3], ARGV[4]) end
 redis.call('INCR', KEYS[2])
+remember()
 return {1, now}
 `;
 
@@ -104,6 +122,8 @@ interface ClockReading {
  * reading of that clock so that it falls before the caller's deadline, and refuses to write once
  * it has passed. A write delayed in a paused or overloaded server therefore takes effect before
  * the caller's `MemoryError` or never, so retrying after the error cannot store a turn twice.
+ * A write that `ioredis` resends after a lost connection is recognised by its token and not
+ * applied a second time.
  * Needs Redis 5 or newer (`TIME` inside scripts). Single-node or Sentinel deployments (the keys
  * of one call do not share a cluster slot).
  */
@@ -171,11 +191,13 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
         const reply = await scope.write(() =>
           this.client.eval(
             APPEND_SCRIPT,
-            3,
+            4,
             this.#listKey(conversationId),
             this.#versionKey(conversationId),
             this.#idsKey(),
+            this.#writesKey(conversationId),
             deadline,
+            randomUUID(),
             encodeId(conversationId),
             ...rows,
           ),
@@ -221,11 +243,13 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
     const reply = await scope.write(() =>
       this.client.eval(
         REPLACE_SCRIPT,
-        3,
+        4,
         this.#listKey(conversationId),
         this.#versionKey(conversationId),
         this.#idsKey(),
+        this.#writesKey(conversationId),
         deadline,
+        randomUUID(),
         version,
         encodeId(conversationId),
         ...rows,
@@ -294,6 +318,10 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
 
   #versionKey(conversationId: string): string {
     return `${this.keyPrefix}version:${encodeId(conversationId)}`;
+  }
+
+  #writesKey(conversationId: string): string {
+    return `${this.keyPrefix}writes:${encodeId(conversationId)}`;
   }
 
   #idsKey(): string {
