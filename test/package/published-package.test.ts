@@ -105,8 +105,9 @@ describe('the published package', () => {
         "import { ScriptedChatModel, textResponse } from 'toolloop/testing';\n" +
         "const echo = tool({ name: 'echo', description: 'Echoes', inputSchema: { type: 'object', properties: { word: { type: 'string' } } }, execute: (input) => input });\n" +
         "const answer: Promise<string | null> = ChatClient.create(new ScriptedChatModel([textResponse('hi')])).prompt('hello').tools(echo).call().content();\n" +
-        // A constructor stripped from a declaration would turn into a public no-argument one.
-        "import { CallResponseSpec, ChatClientRequestSpec, StreamResponseSpec } from 'toolloop';\n" +
+        // The request and response specs are types only: made by ChatClient, never by a user.
+        "import type { CallResponseSpec, ChatClientRequestSpec, StreamResponseSpec } from 'toolloop';\n" +
+        'export type Specs = [ChatClientRequestSpec, CallResponseSpec, StreamResponseSpec];\n' +
         '// @ts-expect-error made by ChatClient.prompt() only\nnew ChatClientRequestSpec();\n' +
         '// @ts-expect-error made by .call() only\nnew CallResponseSpec();\n' +
         '// @ts-expect-error made by .stream() only\nnew StreamResponseSpec();\n' +
