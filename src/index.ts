@@ -76,6 +76,7 @@ export {
   ChatResponseAggregator,
   chatResponse,
   createPrompt,
+  type FinishReason,
   hasToolCalls,
   type Prompt,
 } from './model/index.js';

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { IllegalStateError, NoSuchToolError, ToolExecutionError } from '../errors/index.js';
 import type { Message, ToolCall, ToolResponse, ToolResponseMessage } from '../messages/index.js';
 import { toolCall } from '../messages/index.js';
+import type { FinishReason } from '../model/index.js';
 import type { JsonSchema } from '../tools/json-schema.js';
 import { promptWith, type SpyTool, spyTool, toolCallResponse } from './__tests__/spy-tool.js';
 import { createToolCallingManager } from './create-tool-calling-manager.js';
@@ -25,7 +26,7 @@ async function runBatch(
   tools: SpyTool[],
   calls: ToolCall[],
   options: Parameters<typeof createToolCallingManager>[0] = {},
-  finishReason: string | null = 'tool_calls',
+  finishReason: FinishReason | null = 'tool_calls',
 ): Promise<ToolResponse[]> {
   const result = await createToolCallingManager(options).executeToolCalls(
     promptWith(tools),
@@ -197,7 +198,7 @@ describe('bad input: arguments that are not text', () => {
     // A schema that accepts {}: replacing the arguments by {} would run the tool.
     const anything = spyTool('anything');
     const calls = [{ id: 'c1', name: 'anything', arguments: args as unknown as string }];
-    for (const finishReason of ['tool_calls', 'length']) {
+    for (const finishReason of ['tool_calls', 'length'] as const) {
       const [response] = await runBatch([anything], calls, {}, finishReason);
       expect(response).toEqual({
         id: 'c1',

@@ -98,6 +98,7 @@ export const rootTypeNames: readonly string[] = [
   'ChatResponse',
   'EmbedOptions',
   'EmbeddingModel',
+  'FinishReason',
   'JsonSchema',
   'Message',
   'Prompt',
