@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HIGHEST_PRECEDENCE } from '../advisors/index.js';
 import { ChatClient } from '../client/index.js';
-import { InvalidArgumentError } from '../errors/index.js';
 import {
   CONVERSATION_ID,
   InMemoryChatMemoryRepository,
@@ -89,13 +88,9 @@ async function run(mode: Mode, spec: ReturnType<ChatClient['prompt']>): Promise<
 }
 
 describe('ToolSearchToolCallingAdvisor construction', () => {
-  it('defaults to a LexicalToolIndex with query expansion, and rejects a null index', () => {
+  it('defaults to a LexicalToolIndex with query expansion', () => {
     expect(new ToolSearchToolCallingAdvisor().toolIndex).toBeInstanceOf(LexicalToolIndex);
     expect(new ToolSearchToolCallingAdvisor({}).toolIndex).toBeInstanceOf(LexicalToolIndex);
-    expect(() => new ToolSearchToolCallingAdvisor(null as never)).toThrow(InvalidArgumentError);
-    expect(() => new ToolSearchToolCallingAdvisor({ toolIndex: null as never })).toThrow(
-      'toolIndex cannot be null',
-    );
   });
 
   it('finds a tool with its default index, which the model asks in other words', async () => {

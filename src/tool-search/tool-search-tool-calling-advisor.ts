@@ -149,17 +149,13 @@ export class ToolSearchToolCallingAdvisor extends ToolCallingAdvisor {
   readonly #sessions: SessionEviction;
 
   /**
-   * @throws InvalidArgumentError with a `null` `toolIndex`, a blank `sessionIdKeyName` or
+   * @throws InvalidArgumentError with a blank `sessionIdKeyName` or
    *   `systemMessageSuffix`, a `maxResults` that is not a positive integer, or invalid `eviction`
    *   settings; and for the loop's own invalid options.
    */
   constructor(options: ToolSearchToolCallingAdvisorOptions = {}) {
-    if (options === null) throw new InvalidArgumentError('options cannot be null');
     const eviction = options.eviction ?? { ...DEFAULT_SESSION_EVICTION };
     super({ ...options, eviction } as ToolSearchToolCallingAdvisorOptions);
-    if ((options.toolIndex as unknown) === null) {
-      throw new InvalidArgumentError('toolIndex cannot be null');
-    }
     const sessionIdKeyName = options.sessionIdKeyName ?? DEFAULT_TOOL_SEARCH_SESSION_ID_KEY;
     if (isBlank(sessionIdKeyName))
       throw new InvalidArgumentError('sessionIdKeyName cannot be empty');
