@@ -239,7 +239,7 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
     text?: string;
     toolCalls?: ToolCall[];
     metadata?: Metadata;
-    finishReason?: string | null;
+    finishReason?: FinishReason | null;
     usage?: boolean;
   }): ChatResponse {
     const usage = parts.usage

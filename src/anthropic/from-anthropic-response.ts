@@ -12,7 +12,7 @@ import {
 import type { AnthropicWireBlock, AnthropicWireUsage } from './anthropic-wire.js';
 
 /** Maps a Messages API `stop_reason` to toolloop's finish reason names. */
-export function mapAnthropicStopReason(reason: string | null | undefined): string | null {
+export function mapAnthropicStopReason(reason: string | null | undefined): FinishReason | null {
   switch (reason) {
     case null:
     case undefined:
@@ -29,7 +29,7 @@ export function mapAnthropicStopReason(reason: string | null | undefined): strin
     case 'refusal':
       return FinishReason.CONTENT_FILTER;
     default:
-      return reason;
+      return FinishReason.OTHER;
   }
 }
 

@@ -75,7 +75,6 @@ export class MessageChatMemoryAdvisor implements CallAdvisor, StreamAdvisor, Mem
    * `InvalidArgumentError` saying how to set one when it is missing.
    */
   static getConversationId(context: Readonly<Record<string, unknown>>): string {
-    if (context == null) throw new InvalidArgumentError('context cannot be null');
     const value = context[CONVERSATION_ID];
     if (value === null || value === undefined) {
       throw new InvalidArgumentError(

@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { assistantMessage, toolCall } from '../messages/index.js';
 import { aggregateChatResponses, ChatResponseAggregator } from './aggregate-chat-responses.js';
 import { type ChatResponse, chatResponse } from './chat-response.js';
+import type { FinishReason } from './finish-reason.js';
 
 function chunk(
   text: string | null,
   options: Partial<Pick<ChatResponse, 'metadata'>> & {
     calls?: ReturnType<typeof toolCall>[];
-    finishReason?: string | null;
+    finishReason?: FinishReason | null;
   } = {},
 ): ChatResponse {
   return chatResponse(assistantMessage(text, options.calls ?? []), {

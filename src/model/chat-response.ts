@@ -1,4 +1,5 @@
 import type { AssistantMessage, ToolCall } from '../messages/index.js';
+import type { FinishReason } from './finish-reason.js';
 
 /** Token counts of one model response (or of a whole turn, once summed). */
 export interface Usage {
@@ -13,7 +14,7 @@ export interface Usage {
 
 /** Metadata of one generation. `finishReason` is the provider's reason mapped to toolloop's names. */
 export interface GenerationMetadata {
-  finishReason: string | null;
+  finishReason: FinishReason | null;
   [key: string]: unknown;
 }
 
@@ -37,21 +38,10 @@ export interface ChatResponse {
   metadata: ChatResponseMetadata;
 }
 
-/** Finish reasons toolloop sets itself, beside the providers' mapped ones. */
-export const FinishReason = {
-  STOP: 'stop',
-  LENGTH: 'length',
-  TOOL_CALLS: 'tool_calls',
-  CONTENT_FILTER: 'content_filter',
-  RETURN_DIRECT: 'returnDirect',
-  TOOL_CALL_LIMIT_EXCEEDED: 'toolCallLimitExceeded',
-  MAX_ITERATIONS: 'maxIterations',
-} as const;
-
 /** Creates a response with one generation. */
 export function chatResponse(
   output: AssistantMessage,
-  options: { finishReason?: string | null; metadata?: ChatResponseMetadata } = {},
+  options: { finishReason?: FinishReason | null; metadata?: ChatResponseMetadata } = {},
 ): ChatResponse {
   return {
     results: [{ output, metadata: { finishReason: options.finishReason ?? null } }],

@@ -6,7 +6,6 @@ export {
   type ChatResponse,
   type ChatResponseMetadata,
   chatResponse,
-  FinishReason,
   firstGeneration,
   type Generation,
   type GenerationMetadata,
@@ -16,4 +15,5 @@ export {
   responseToolCalls,
   type Usage,
 } from './chat-response.js';
+export { FinishReason } from './finish-reason.js';
 export { augmentSystemMessage, createPrompt, type Prompt, promptSystemMessage } from './prompt.js';

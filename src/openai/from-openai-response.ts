@@ -21,7 +21,7 @@ export const MAX_OPENAI_CHOICES = 128;
 export const MAX_OPENAI_TOOL_CALLS = 10_000;
 
 /** Maps a Chat Completions `finish_reason` to toolloop's finish reason names. */
-export function mapOpenAiFinishReason(reason: string | null | undefined): string | null {
+export function mapOpenAiFinishReason(reason: string | null | undefined): FinishReason | null {
   switch (reason) {
     case null:
     case undefined:
@@ -38,7 +38,7 @@ export function mapOpenAiFinishReason(reason: string | null | undefined): string
     case 'content_filter':
       return FinishReason.CONTENT_FILTER;
     default:
-      return reason.toLowerCase();
+      return FinishReason.OTHER;
   }
 }
 

@@ -199,7 +199,7 @@ export class OpenAiStreamAssembler implements StreamConverter<ChatResponse> {
   private finishChoice(
     state: ChoiceState,
     generation: Generation,
-    finishReason: string | null,
+    finishReason: FinishReason | null,
     cutOff: boolean,
   ) {
     state.finished = true;

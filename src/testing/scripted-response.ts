@@ -37,7 +37,7 @@ export function isStreamedResponse(value: unknown): value is StreamedResponse {
 export interface ScriptedResponseOptions {
   usage?: Usage;
   /** Overrides the finish reason (`stop` for text, `tool_calls` for tool calls). */
-  finishReason?: string | null;
+  finishReason?: FinishReason | null;
   /** Response id and model name for the response metadata. */
   id?: string;
   model?: string;

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { IllegalStateError, NoSuchToolError, ToolExecutionError } from '../errors/index.js';
 import type { Message, ToolCall, ToolResponse, ToolResponseMessage } from '../messages/index.js';
 import { toolCall } from '../messages/index.js';
+import type { FinishReason } from '../model/index.js';
 import type { JsonSchema } from '../tools/json-schema.js';
 import { promptWith, type SpyTool, spyTool, toolCallResponse } from './__tests__/spy-tool.js';
 import { createToolCallingManager } from './create-tool-calling-manager.js';
@@ -25,7 +26,7 @@ async function runBatch(
   tools: SpyTool[],
   calls: ToolCall[],
   options: Parameters<typeof createToolCallingManager>[0] = {},
-  finishReason: string | null = 'tool_calls',
+  finishReason: FinishReason | null = 'tool_calls',
 ): Promise<ToolResponse[]> {
   const result = await createToolCallingManager(options).executeToolCalls(
     promptWith(tools),
@@ -197,7 +198,7 @@ describe('bad input: arguments that are not text', () => {
     // A schema that accepts {}: replacing the arguments by {} would run the tool.
     const anything = spyTool('anything');
     const calls = [{ id: 'c1', name: 'anything', arguments: args as unknown as string }];
-    for (const finishReason of ['tool_calls', 'length']) {
+    for (const finishReason of ['tool_calls', 'length'] as const) {
       const [response] = await runBatch([anything], calls, {}, finishReason);
       expect(response).toEqual({
         id: 'c1',
@@ -240,7 +241,7 @@ describe('bad input: names and ids', () => {
     const attached = spyTool('getWeather');
     const hidden = spyTool('deleteAccount');
     const responses = await runBatch([attached], [toolCall('1', 'deleteAccount')], {
-      toolCallbackResolver: { resolve: (name) => (name === 'deleteAccount' ? hidden : undefined) },
+      toolCallbackResolver: (name) => (name === 'deleteAccount' ? hidden : undefined),
     });
     expect(hidden.invocations).toHaveLength(0);
     expect(responses[0]).toEqual({
@@ -264,11 +265,9 @@ describe('bad input: names and ids', () => {
     const toolA = spyTool('toolA');
     const [response] = await runBatch([toolA], [toolCall('1', '')], {
       resolutionFallbackEnabled: true,
-      toolCallbackResolver: {
-        resolve: (name) => {
-          resolved.push(name);
-          return undefined;
-        },
+      toolCallbackResolver: (name) => {
+        resolved.push(name);
+        return undefined;
       },
     });
     expect(resolved).toEqual([]);
@@ -382,9 +381,7 @@ describe('unattached tools under concurrency (T01)', () => {
       },
     });
     const manager = createToolCallingManager({
-      toolCallbackResolver: {
-        resolve: (name) => (name === 'deleteAccount' ? deleteAccount : undefined),
-      },
+      toolCallbackResolver: (name) => (name === 'deleteAccount' ? deleteAccount : undefined),
     });
     const requests = Array.from({ length: 100 }, (_, request) =>
       manager.executeToolCalls(

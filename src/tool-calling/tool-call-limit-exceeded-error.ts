@@ -1,6 +1,6 @@
 import { ToolloopError } from '../errors/index.js';
 import type { ToolResponse } from '../messages/index.js';
-import type { Generation } from '../model/index.js';
+import { FinishReason, type Generation } from '../model/index.js';
 import type { ToolExecutionResult } from './tool-calling-manager.js';
 
 /** Options of {@link ToolCallLimitExceededError}. */
@@ -24,7 +24,7 @@ export interface ToolCallLimitExceededErrorOptions {
  */
 export class ToolCallLimitExceededError extends ToolloopError {
   /** Finish reason of the generation built by {@link buildGeneration}. */
-  static readonly FINISH_REASON = 'toolCallLimitExceeded';
+  static readonly FINISH_REASON = FinishReason.TOOL_CALL_LIMIT_EXCEEDED;
   /** Generation metadata key holding the responses of the calls before the breach. */
   static readonly METADATA_PARTIAL_TOOL_RESPONSES = 'partialToolResponses';
 

@@ -50,7 +50,11 @@ function executes(returnDirect = false, data = 'Tool result data') {
 }
 
 /** One streamed text delta, with usage when given. */
-function delta(text: string, chunkUsage?: Usage, finishReason: string | null = null): ChatResponse {
+function delta(
+  text: string,
+  chunkUsage?: Usage,
+  finishReason: FinishReason | null = null,
+): ChatResponse {
   return {
     results: [{ output: { role: 'assistant', text, toolCalls: [] }, metadata: { finishReason } }],
     metadata: chunkUsage === undefined ? {} : { usage: chunkUsage },

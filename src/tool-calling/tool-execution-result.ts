@@ -1,9 +1,9 @@
 import type { ToolResponse } from '../messages/index.js';
-import type { Generation } from '../model/index.js';
+import { FinishReason, type Generation } from '../model/index.js';
 import type { ToolExecutionResult } from './tool-calling-manager.js';
 
 /** Finish reason of the generations built from a `returnDirect` result. */
-export const RETURN_DIRECT_FINISH_REASON = 'returnDirect';
+export const RETURN_DIRECT_FINISH_REASON = FinishReason.RETURN_DIRECT;
 /** Generation metadata key holding the tool call id a `returnDirect` generation answers. */
 export const METADATA_TOOL_ID = 'toolId';
 /** Generation metadata key holding the tool name a `returnDirect` generation answers. */

@@ -1,5 +1,5 @@
 import type { AssistantMessage, Message, ToolCall } from '../../messages/index.js';
-import type { ChatResponse, Prompt } from '../../model/index.js';
+import type { ChatResponse, FinishReason, Prompt } from '../../model/index.js';
 import type { JsonSchema } from '../../tools/json-schema.js';
 import type { ToolCallback, ToolContext, ToolMetadata } from '../../tools/tool-callback.js';
 
@@ -44,7 +44,7 @@ export function spyTool(name: string, options: SpyToolOptions = {}): SpyTool {
 /** A response with one generation whose assistant message requests `calls`. */
 export function toolCallResponse(
   calls: ToolCall[],
-  finishReason: string | null = 'tool_calls',
+  finishReason: FinishReason | null = 'tool_calls',
 ): ChatResponse {
   const output: AssistantMessage = { role: 'assistant', text: null, toolCalls: calls };
   return { results: [{ output, metadata: { finishReason } }], metadata: {} };
