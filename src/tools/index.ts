@@ -49,6 +49,7 @@ export type {
   ToolCallbackProvider,
   ToolCallbackProviderRequest,
   ToolCallbackResolver,
+  ToolCallOptions,
   ToolContext,
   ToolDefinition,
   ToolMetadata,
