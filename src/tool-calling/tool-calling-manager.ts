@@ -16,6 +16,11 @@ export interface ToolExecutionResult {
 /** Per-call options of {@link ToolCallingManager.executeToolCalls}. */
 export interface ExecuteToolCallsOptions {
   signal?: AbortSignal;
+  /**
+   * Calls a human denied (call id → the error text the model receives): they never run and are
+   * answered with that text as an error result. A custom manager must honour it.
+   */
+  deniedToolCalls?: ReadonlyMap<string, string>;
 }
 
 /**

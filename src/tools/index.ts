@@ -46,6 +46,7 @@ export { staticToolCallbackProvider } from './static-tool-callback-provider.js';
 export { StaticToolCallbackResolver } from './static-tool-callback-resolver.js';
 export { tool } from './tool.js';
 export type {
+  ToolApprovalCheck,
   ToolCallback,
   ToolCallbackProvider,
   ToolCallbackProviderRequest,
