@@ -14,6 +14,8 @@ export {
   type PendingToolApproval,
   type PendingToolCall,
   pendingApprovalOf,
+  TOOL_APPROVAL_RESUME,
+  type ToolApprovalResume,
 } from './pending-tool-approval.js';
 export {
   applyApprovalDecisions,

@@ -79,3 +79,15 @@ export function isPendingToolApprovalShape(value: unknown): value is PendingTool
     (value as { type?: unknown }).type === PENDING_TOOL_APPROVAL_TYPE
   );
 }
+
+/**
+ * Advisor param under which a resumed request carries `{ state, decisions }` to the tool loop
+ * (set by `ChatClient.resume`). Plain JSON, no secret.
+ */
+export const TOOL_APPROVAL_RESUME = 'toolloop.approval.resume';
+
+/** What {@link TOOL_APPROVAL_RESUME} holds. */
+export interface ToolApprovalResume {
+  readonly state: PendingToolApproval;
+  readonly decisions: readonly unknown[];
+}

@@ -46,6 +46,8 @@ export const FinishReason = {
   RETURN_DIRECT: 'returnDirect',
   TOOL_CALL_LIMIT_EXCEEDED: 'toolCallLimitExceeded',
   MAX_ITERATIONS: 'maxIterations',
+  /** The turn paused: tool calls wait for a human decision (see `pendingApprovalOf`). */
+  APPROVAL_PENDING: 'approvalPending',
 } as const;
 
 /** Creates a response with one generation. */
