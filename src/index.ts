@@ -24,6 +24,20 @@ export {
   type ToolAdvisor,
 } from './advisors/index.js';
 export {
+  type ApproveToolCallDecision,
+  approveToolCall,
+  type DenyToolCallDecision,
+  denyToolCall,
+  type PendingToolApproval,
+  type PendingToolCall,
+  pendingApprovalOf,
+  type ToolApprovalDecision,
+  type ToolApprovalOptions,
+  ToolApprovalPolicies,
+  type ToolApprovalPolicy,
+  type ToolApprovalRequest,
+} from './approval/index.js';
+export {
   type AugmentationOptions,
   type AugmentedArgumentConsumer,
   type AugmentedArgumentEvent,
@@ -64,6 +78,8 @@ export {
   MemoryError,
   NoSuchToolError,
   StructuredOutputError,
+  ToolApprovalError,
+  type ToolApprovalProblem,
   ToolDefinitionError,
   ToolExecutionError,
   type ToolInputIssue,
@@ -243,6 +259,7 @@ export {
   type StandardSchemaV1,
   StaticToolCallbackResolver,
   staticToolCallbackProvider,
+  type ToolApprovalCheck,
   type ToolCallback,
   type ToolCallbackProvider,
   type ToolCallbackProviderRequest,
