@@ -16,6 +16,8 @@ import {
   LOWEST_PRECEDENCE,
   TOOL_LOOP_TURN_ID,
 } from '../advisors/index.js';
+import type { ToolApprovalOptions } from '../approval/index.js';
+import { checkSigningKey } from '../approval/pending-approval-signature.js';
 import { AbortError, InvalidArgumentError, ToolloopError } from '../errors/index.js';
 import type { Message } from '../messages/index.js';
 import {
@@ -37,6 +39,14 @@ import {
   type ToolExecutionEligibilityChecker,
 } from './tool-execution-eligibility.js';
 import { buildToolExecutionGenerations } from './tool-execution-result.js';
+import {
+  pendingApprovalFor,
+  pendingApprovalResponse,
+  resumedBatch,
+  resumedHistory,
+  startTurnApproval,
+  type TurnApproval,
+} from './tool-loop-approval.js';
 import type { ToolLoopContext } from './tool-loop-context.js';
 import { UsageAccumulator } from './usage-accumulator.js';
 
@@ -67,6 +77,12 @@ export interface ToolCallingAdvisorOptions {
    * reason `'maxIterations'`. Default {@link ToolCallingAdvisor.DEFAULT_MAX_ITERATIONS} (50).
    */
   maxIterations?: number;
+  /**
+   * Human approval: a policy for tools that do not state `needsApproval`, and a key signing the
+   * pending states. Tools with `needsApproval` pause the turn without it. Default: no policy, no
+   * signing.
+   */
+  approval?: ToolApprovalOptions;
 }
 
 /** The state of one run of the loop: one call, or one iteration of a stream. */
@@ -85,6 +101,9 @@ interface LoopState {
   history: Message[];
   iteration: number;
   finalAnswer: boolean;
+  /** The turn's id (kept across an approval pause). */
+  turnId: string;
+  readonly approval: TurnApproval;
 }
 
 /**
@@ -134,6 +153,7 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
   /** The resolved options this advisor was built from; {@link copy} starts from them. */
   protected readonly options: Readonly<ToolCallingAdvisorOptions>;
   readonly #conversationHistoryEnabled: boolean;
+  readonly #approval: ToolApprovalOptions;
 
   /**
    * @throws InvalidArgumentError for a `null` manager or checker, an order outside
@@ -157,6 +177,15 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
     if (!Number.isInteger(maxIterations) || maxIterations < 1) {
       throw new InvalidArgumentError('maxIterations must be a positive integer');
     }
+    const approval = options.approval ?? {};
+    if (approval === null || typeof approval !== 'object') {
+      throw new InvalidArgumentError('approval must be an object');
+    }
+    if (approval.policy !== undefined && typeof approval.policy !== 'function') {
+      throw new InvalidArgumentError('approval.policy must be a function');
+    }
+    checkSigningKey(approval.signingKey);
+    this.#approval = approval;
     this.order = order;
     this.maxIterations = maxIterations;
     this.toolCallingManager = options.toolCallingManager ?? createToolCallingManager();
@@ -217,6 +246,14 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
     const started = this.#startLoop(request, 'call', chain);
     const state = started instanceof Promise ? await started : started;
     let response: ChatClientResponse;
+    if (state.approval.resume !== undefined) {
+      const resumed = await this.#resumeBatch(state);
+      if (resumed.ending !== undefined) {
+        response = withGenerations(resumed.response, resumed.ending);
+        response = withChatResponse(response, state.usage.apply(response.chatResponse));
+        return this.doFinalizeLoop(response, this.#loopContext(state));
+      }
+    }
     for (;;) {
       const prepared = this.#prepareRound(state);
       const roundRequest = prepared instanceof Promise ? await prepared : prepared;
@@ -229,6 +266,11 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
         break;
       }
       if (!this.#isToolCallResponse(response.chatResponse)) break;
+      const pending = await this.#pendingApproval(state, response);
+      if (pending !== undefined) {
+        response = pending;
+        break;
+      }
       const ending = await this.#executeToolCalls(state, roundRequest, response);
       if (ending !== undefined) {
         response = withGenerations(response, ending);
@@ -358,6 +400,17 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
   ): AsyncGenerator<ChatClientResponse | StreamRound, undefined, undefined> {
     const started = this.#startLoop(request, 'stream', chain);
     const state = started instanceof Promise ? await started : started;
+    if (state.approval.resume !== undefined) {
+      const resumed = await this.#resumeBatch(state);
+      if (resumed.ending !== undefined) {
+        const final = withGenerations(resumed.response, resumed.ending);
+        yield await this.doFinalizeLoop(
+          withChatResponse(final, state.usage.apply(final.chatResponse)),
+          this.#loopContext(state),
+        );
+        return;
+      }
+    }
     for (;;) {
       const prepared = this.#prepareRound(state);
       const roundRequest = prepared instanceof Promise ? await prepared : prepared;
@@ -418,6 +471,11 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
         return;
       }
 
+      const pending = await this.#pendingApproval(state, aggregated);
+      if (pending !== undefined) {
+        yield await this.doFinalizeLoop(pending, this.#loopContext(state));
+        return;
+      }
       const ending = await this.#executeToolCalls(state, roundRequest, aggregated);
       if (ending !== undefined) {
         const final = withGenerations(aggregated, ending);
@@ -457,6 +515,8 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
     chain: CallAdvisorChain | StreamAdvisorChain,
   ): LoopState | Promise<LoopState> {
     const signal = request.signal;
+    const start = startTurnApproval(request, this.#approval);
+    request = start.request;
     const seed: LoopState = {
       mode,
       chain,
@@ -468,6 +528,8 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
       history: request.prompt.messages,
       iteration: 0,
       finalAnswer: false,
+      turnId: start.approval.resume?.state.turnId ?? randomUUID(),
+      approval: start.approval,
     };
     const initialized = this.doInitializeLoop(request, this.#loopContext(seed));
     return isThenable(initialized)
@@ -512,6 +574,7 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
     state: LoopState,
     roundRequest: ChatClientRequest,
     response: ChatClientResponse,
+    deniedToolCalls?: ReadonlyMap<string, string>,
   ): Promise<Generation[] | undefined> {
     throwIfAborted(state.signal);
     let result: ToolExecutionResult;
@@ -519,7 +582,12 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
       result = await this.toolCallingManager.executeToolCalls(
         { messages: state.history, options: state.options },
         response.chatResponse as ChatResponse,
-        state.signal === undefined ? {} : { signal: state.signal },
+        {
+          ...(state.signal === undefined ? {} : { signal: state.signal }),
+          ...(deniedToolCalls === undefined || deniedToolCalls.size === 0
+            ? {}
+            : { deniedToolCalls }),
+        },
       );
     } catch (error) {
       if (!isToolCallLimitExceeded(error)) throw error;
@@ -560,6 +628,52 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
         await advisor.onToolLoopEnd(roundRequest, history);
       }
     }
+  }
+
+  /**
+   * The paused turn's response when a call of the round's batch needs approval (nothing of the
+   * batch has run), else `undefined`.
+   */
+  async #pendingApproval(
+    state: LoopState,
+    response: ChatClientResponse,
+  ): Promise<ChatClientResponse | undefined> {
+    const pending = await pendingApprovalFor(state.approval, {
+      response: response.chatResponse as ChatResponse,
+      options: state.options,
+      history: state.history,
+      turnId: state.turnId,
+      iteration: state.iteration,
+      usage: state.usage.total,
+    });
+    return pending === undefined
+      ? undefined
+      : pendingApprovalResponse(response, pending, state.usage.total);
+  }
+
+  /**
+   * A resumed turn's first step: the round that made the waiting batch is prepared again
+   * (`doBeforeCall` rebuilds its options, e.g. the tools tool search found), the decisions are
+   * applied, and the batch runs without a model call. The next round sends the whole turn so
+   * far, so a memory advisor inside the loop (in this process or another) can rebuild the turn.
+   */
+  async #resumeBatch(
+    state: LoopState,
+  ): Promise<{ response: ChatClientResponse; ending: Generation[] | undefined }> {
+    const pendingIteration = (state.approval.resume as NonNullable<TurnApproval['resume']>).state
+      .iteration;
+    state.iteration = pendingIteration - 1;
+    const prepared = this.#prepareRound(state);
+    const roundRequest = prepared instanceof Promise ? await prepared : prepared;
+    const { response, denied } = await resumedBatch(
+      state.approval,
+      state.options,
+      state.history,
+      roundRequest.context,
+    );
+    const ending = await this.#executeToolCalls(state, roundRequest, response, denied);
+    if (ending === undefined) state.instructions = state.history;
+    return { response, ending };
   }
 
   #isToolCallResponse(response: ChatResponse | null): boolean {
@@ -693,18 +807,30 @@ function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
 
 /** The loop state once `doInitializeLoop` has answered with the request that seeds the loop. */
 function startedState(seed: LoopState, initialized: ChatClientRequest): LoopState {
+  const approval = seed.approval;
+  approval.initializedLength = initialized.prompt.messages.length;
+  const resume = approval.resume;
+  const history =
+    resume === undefined
+      ? initialized.prompt.messages
+      : resumedHistory(approval, initialized.prompt.messages);
+  if (resume?.state.usage !== undefined) {
+    seed.usage.addRound({ results: [], metadata: { usage: resume.state.usage } });
+  }
   return {
     mode: seed.mode,
     chain: seed.chain,
     signal: seed.signal,
-    // Every round of this turn carries the same fresh turn id (memory inside the loop needs it).
-    context: { ...initialized.context, [TOOL_LOOP_TURN_ID]: randomUUID() },
+    // Every round of this turn carries the same turn id (memory inside the loop needs it).
+    context: { ...initialized.context, [TOOL_LOOP_TURN_ID]: seed.turnId },
     usage: seed.usage,
-    instructions: initialized.prompt.messages,
+    instructions: history,
     options: initialized.prompt.options,
-    history: initialized.prompt.messages,
+    history,
     iteration: seed.iteration,
     finalAnswer: seed.finalAnswer,
+    turnId: seed.turnId,
+    approval,
   };
 }
 
