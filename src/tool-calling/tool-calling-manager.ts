@@ -1,5 +1,6 @@
 import type { Message } from '../messages/index.js';
 import type { ChatOptions, ChatResponse, Prompt } from '../model/index.js';
+import type { TurnEventEmitter } from '../observability/turn-event-emitter.js';
 import type { ToolDefinition } from '../tools/tool-callback.js';
 
 /** The outcome of one batch of tool calls. */
@@ -21,6 +22,13 @@ export interface ExecuteToolCallsOptions {
    * answered with that text as an error result. A custom manager must honour it.
    */
   deniedToolCalls?: ReadonlyMap<string, string>;
+  /**
+   * Receives the batch's events (`tool-execution-start`, `tool-progress`, `tool-result` for every
+   * call, `limit-exceeded`); the tool loop passes its turn's emitter when someone listens.
+   */
+  events?: TurnEventEmitter;
+  /** The loop round the batch belongs to, stamped on its events. Default 1. */
+  iteration?: number;
 }
 
 /**

@@ -51,6 +51,7 @@ export type {
   ToolCallbackProvider,
   ToolCallbackProviderRequest,
   ToolCallbackResolver,
+  ToolCallOptions,
   ToolContext,
   ToolDefinition,
   ToolMetadata,
