@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { ChatClientResponse } from '../advisors/index.js';
+import {
+  type CallAdvisor,
+  type ChatClientResponse,
+  HIGHEST_PRECEDENCE,
+  type StreamAdvisor,
+} from '../advisors/index.js';
 import { ChatClient } from '../client/chat-client.js';
 import type { ChatClientRequestSpec } from '../client/chat-client-request-spec.js';
 import { ToolApprovalError } from '../errors/index.js';
@@ -10,6 +15,7 @@ import { MessageChatMemoryAdvisor } from '../memory/message-chat-memory-advisor.
 import { MessageWindowChatMemory } from '../memory/message-window-chat-memory.js';
 import type { AssistantMessage, Message, ToolResponseMessage } from '../messages/index.js';
 import { FinishReason } from '../model/index.js';
+import type { TurnEvent } from '../observability/turn-event.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
 import { createToolCallingManager } from '../tool-calling/create-tool-calling-manager.js';
 import { ToolCallingAdvisor } from '../tool-calling/tool-calling-advisor.js';
@@ -273,7 +279,7 @@ describe.each<Mode>(['call', 'stream'])('approval in %s mode', (mode) => {
   });
 
   it('mixed batch: no call of the batch runs before the decision; the others run with the approved ones', async () => {
-    const { transfers, lookups, model, client } = pausedTurn();
+    const { transfers, lookups, tools } = bank();
     const mixed = new ScriptedChatModel([
       toolCallResponse([
         { id: 'b1', name: 'balance', arguments: { account: 'main' } },
@@ -281,18 +287,17 @@ describe.each<Mode>(['call', 'stream'])('approval in %s mode', (mode) => {
       ]),
       textResponse('Done.'),
     ]);
-    const mixedClient = ChatClient.create(mixed, { tools: client.defaults.tools ?? [] });
-    const pending = pendingOf(await run(mixedClient.prompt('Check and pay'), mode));
+    const client = ChatClient.create(mixed, { tools });
+    const pending = pendingOf(await run(client.prompt('Check and pay'), mode));
     expect(pending.toolCalls.map((call) => call.id)).toEqual(['t1']);
     expect(lookups).toEqual([]);
-    await run(mixedClient.resume(pending, [approveToolCall(pending.toolCalls[0] as never)]), mode);
+    await run(client.resume(pending, [approveToolCall(pending.toolCalls[0] as never)]), mode);
     expect(lookups).toEqual(['main']);
     expect(transfers).toEqual([{ to: 'bob', amount: 100 }]);
     expect(lastToolMessage(mixed.prompts[1]?.messages).responses.map((r) => r.id)).toEqual([
       'b1',
       't1',
     ]);
-    expect(model.callCount).toBe(0);
   });
 
   it('a denied call of a mixed batch never runs; the others do', async () => {
@@ -448,5 +453,42 @@ describe.each<Mode>(['call', 'stream'])('approval in %s mode', (mode) => {
     expect(transfers).toHaveLength(1);
     const offered = model.prompts[2]?.options.toolCallbacks?.map((t) => t.definition.name);
     expect(offered).toContain('transfer');
+  });
+});
+
+describe.each<Mode>(['call', 'stream'])('approval events in %s mode', (mode) => {
+  /** An advisor ahead of the loop that hands the loop a listener (as the client will). */
+  function listening(events: TurnEvent[]): CallAdvisor & StreamAdvisor {
+    const listeners = [(event: TurnEvent) => events.push(event)];
+    return {
+      name: 'listening',
+      order: HIGHEST_PRECEDENCE + 1,
+      adviseCall: (request, chain) => chain.nextCall({ ...request, listeners }),
+      adviseStream: (request, chain) => chain.nextStream({ ...request, listeners }),
+    };
+  }
+
+  it('the pause emits approval-pending and ends the turn with finish reason approvalPending; the resume keeps the turn id', async () => {
+    const { transfers, tools } = bank();
+    const model = new ScriptedChatModel([
+      toolCallResponse([{ id: 't1', name: 'transfer', arguments: { to: 'bob', amount: 100 } }]),
+      textResponse('Sent.'),
+    ]);
+    const events: TurnEvent[] = [];
+    const client = ChatClient.create(model, { tools, advisors: [listening(events)] });
+    const pending = pendingOf(await run(client.prompt('Pay bob 100'), mode));
+    const types = events.map((event) => event.type);
+    expect(types).toContain('approval-pending');
+    expect(types).not.toContain('tool-execution-start');
+    const paused = events.find((event) => event.type === 'approval-pending');
+    expect(paused).toMatchObject({ iteration: 1, toolCalls: [{ id: 't1', name: 'transfer' }] });
+    expect(events.at(-1)).toMatchObject({ type: 'turn-finish', finishReason: 'approvalPending' });
+    expect(new Set(events.map((event) => event.turnId))).toEqual(new Set([pending.turnId]));
+
+    events.length = 0;
+    await run(client.resume(pending, [approveToolCall(pending.toolCalls[0] as never)]), mode);
+    expect(transfers).toHaveLength(1);
+    expect(new Set(events.map((event) => event.turnId))).toEqual(new Set([pending.turnId]));
+    expect(events.at(-1)).toMatchObject({ type: 'turn-finish', finishReason: 'stop' });
   });
 });

@@ -85,6 +85,10 @@ export interface ToolCallingAdvisorOptions {
  *   generation (finish reason `'toolCallLimitExceeded'`, `partialToolResponses` in its metadata);
  * - `maxIterations` tool rounds have run: one last model call with tools turned off answers
  *   (finish reason `'maxIterations'`); tool calls it still makes are dropped, never executed;
+ * - a call of a batch needs approval (the tool's `needsApproval`, else the `approval.policy`):
+ *   no call of that batch runs; the turn ends with finish reason `'approvalPending'` and the
+ *   pending state in `chatResponse.metadata.pendingApproval`. `ChatClient.resume(state,
+ *   decisions)` continues it: the batch runs with the decisions, then the loop goes on;
  * - the caller's signal aborts: no model call or tool batch starts after that, and the abort error
  *   propagates.
  * Token usage of all rounds is summed onto the final response. The advisor keeps no state between
