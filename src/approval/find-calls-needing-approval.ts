@@ -1,7 +1,10 @@
 import type { Message, ToolCall } from '../messages/index.js';
-import { validateJsonSchema } from '../tools/input/json-schema-validator.js';
-import { parseToolArguments } from '../tools/input/parse-tool-arguments.js';
-import type { ToolCallback, ToolContext } from '../tools/tool-callback.js';
+import {
+  parseToolArguments,
+  type ToolCallback,
+  type ToolContext,
+  validateJsonSchema,
+} from '../tools/index.js';
 import { hashToolArguments } from './canonical-json.js';
 import type { PendingToolCall } from './pending-tool-approval.js';
 import type { ToolApprovalPolicy } from './tool-approval-policy.js';

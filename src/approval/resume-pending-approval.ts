@@ -1,8 +1,6 @@
 import { ToolApprovalError, type ToolApprovalProblem } from '../errors/index.js';
 import type { AssistantMessage, Message, ToolCall } from '../messages/index.js';
-import { validateJsonSchema } from '../tools/input/json-schema-validator.js';
-import { parseToolArguments } from '../tools/input/parse-tool-arguments.js';
-import type { ToolCallback } from '../tools/tool-callback.js';
+import { parseToolArguments, type ToolCallback, validateJsonSchema } from '../tools/index.js';
 import { hashToolArguments } from './canonical-json.js';
 import { hasValidSignature } from './pending-approval-signature.js';
 import {

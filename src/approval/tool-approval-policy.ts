@@ -1,5 +1,5 @@
 import type { ToolCall } from '../messages/index.js';
-import type { ToolContext, ToolDefinition, ToolMetadata } from '../tools/tool-callback.js';
+import type { ToolContext, ToolDefinition, ToolMetadata } from '../tools/index.js';
 
 /** What a {@link ToolApprovalPolicy} is told about one call. */
 export interface ToolApprovalRequest {

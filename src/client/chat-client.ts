@@ -1,11 +1,11 @@
 import {
+  checkSigningKey,
   isPendingToolApprovalShape,
   type PendingToolApproval,
   TOOL_APPROVAL_RESUME,
   type ToolApprovalDecision,
   type ToolApprovalOptions,
 } from '../approval/index.js';
-import { checkSigningKey } from '../approval/pending-approval-signature.js';
 import { InvalidArgumentError, ToolApprovalError } from '../errors/index.js';
 import type { ChatModel, ChatOptions } from '../model/index.js';
 import { ToolCallingAdvisor } from '../tool-calling/tool-calling-advisor.js';

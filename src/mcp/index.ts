@@ -14,7 +14,6 @@ export type {
 export { McpConnectionError, type McpConnectionFailure } from './mcp-connection-error.js';
 export { type McpLimit, McpLimitError } from './mcp-limit-error.js';
 export { McpProtocolError } from './mcp-protocol-error.js';
-export { McpToolCallback } from './mcp-tool-callback.js';
 export {
   type McpNameCollisionPolicy,
   McpToolCallbackProvider,
@@ -23,6 +22,4 @@ export {
   type McpToolNameGenerator,
   type McpToolNaming,
 } from './mcp-tool-callback-provider.js';
-export { sanitizeToolName } from './mcp-tool-names.js';
-export { mcpToolResultText } from './mcp-tool-result-text.js';
 export type { ToolContextToMcpMeta } from './tool-context-to-mcp-meta.js';

@@ -3,7 +3,6 @@ import {
   InvalidToolInputError,
   isAbortError,
   type JsonSchema,
-  parseToolArguments,
   type ToolCallback,
   type ToolCallOptions,
   type ToolContext,
@@ -11,7 +10,12 @@ import {
   ToolExecutionError,
   type ToolMetadata,
 } from '../index.js';
-import { JSON_SCHEMA_DRAFT_2020_12, splitCamelCase, validateJsonSchema } from '../tools/index.js';
+import {
+  JSON_SCHEMA_DRAFT_2020_12,
+  parseToolArguments,
+  splitCamelCase,
+  validateJsonSchema,
+} from '../tools/index.js';
 import type { McpClient } from './mcp-client.js';
 import { mcpToolResultText } from './mcp-tool-result-text.js';
 import { type ToolContextToMcpMeta, toMcpMeta } from './tool-context-to-mcp-meta.js';

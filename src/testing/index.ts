@@ -6,7 +6,6 @@ export {
   type ScriptedTurnInfo,
 } from './scripted-chat-model.js';
 export {
-  isStreamedResponse,
   type ScriptedResponseOptions,
   type ScriptedToolCall,
   type StreamChunking,

@@ -12,8 +12,7 @@ import {
   HIGHEST_PRECEDENCE,
   LOWEST_PRECEDENCE,
 } from '../advisors/index.js';
-import type { ToolApprovalOptions } from '../approval/index.js';
-import { checkSigningKey } from '../approval/pending-approval-signature.js';
+import { checkSigningKey, type ToolApprovalOptions } from '../approval/index.js';
 import { InvalidArgumentError } from '../errors/index.js';
 import type { Message } from '../messages/index.js';
 import {

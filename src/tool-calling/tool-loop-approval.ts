@@ -4,12 +4,12 @@ import {
   batchMessage,
   createPendingApproval,
   findCallsNeedingApproval,
+  PENDING_APPROVAL_METADATA_KEY,
   type PendingToolApproval,
   readPendingApproval,
   TOOL_APPROVAL_RESUME,
   type ToolApprovalOptions,
 } from '../approval/index.js';
-import { PENDING_APPROVAL_METADATA_KEY } from '../approval/pending-tool-approval.js';
 import type { AssistantMessage, Message } from '../messages/index.js';
 import {
   type ChatOptions,

@@ -1,16 +1,4 @@
 export { Bm25ToolIndex, type Bm25ToolIndexOptions } from './bm25-tool-index.js';
-export { AlwaysEvictStrategy } from './eviction/always-evict-strategy.js';
-export { CompositeEvictionStrategy } from './eviction/composite-eviction-strategy.js';
-export {
-  LruEvictionStrategy,
-  type LruEvictionStrategyOptions,
-} from './eviction/lru-eviction-strategy.js';
-export { NeverEvictStrategy } from './eviction/never-evict-strategy.js';
-export type { ToolIndexEvictionStrategy } from './eviction/tool-index-eviction-strategy.js';
-export {
-  TtlEvictionStrategy,
-  type TtlEvictionStrategyOptions,
-} from './eviction/ttl-eviction-strategy.js';
 export { extractToolNameReferences } from './extract-tool-name-references.js';
 export { HybridToolIndex, type HybridToolIndexOptions } from './hybrid-tool-index.js';
 export {
@@ -25,6 +13,11 @@ export {
   queryToRegexPattern,
   RegexToolIndex,
 } from './regex-tool-index.js';
+export {
+  type SessionEviction,
+  type SessionEvictionOptions,
+  sessionEviction,
+} from './session-eviction.js';
 export type { IndexToolsOptions, ToolIndex } from './tool-index.js';
 export type {
   SearchMetadata,

@@ -17,7 +17,6 @@ import {
 import type { Prompt } from '../model/index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
 import type { ToolCallback } from '../tools/tool-callback.js';
-import { LruEvictionStrategy } from './eviction/lru-eviction-strategy.js';
 import { LexicalToolIndex } from './lexical-tool-index.js';
 import { RegexToolIndex } from './regex-tool-index.js';
 import type { ToolReference, ToolSearchRequest } from './tool-reference.js';
@@ -148,8 +147,7 @@ describe('ToolSearchToolCallingAdvisor construction', () => {
     expect(advisor.systemMessageSuffix).toBe(DEFAULT_TOOL_SEARCH_SYSTEM_MESSAGE_SUFFIX);
     expect(advisor.referenceToolNameAccumulation).toBe(true);
     expect(advisor.maxResults).toBeUndefined();
-    expect(advisor.evictionStrategy).toBeInstanceOf(LruEvictionStrategy);
-    expect((advisor.evictionStrategy as LruEvictionStrategy).maxSessions).toBe(1000);
+    expect(advisor.eviction).toEqual({ maxSessions: 1000 });
   });
 
   it('validates its options', () => {
@@ -170,14 +168,14 @@ describe('ToolSearchToolCallingAdvisor construction', () => {
 
   it('copies keep the subtype and every option', () => {
     const toolIndex = new RegexToolIndex();
-    const eviction = new LruEvictionStrategy({ maxSessions: 3 });
+    const eviction = { maxSessions: 3 };
     const advisor = new ToolSearchToolCallingAdvisor({
       toolIndex,
       maxResults: 4,
       sessionIdKeyName: 'sid',
       systemMessageSuffix: 'S',
       referenceToolNameAccumulation: false,
-      evictionStrategy: eviction,
+      eviction,
     });
     const copy = advisor.copy({ conversationHistoryEnabled: false });
     expect(copy).toBeInstanceOf(ToolSearchToolCallingAdvisor);
@@ -189,7 +187,7 @@ describe('ToolSearchToolCallingAdvisor construction', () => {
       copy.systemMessageSuffix,
     ]).toEqual([toolIndex, 4, 'sid', 'S']);
     expect(copy.referenceToolNameAccumulation).toBe(false);
-    expect(copy.evictionStrategy).toBe(eviction);
+    expect(copy.eviction).toBe(eviction);
     expect(copy.conversationHistoryEnabled).toBe(false);
   });
 });
@@ -305,7 +303,7 @@ describe.each(modes)('ToolSearchToolCallingAdvisor (%s)', (mode) => {
     expect(searched[0]?.request.sessionId).toBe(indexed?.sessionId);
     expect(index.calls.at(-1)).toEqual({ op: 'clear', sessionId: indexed?.sessionId });
     expect(index.totalSize()).toBe(0);
-    expect(advisor.evictionStrategy).toBeInstanceOf(LruEvictionStrategy);
+    expect(advisor.eviction).toEqual({ maxSessions: 1000 });
   });
 
   it('gives concurrent requests without a session id separate sessions, and keeps none', async () => {
@@ -337,7 +335,7 @@ describe.each(modes)('ToolSearchToolCallingAdvisor (%s)', (mode) => {
 
   it('never lets a per-request session take a slot of the eviction strategy', async () => {
     const { index, client } = setup([textResponse('a'), textResponse('b')], {
-      evictionStrategy: new LruEvictionStrategy({ maxSessions: 1 }),
+      eviction: { maxSessions: 1 },
     });
     await run(
       mode,
@@ -368,7 +366,7 @@ describe.each(modes)('ToolSearchToolCallingAdvisor (%s)', (mode) => {
 
   it('evicts the least recently used session (LRU 1)', async () => {
     const { index, client } = setup([textResponse('a'), textResponse('b')], {
-      evictionStrategy: new LruEvictionStrategy({ maxSessions: 1 }),
+      eviction: { maxSessions: 1 },
     });
     await run(
       mode,
@@ -388,6 +386,41 @@ describe.each(modes)('ToolSearchToolCallingAdvisor (%s)', (mode) => {
     expect(cleared).toEqual(['session-A', 'session-A', 'session-B']);
     expect(index.size('session-A')).toBe(0);
     expect(index.size('session-B')).toBe(1);
+  });
+
+  it('a copy of the advisor evicts the sessions its original indexed (one eviction state)', async () => {
+    const { index, advisor, model } = setup([textResponse('a'), textResponse('b')], {
+      eviction: { maxSessions: 1 },
+    });
+    const copy = advisor.copy({ conversationHistoryEnabled: false });
+    const ask = (toolCallingAdvisor: ToolSearchToolCallingAdvisor, session: string) =>
+      run(
+        mode,
+        ChatClient.create(model, { toolCallingAdvisor })
+          .prompt('q')
+          .tools(weather())
+          .advisors((a) => a.param(CONVERSATION_ID, session)),
+      );
+    await ask(advisor, 'session-A');
+    await ask(copy, 'session-B');
+    expect(index.size('session-A')).toBe(0);
+    expect(index.size('session-B')).toBe(1);
+  });
+
+  it('with maxSessions 0 indexes the tools again on every request of a session', async () => {
+    const { index, client } = setup([textResponse('a'), textResponse('b')], {
+      eviction: { maxSessions: 0 },
+    });
+    for (let i = 0; i < 2; i++) {
+      await run(
+        mode,
+        client
+          .prompt('q')
+          .tools(weather())
+          .advisors((a) => a.param(CONVERSATION_ID, 'session-A')),
+      );
+    }
+    expect(index.ops('index')).toHaveLength(2);
   });
 
   it('evictSession clears the index and the next request re-indexes', async () => {

@@ -16,10 +16,14 @@ import {
 } from '../tool-calling/tool-calling-advisor.js';
 import type { ToolLoopContext } from '../tool-calling/tool-loop-context.js';
 import type { ToolCallback } from '../tools/tool-callback.js';
-import { LruEvictionStrategy } from './eviction/lru-eviction-strategy.js';
-import type { ToolIndexEvictionStrategy } from './eviction/tool-index-eviction-strategy.js';
 import { extractToolNameReferences } from './extract-tool-name-references.js';
 import { LexicalToolIndex } from './lexical-tool-index.js';
+import {
+  DEFAULT_SESSION_EVICTION,
+  type SessionEviction,
+  type SessionEvictionOptions,
+  sessionEviction,
+} from './session-eviction.js';
 import type { ToolIndex } from './tool-index.js';
 import type { ToolReference } from './tool-reference.js';
 import { isBlank } from './tool-search-text.js';
@@ -56,8 +60,12 @@ export interface ToolSearchToolCallingAdvisorOptions extends ToolCallingAdvisorO
    * tools found by the latest round of searches.
    */
   referenceToolNameAccumulation?: boolean;
-  /** Which idle sessions' indexes to drop. Default: LRU, 1000 sessions. */
-  evictionStrategy?: ToolIndexEvictionStrategy;
+  /**
+   * When a session's index is dropped (Spring AI: the `ToolIndexEvictionStrategy`): past
+   * `maxSessions` sessions the least recently used goes, and a session idle for `ttlMs` goes.
+   * Default `{ maxSessions: 1000 }`. Copies of the advisor share its sessions.
+   */
+  eviction?: SessionEvictionOptions;
 }
 
 /** Per-request data the initialization leaves in the advisor params for every round. */
@@ -85,6 +93,18 @@ interface RequestSession {
   indexed: boolean;
 }
 const sessionsByIndex = new WeakMap<ToolIndex, IndexSessions>();
+// Keyed by the options object, which copies of an advisor pass on: a copy evicts the sessions its
+// original indexed.
+const evictionByOptions = new WeakMap<SessionEvictionOptions, SessionEviction>();
+
+function sessionsEvictedUnder(options: SessionEvictionOptions): SessionEviction {
+  let eviction = evictionByOptions.get(options);
+  if (eviction === undefined) {
+    eviction = sessionEviction(options);
+    evictionByOptions.set(options, eviction);
+  }
+  return eviction;
+}
 
 function indexSessions(index: ToolIndex): IndexSessions {
   let sessions = sessionsByIndex.get(index);
@@ -124,23 +144,21 @@ export class ToolSearchToolCallingAdvisor extends ToolCallingAdvisor {
   readonly systemMessageSuffix: string;
   /** Whether tools found by earlier searches of the turn stay offered. */
   readonly referenceToolNameAccumulation: boolean;
-  /** Which idle sessions' indexes to drop. */
-  readonly evictionStrategy: ToolIndexEvictionStrategy;
+  /** When a session's index is dropped. */
+  readonly eviction: SessionEvictionOptions;
+  readonly #sessions: SessionEviction;
 
   /**
    * @throws InvalidArgumentError with a `null` `toolIndex`, a blank `sessionIdKeyName` or
-   *   `systemMessageSuffix`, a `maxResults` that is not a positive integer, or a `null` eviction
-   *   strategy; and for the loop's own invalid options.
+   *   `systemMessageSuffix`, a `maxResults` that is not a positive integer, or invalid `eviction`
+   *   settings; and for the loop's own invalid options.
    */
   constructor(options: ToolSearchToolCallingAdvisorOptions = {}) {
     if (options === null) throw new InvalidArgumentError('options cannot be null');
-    const evictionStrategy = options.evictionStrategy ?? new LruEvictionStrategy();
-    super({ ...options, evictionStrategy } as ToolSearchToolCallingAdvisorOptions);
+    const eviction = options.eviction ?? { ...DEFAULT_SESSION_EVICTION };
+    super({ ...options, eviction } as ToolSearchToolCallingAdvisorOptions);
     if ((options.toolIndex as unknown) === null) {
       throw new InvalidArgumentError('toolIndex cannot be null');
-    }
-    if ((options.evictionStrategy as unknown) === null) {
-      throw new InvalidArgumentError('evictionStrategy cannot be null');
     }
     const sessionIdKeyName = options.sessionIdKeyName ?? DEFAULT_TOOL_SEARCH_SESSION_ID_KEY;
     if (isBlank(sessionIdKeyName))
@@ -158,7 +176,8 @@ export class ToolSearchToolCallingAdvisor extends ToolCallingAdvisor {
     this.sessionIdKeyName = sessionIdKeyName;
     this.systemMessageSuffix = suffix;
     this.referenceToolNameAccumulation = options.referenceToolNameAccumulation ?? true;
-    this.evictionStrategy = evictionStrategy;
+    this.eviction = eviction;
+    this.#sessions = sessionsEvictedUnder(eviction);
   }
 
   /**
@@ -168,7 +187,7 @@ export class ToolSearchToolCallingAdvisor extends ToolCallingAdvisor {
   async evictSession(sessionId: string): Promise<void> {
     await this.toolIndex.clearIndex(sessionId);
     indexSessions(this.toolIndex).fingerprints.delete(sessionId);
-    this.evictionStrategy.onRemoved(sessionId);
+    this.#sessions.onRemoved(sessionId);
   }
 
   /**
@@ -256,7 +275,7 @@ export class ToolSearchToolCallingAdvisor extends ToolCallingAdvisor {
     let sessionId: string;
     if (rawSessionId !== undefined && rawSessionId !== null) {
       sessionId = String(rawSessionId);
-      for (const evicted of this.evictionStrategy.onAccess(sessionId)) {
+      for (const evicted of this.#sessions.onAccess(sessionId)) {
         await this.evictSession(evicted);
       }
     } else if (requestSession !== undefined) {

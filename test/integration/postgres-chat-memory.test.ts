@@ -4,10 +4,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { MemoryError } from '../../src/errors/index.js';
 import { MessageWindowChatMemory } from '../../src/memory/index.js';
 import {
-  migratePostgresChatMemory,
   PostgresChatMemoryRepository,
   postgresChatMemoryMigration,
 } from '../../src/memory/postgres/index.js';
+import { migratePostgresChatMemory } from '../../src/memory/postgres/postgres-schema.js';
 import { chatMemoryRepositoryContract, EARLIER_TURN, LATE_TURN } from './chat-memory-contract.js';
 import { FaultInjector } from './fault-injection.js';
 import { serviceUrl } from './services.js';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AnthropicStreamAssembler } from '../../src/anthropic/index.js';
+import { AnthropicStreamAssembler } from '../../src/anthropic/anthropic-stream-assembler.js';
 import type { ChatResponse } from '../../src/model/index.js';
-import { OpenAiStreamAssembler } from '../../src/openai/index.js';
+import { OpenAiStreamAssembler } from '../../src/openai/openai-stream-assembler.js';
 import { assembleSse, reframeSse, splitAt } from '../support/assemble-sse.js';
 import {
   fixtureText,

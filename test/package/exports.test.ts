@@ -2,8 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installIntoConsumer, packPackage, projectRoot } from './packed-package.js';
+import { publicValues, rootTypeNames } from './public-names.js';
 
 const manifest = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as {
   exports: Record<string, unknown>;
@@ -21,26 +23,23 @@ const mcpSdkVersion = JSON.parse(
   readFileSync(join(projectRoot, 'node_modules', mcpSdk, 'package.json'), 'utf8'),
 ) as { version: string };
 
-/** Every runtime name each MCP entry point exports: adding one is a deliberate decision. */
-const mcpPublicNames: Record<string, string[]> = {
-  'toolloop/mcp': [
-    'McpClient',
-    'McpConnectionError',
-    'McpLimitError',
-    'McpProtocolError',
-    'McpToolCallback',
-    'McpToolCallbackProvider',
-    'mcpToolResultText',
-    'sanitizeToolName',
-  ],
-  'toolloop/mcp/server': [
-    'McpToolServer',
-    'isMcpToolResult',
-    'mcpExchange',
-    'mcpTool',
-    'mcpToolResult',
-  ],
-};
+/**
+ * Every name a declaration file exports (values and types), read with the TypeScript compiler as a
+ * consumer's editor would resolve them.
+ */
+function declaredNames(declarationFile: string): string[] {
+  const program = ts.createProgram([declarationFile], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    noEmit: true,
+  });
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(declarationFile);
+  const moduleSymbol = source && checker.getSymbolAtLocation(source);
+  if (!moduleSymbol) throw new Error(`no module symbol for ${declarationFile}`);
+  return checker.getExportsOfModule(moduleSymbol).map((symbol) => symbol.name);
+}
 
 function importNames(cwd: string, specifier: string): string[] {
   const script = `const m = await import(${JSON.stringify(specifier)}); console.log(JSON.stringify(Object.keys(m).sort()));`;
@@ -116,8 +115,26 @@ describe('the packed package', () => {
     expect(used).toContain('/toolloop/dist/internal/search-text/related-words.js');
   });
 
-  it.each(subpaths)('imports %s without optional peers', (specifier) => {
-    expect(importNames(consumer, specifier).length).toBeGreaterThan(0);
+  it('lists every entry point of the exports map in the public names', () => {
+    expect(Object.keys(publicValues).sort()).toEqual([...allSubpaths].sort());
+  });
+
+  it.each(subpaths)(
+    'imports %s without optional peers, with exactly its public names',
+    (specifier) => {
+      expect(importNames(consumer, specifier)).toEqual([...(publicValues[specifier] ?? [])].sort());
+    },
+  );
+
+  it('declares exactly the public type names in the root entry', () => {
+    const declared = declaredNames(
+      join(consumer, 'node_modules', 'toolloop', 'dist', 'index.d.ts'),
+    );
+    const values = new Set(publicValues.toolloop);
+    expect(declared.filter((name) => !values.has(name)).sort()).toEqual([...rootTypeNames].sort());
+    expect(declared.filter((name) => values.has(name)).sort()).toEqual(
+      [...(publicValues.toolloop ?? [])].sort(),
+    );
   });
 
   it.each(mcpSubpaths)('%s without the MCP SDK fails naming the missing peer', (specifier) => {
@@ -128,7 +145,7 @@ describe('the packed package', () => {
     installIntoConsumer(consumer, [`${mcpSdk}@${mcpSdkVersion.version}`], ['--no-save']);
     for (const specifier of mcpSubpaths) {
       expect(importNames(consumer, specifier), specifier).toEqual(
-        [...(mcpPublicNames[specifier] ?? [])].sort(),
+        [...(publicValues[specifier] ?? [])].sort(),
       );
     }
   }, 180_000);

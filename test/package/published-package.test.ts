@@ -105,11 +105,10 @@ describe('the published package', () => {
         "import { ScriptedChatModel, textResponse } from 'toolloop/testing';\n" +
         "const echo = tool({ name: 'echo', description: 'Echoes', inputSchema: { type: 'object', properties: { word: { type: 'string' } } }, execute: (input) => input });\n" +
         "const answer: Promise<string | null> = ChatClient.create(new ScriptedChatModel([textResponse('hi')])).prompt('hello').tools(echo).call().content();\n" +
-        // A constructor stripped from a declaration would turn into a public no-argument one.
-        "import { CallResponseSpec, ChatClientRequestSpec, StreamResponseSpec } from 'toolloop';\n" +
+        // The request spec is a type only: made by ChatClient.prompt(), never by a user.
+        "import type { ChatClientRequestSpec } from 'toolloop';\n" +
+        'export const spec: ChatClientRequestSpec = ChatClient.create(new ScriptedChatModel([])).prompt();\n' +
         '// @ts-expect-error made by ChatClient.prompt() only\nnew ChatClientRequestSpec();\n' +
-        '// @ts-expect-error made by .call() only\nnew CallResponseSpec();\n' +
-        '// @ts-expect-error made by .stream() only\nnew StreamResponseSpec();\n' +
         `export const all = [${specifiers.map((_, i) => `entry${i}`).join(', ')}, answer];\n`,
     );
     writeFileSync(

@@ -2,7 +2,7 @@
 export { type McpExchange, mcpExchange } from './mcp-exchange.js';
 export type { McpPrincipal } from './mcp-principal.js';
 export { mcpTool } from './mcp-tool.js';
-export { isMcpToolResult, type McpToolResult, mcpToolResult } from './mcp-tool-result.js';
+export { type McpToolResult, mcpToolResult } from './mcp-tool-result.js';
 export {
   type McpServerAuthOptions,
   McpToolServer,

@@ -1,3 +1,4 @@
+// toolloop/memory/postgres: a ChatMemoryRepository on PostgreSQL (needs the optional peer pg).
 export {
   PostgresChatMemoryRepository,
   type PostgresChatMemoryRepositoryOptions,
@@ -9,9 +10,6 @@ export type {
   PostgresQueryResult,
 } from './postgres-client.js';
 export {
-  migratePostgresChatMemory,
   type PostgresChatMemorySchemaOptions,
-  type PostgresChatMemoryTables,
   postgresChatMemoryMigration,
-  postgresChatMemoryTables,
 } from './postgres-schema.js';
