@@ -492,3 +492,48 @@ describe.each<Mode>(['call', 'stream'])('approval events in %s mode', (mode) => 
     expect(events.at(-1)).toMatchObject({ type: 'turn-finish', finishReason: 'stop' });
   });
 });
+
+describe.each<Mode>(['call', 'stream'])(
+  'approval with memory outside the loop, %s mode',
+  (mode) => {
+    it('stores nothing while paused; the user message and the answer once the resumed turn ends', async () => {
+      const { transfers, tools } = bank();
+      const chatMemory = new MessageWindowChatMemory({
+        repository: new InMemoryChatMemoryRepository(),
+      });
+      await chatMemory.add('c-out', [
+        { role: 'user', text: 'Hi' },
+        { role: 'assistant', text: 'Hello.', toolCalls: [] },
+      ]);
+      const model = new ScriptedChatModel([
+        toolCallResponse([{ id: 't1', name: 'transfer', arguments: { to: 'bob', amount: 100 } }]),
+        textResponse('Sent.'),
+      ]);
+      const client = ChatClient.create(model, {
+        tools,
+        advisors: [
+          new MessageChatMemoryAdvisor({ chatMemory }),
+          (a) => a.param(CONVERSATION_ID, 'c-out'),
+        ],
+      });
+      const pending = pendingOf(await run(client.prompt('Pay bob 100'), mode));
+      expect(await chatMemory.get('c-out')).toHaveLength(2);
+      await run(client.resume(pending, [approveToolCall(pending.toolCalls[0] as never)]), mode);
+      expect(transfers).toHaveLength(1);
+      // The history is sent once, not again on top of the state's messages.
+      expect(model.prompts[1]?.messages.map((message) => message.role)).toEqual([
+        'user',
+        'assistant',
+        'user',
+        'assistant',
+        'tool',
+      ]);
+      expect((await chatMemory.get('c-out')).map((message) => message.text)).toEqual([
+        'Hi',
+        'Hello.',
+        'Pay bob 100',
+        'Sent.',
+      ]);
+    });
+  },
+);
