@@ -8,7 +8,7 @@ import {
   ChatClient,
   type ChatModel,
   createToolCallingManager,
-  StaticToolCallbackResolver,
+  staticToolCallbackResolver,
   ToolCallingAdvisor,
   type ToolResponseMessage,
   tool,
@@ -63,7 +63,7 @@ export async function runToolResolution(
     },
   });
   // Knows tools by name, e.g. every tool the application defines.
-  const toolCallbackResolver = new StaticToolCallbackResolver([lookupOrder, currentTime]);
+  const toolCallbackResolver = staticToolCallbackResolver([lookupOrder, currentTime]);
 
   const ask = async (resolutionFallbackEnabled: boolean): Promise<ResolutionRun> => {
     const toolCallingManager = createToolCallingManager({

@@ -120,12 +120,11 @@ export {
   VectorToolIndex,
 } from './tool-search/index.js';
 export {
-  DelegatingToolCallbackResolver,
   isPortableToolName,
   type JsonSchema,
   jsonSchema,
-  StaticToolCallbackResolver,
   staticToolCallbackProvider,
+  staticToolCallbackResolver,
   type ToolCallback,
   type ToolCallbackProvider,
   type ToolCallbackProviderRequest,

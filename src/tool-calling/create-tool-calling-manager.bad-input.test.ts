@@ -240,7 +240,7 @@ describe('bad input: names and ids', () => {
     const attached = spyTool('getWeather');
     const hidden = spyTool('deleteAccount');
     const responses = await runBatch([attached], [toolCall('1', 'deleteAccount')], {
-      toolCallbackResolver: { resolve: (name) => (name === 'deleteAccount' ? hidden : undefined) },
+      toolCallbackResolver: (name) => (name === 'deleteAccount' ? hidden : undefined),
     });
     expect(hidden.invocations).toHaveLength(0);
     expect(responses[0]).toEqual({
@@ -264,11 +264,9 @@ describe('bad input: names and ids', () => {
     const toolA = spyTool('toolA');
     const [response] = await runBatch([toolA], [toolCall('1', '')], {
       resolutionFallbackEnabled: true,
-      toolCallbackResolver: {
-        resolve: (name) => {
-          resolved.push(name);
-          return undefined;
-        },
+      toolCallbackResolver: (name) => {
+        resolved.push(name);
+        return undefined;
       },
     });
     expect(resolved).toEqual([]);
@@ -382,9 +380,7 @@ describe('unattached tools under concurrency (T01)', () => {
       },
     });
     const manager = createToolCallingManager({
-      toolCallbackResolver: {
-        resolve: (name) => (name === 'deleteAccount' ? deleteAccount : undefined),
-      },
+      toolCallbackResolver: (name) => (name === 'deleteAccount' ? deleteAccount : undefined),
     });
     const requests = Array.from({ length: 100 }, (_, request) =>
       manager.executeToolCalls(

@@ -110,7 +110,7 @@ describe('resolveToolDefinitions', () => {
   it('returns the attached definitions in order and never consults the resolver', () => {
     const resolverOnly = spyTool('resolverOnly');
     const manager = createToolCallingManager({
-      toolCallbackResolver: { resolve: () => resolverOnly },
+      toolCallbackResolver: () => resolverOnly,
       resolutionFallbackEnabled: true,
     });
     const a = spyTool('toolA');
@@ -275,9 +275,7 @@ describe('executeToolCalls: reference scenarios (spec §19.3)', () => {
   it('rejects a tool known only to the resolver while the fallback is off', async () => {
     const resolverOnly = spyTool('resolverOnlyTool');
     const manager = createToolCallingManager({
-      toolCallbackResolver: {
-        resolve: (name) => (name === 'resolverOnlyTool' ? resolverOnly : undefined),
-      },
+      toolCallbackResolver: (name) => (name === 'resolverOnlyTool' ? resolverOnly : undefined),
       onUnknownTool: 'throw',
     });
     const error = await rejectionOf(
@@ -294,9 +292,7 @@ describe('executeToolCalls: reference scenarios (spec §19.3)', () => {
   it('runs a resolver-only tool when the fallback is enabled', async () => {
     const resolverOnly = spyTool('resolverOnlyTool', { execute: () => 'resolved' });
     const manager = createToolCallingManager({
-      toolCallbackResolver: {
-        resolve: (name) => (name === 'resolverOnlyTool' ? resolverOnly : undefined),
-      },
+      toolCallbackResolver: (name) => (name === 'resolverOnlyTool' ? resolverOnly : undefined),
       resolutionFallbackEnabled: true,
     });
     const result = await manager.executeToolCalls(
@@ -312,7 +308,7 @@ describe('executeToolCalls: reference scenarios (spec §19.3)', () => {
     const attached = spyTool('toolA', { execute: () => 'attached' });
     const resolved = spyTool('toolA', { execute: () => 'resolved' });
     const manager = createToolCallingManager({
-      toolCallbackResolver: { resolve: () => resolved },
+      toolCallbackResolver: () => resolved,
       resolutionFallbackEnabled: true,
     });
     const result = await manager.executeToolCalls(

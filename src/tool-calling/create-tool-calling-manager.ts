@@ -136,7 +136,7 @@ export function createToolCallingManager(
   return new DefaultToolCallingManager(options);
 }
 
-const RESOLVES_NOTHING: ToolCallbackResolver = { resolve: () => undefined };
+const RESOLVES_NOTHING: ToolCallbackResolver = () => undefined;
 // A model can write any name; messages quote at most this much of it.
 const MAX_QUOTED_NAME_LENGTH = 100;
 const MAX_LISTED_TOOL_NAMES = 50;
@@ -338,7 +338,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
   #findCallback(callbacks: readonly ToolCallback[], name: string): ToolCallback | undefined {
     if (typeof name !== 'string' || name === '') return undefined;
     for (const callback of callbacks) if (callback.definition.name === name) return callback;
-    return this.#fallback ? (this.#resolver.resolve(name) ?? undefined) : undefined;
+    return this.#fallback ? (this.#resolver(name) ?? undefined) : undefined;
   }
 
   /** Issue paths hold property names the model wrote, so the message gets the result cap. */

@@ -1,5 +1,5 @@
 import type { Message } from '../messages/index.js';
-import { TOOL_SEARCH_TOOL_NAME } from './tool-search-tool.js';
+import { TOOL_SEARCH_TOOL_NAME } from './tool-search-tool-name.js';
 
 /**
  * The tool names found by the search tool in these messages, in order of discovery (first found

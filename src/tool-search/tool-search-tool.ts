@@ -6,12 +6,12 @@ import type { JsonSchema } from '../tools/json-schema.js';
 import type { ToolCallback, ToolContext } from '../tools/tool-callback.js';
 import { extractToolNameReferences } from './extract-tool-name-references.js';
 import type { ToolIndex } from './tool-index.js';
+import { TOOL_SEARCH_TOOL_NAME } from './tool-search-tool-name.js';
 
 /** The tool-context key under which the advisor puts the session whose index the tool searches. */
 export const TOOL_SEARCH_TOOL_SESSION_ID_KEY = 'toolSearchToolSessionId';
 
-/** The search tool's name. */
-export const TOOL_SEARCH_TOOL_NAME = 'toolSearchTool';
+export { TOOL_SEARCH_TOOL_NAME } from './tool-search-tool-name.js';
 
 /**
  * The search tool's description: what it searches, that it matches words (so other phrasings

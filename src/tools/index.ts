@@ -1,6 +1,5 @@
 export { assertUniqueToolNames } from './assert-unique-tool-names.js';
 export { asToolExecutionError, createToolCallback } from './create-tool-callback.js';
-export { DelegatingToolCallbackResolver } from './delegating-tool-callback-resolver.js';
 export { escapeJsonPointerToken, jsonPointer } from './input/json-pointer.js';
 export { compileJsonSchema, validateJsonSchema } from './input/json-schema-validator.js';
 export {
@@ -43,7 +42,7 @@ export {
   type TypedJsonSchema,
 } from './schema/typed-json-schema.js';
 export { staticToolCallbackProvider } from './static-tool-callback-provider.js';
-export { StaticToolCallbackResolver } from './static-tool-callback-resolver.js';
+export { staticToolCallbackResolver } from './static-tool-callback-resolver.js';
 export { tool } from './tool.js';
 export type {
   ToolApprovalCheck,

@@ -1,48 +1,33 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentError } from '../errors/index.js';
-import { DelegatingToolCallbackResolver } from './delegating-tool-callback-resolver.js';
-import { StaticToolCallbackResolver } from './static-tool-callback-resolver.js';
+import { staticToolCallbackResolver } from './static-tool-callback-resolver.js';
 import { tool } from './tool.js';
-import type { ToolCallback } from './tool-callback.js';
 
 const first = tool({ name: 'lookup', description: 'first', execute: () => 1 });
 const second = tool({ name: 'lookup', description: 'second', execute: () => 2 });
 const other = tool({ name: 'other', execute: () => 3 });
 
-describe('StaticToolCallbackResolver', () => {
+describe('staticToolCallbackResolver', () => {
   it('resolves by exact name; the last duplicate wins', () => {
-    const resolver = new StaticToolCallbackResolver([first, other, second]);
-    expect(resolver.resolve('lookup')).toBe(second);
-    expect(resolver.resolve('other')).toBe(other);
-    expect(resolver.resolve('Lookup')).toBeUndefined();
+    const resolve = staticToolCallbackResolver([first, other, second]);
+    expect(resolve('lookup')).toBe(second);
+    expect(resolve('other')).toBe(other);
+    expect(resolve('Lookup')).toBeUndefined();
+    expect(resolve('')).toBeUndefined();
   });
 
-  it.each(['', '  '])('rejects the empty name %j', (name) => {
-    const resolver = new StaticToolCallbackResolver([first]);
-    expect(() => resolver.resolve(name)).toThrow(InvalidArgumentError);
-    expect(() => resolver.resolve(name)).toThrow('toolName cannot be null or empty');
+  it('keeps its own copy of the list', () => {
+    const list = [first];
+    const resolve = staticToolCallbackResolver(list);
+    list.push(other);
+    expect(resolve('other')).toBeUndefined();
   });
 
-  it('rejects null elements', () => {
-    expect(() => new StaticToolCallbackResolver([first, null as unknown as ToolCallback])).toThrow(
-      'toolCallbacks cannot contain null elements',
-    );
-  });
-});
-
-describe('DelegatingToolCallbackResolver', () => {
-  it('returns the first answer of its delegates', () => {
-    const resolver = new DelegatingToolCallbackResolver([
-      new StaticToolCallbackResolver([other]),
-      new StaticToolCallbackResolver([first]),
-      new StaticToolCallbackResolver([second]),
-    ]);
-    expect(resolver.resolve('lookup')).toBe(first);
-    expect(resolver.resolve('other')).toBe(other);
-    expect(resolver.resolve('missing')).toBeUndefined();
-  });
-
-  it('resolves nothing without delegates (the manager default)', () => {
-    expect(new DelegatingToolCallbackResolver().resolve('lookup')).toBeUndefined();
+  it('chains with ?? in order, the first answer winning', () => {
+    const resolvers = [[other], [first], [second]].map(staticToolCallbackResolver);
+    const resolve = (name: string) =>
+      resolvers[0]?.(name) ?? resolvers[1]?.(name) ?? resolvers[2]?.(name);
+    expect(resolve('lookup')).toBe(first);
+    expect(resolve('other')).toBe(other);
+    expect(resolve('missing')).toBeUndefined();
   });
 });

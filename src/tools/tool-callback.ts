@@ -125,7 +125,10 @@ export interface ToolCallbackProvider {
   getToolCallbacks(request?: ToolCallbackProviderRequest): ToolCallback[] | Promise<ToolCallback[]>;
 }
 
-/** Looks a tool up by name; `undefined` when it does not know the name. */
-export interface ToolCallbackResolver {
-  resolve(toolName: string): ToolCallback | undefined;
-}
+/**
+ * Looks a tool up by name; `undefined` when it does not know the name (Spring AI's
+ * `ToolCallbackResolver`, as a function). {@link staticToolCallbackResolver} makes one from a list
+ * (Spring AI's `StaticToolCallbackResolver`); resolvers chain with `??` (Spring AI's
+ * `DelegatingToolCallbackResolver`): `(name) => first(name) ?? second(name)`.
+ */
+export type ToolCallbackResolver = (toolName: string) => ToolCallback | undefined;

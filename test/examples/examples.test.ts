@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runApproval, scriptedApprovalModel } from '../../examples/approval.js';
+import { runCustomAdvisor } from '../../examples/custom-advisor.js';
 import { runDefiningTools, scriptedDefiningToolsModel } from '../../examples/defining-tools.js';
 import {
   runExceptionHandling,
@@ -25,6 +26,7 @@ import {
 import { runToolCallLimits, scriptedLimitsModel } from '../../examples/tool-call-limits.js';
 import { runToolContext, scriptedToolContextModel } from '../../examples/tool-context.js';
 import { runToolResolution, scriptedResolutionModel } from '../../examples/tool-resolution.js';
+import { scriptedWeatherModel } from '../../examples/weather-tools.js';
 import {
   type Message,
   ToolCallLimitExceededError,
@@ -412,5 +414,32 @@ describe('Approval', () => {
     ]);
     expect(toolResponses(model, 2)[2]?.responseData).toContain('Audit logs are kept for a year.');
     expect(model.remaining).toBe(0);
+  });
+});
+
+describe('custom-advisor', () => {
+  it('an advisor before the loop sees each turn once; one after it sees every model call', async () => {
+    const { outer, inner, placements } = await runCustomAdvisor(scriptedWeatherModel, quiet);
+    expect(placements).toEqual([
+      'turns: outside the tool loop',
+      'model calls: inside the tool loop',
+    ]);
+    expect(outer.map((e) => [e.mode, e.messages, e.toolCalls, e.finishReason])).toEqual([
+      ['call', 1, 0, 'stop'],
+      ['stream', 1, 0, 'stop'],
+    ]);
+    expect(outer.every((e) => e.turnId === undefined)).toBe(true);
+    expect(inner.map((e) => [e.mode, e.messages, e.toolCalls, e.finishReason])).toEqual([
+      ['call', 1, 2, 'tool_calls'],
+      ['call', 3, 0, 'stop'],
+      ['stream', 1, 2, 'tool_calls'],
+      ['stream', 3, 0, 'stop'],
+    ]);
+    const [first, second, third, fourth] = inner.map((e) => e.turnId);
+    expect(first).toEqual(expect.any(String));
+    expect(second).toBe(first);
+    expect(third).toEqual(expect.any(String));
+    expect(fourth).toBe(third);
+    expect(third).not.toBe(first);
   });
 });
