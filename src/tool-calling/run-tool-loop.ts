@@ -10,6 +10,7 @@ import { type ChatResponse, type Generation, isUsageEmpty, type Usage } from '..
 import { createTurnEventEmitter } from '../observability/turn-event-emitter.js';
 import { runToolRound } from './run-tool-round.js';
 import { throwIfAborted } from './throw-if-aborted.js';
+import type { ExecuteToolCallsOptions } from './tool-calling-manager.js';
 import {
   pendingApprovalFor,
   pendingApprovalResponse,
@@ -74,7 +75,7 @@ export async function runToolLoop(
     // Hooks that answer synchronously are not awaited: each await is a microtask hop.
     let initialized = hooks.initialize(start.request, toolLoopContext(seed));
     if (isThenable(initialized)) initialized = await initialized;
-    const state = startedState(seed, initialized, turnId);
+    const state = startState(seed, initialized, turnId);
     if (events !== undefined) emitTurnStart(state, initialized);
 
     if (state.approval.resume !== undefined) {
@@ -205,7 +206,7 @@ function newState(
     context: request.context,
     usage: new UsageAccumulator(),
     events,
-    executeOptions: signal === undefined ? {} : { signal },
+    executeOptions: signal === undefined ? NO_EXECUTE_OPTIONS : { signal },
     startedAt: events === undefined ? 0 : performance.now(),
     maxIterations: hooks.maxIterations,
     turnId,
@@ -218,25 +219,28 @@ function newState(
   };
 }
 
-/** The state once `doInitializeLoop` has answered with the request that seeds the loop. */
-function startedState(
-  seed: ToolLoopState,
+const NO_EXECUTE_OPTIONS: ExecuteToolCallsOptions = Object.freeze({});
+
+/** Seeds the state with the request `doInitializeLoop` answered with (in place: no copy). */
+function startState(
+  state: ToolLoopState,
   initialized: ChatClientRequest,
   turnId: string,
 ): ToolLoopState {
   // Every round of this turn carries the turn id (memory inside the loop links rounds by it).
-  const approval = seed.approval;
+  const approval = state.approval;
   approval.initializedLength = initialized.prompt.messages.length;
   const history =
     approval.resume === undefined
       ? initialized.prompt.messages
       : resumedHistory(approval, initialized.prompt.messages);
   const usage = approval.resume?.state.usage;
-  if (usage !== undefined) seed.usage.addRound({ results: [], metadata: { usage } });
-  seed.instructions = history;
-  seed.options = initialized.prompt.options;
-  seed.history = history;
-  return { ...seed, context: { ...initialized.context, [TOOL_LOOP_TURN_ID]: turnId } };
+  if (usage !== undefined) state.usage.addRound({ results: [], metadata: { usage } });
+  state.context = { ...initialized.context, [TOOL_LOOP_TURN_ID]: turnId };
+  state.instructions = history;
+  state.options = initialized.prompt.options;
+  state.history = history;
+  return state;
 }
 
 /**
