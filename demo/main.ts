@@ -2,6 +2,7 @@
 // OpenAI-compatible model when OPENAI_API_KEY or OPENAI_BASE_URL is set.
 import { runToolArgumentAugmentation } from '../examples/tool-argument-augmentation.js';
 import type { ChatModel } from '../src/index.js';
+import { runApprovalDemo } from './approval-demo.js';
 import { runMcpDemo } from './mcp-demo.js';
 import { runMemoryDemo } from './memory-demo.js';
 import { runPlainRoundTripDemo } from './plain-round-trip-demo.js';
@@ -30,4 +31,5 @@ await runMemoryDemo(real);
 console.log('== Tool argument augmentation: the model’s reasoning with every call ==');
 await runToolArgumentAugmentation(real);
 console.log('');
+await runApprovalDemo(real);
 await runMcpDemo(real);

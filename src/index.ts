@@ -15,6 +15,18 @@ export {
   TOOL_LOOP_TURN_ID,
 } from './advisors/index.js';
 export {
+  approveToolCall,
+  denyToolCall,
+  type PendingToolApproval,
+  type PendingToolCall,
+  pendingApprovalOf,
+  type ToolApprovalDecision,
+  type ToolApprovalOptions,
+  ToolApprovalPolicies,
+  type ToolApprovalPolicy,
+  type ToolApprovalRequest,
+} from './approval/index.js';
+export {
   type AugmentedArgumentEvent,
   AugmentedToolCallback,
   AugmentedToolCallbackProvider,
@@ -38,6 +50,7 @@ export {
   MemoryError,
   NoSuchToolError,
   StructuredOutputError,
+  ToolApprovalError,
   ToolDefinitionError,
   ToolExecutionError,
   ToolloopError,

@@ -104,7 +104,17 @@ export class AugmentedToolCallback<Schema extends ToolInputSchema = ToolInputSch
       description,
       inputSchema: this.#augmenter.augment(inputSchema, name),
     });
-    this.metadata = delegate.metadata ?? Object.freeze({});
+    const metadata = delegate.metadata ?? Object.freeze({});
+    const needsApproval = metadata.needsApproval;
+    // The wrapped tool's approval function judges its own arguments, not the extra fields.
+    this.metadata =
+      typeof needsApproval === 'function'
+        ? Object.freeze({
+            ...metadata,
+            needsApproval: (input: Record<string, unknown>, context: ToolContext) =>
+              needsApproval(this.#augmenter.omit(input), context),
+          })
+        : metadata;
   }
 
   /**

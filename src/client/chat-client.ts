@@ -1,4 +1,12 @@
-import { InvalidArgumentError } from '../errors/index.js';
+import {
+  checkSigningKey,
+  isPendingToolApprovalShape,
+  type PendingToolApproval,
+  TOOL_APPROVAL_RESUME,
+  type ToolApprovalDecision,
+  type ToolApprovalOptions,
+} from '../approval/index.js';
+import { InvalidArgumentError, ToolApprovalError } from '../errors/index.js';
 import type { ChatModel, ChatOptions } from '../model/index.js';
 import type { StepFinishEvent, TurnEventListener } from '../observability/turn-event.js';
 import { ToolCallingAdvisor } from '../tool-calling/tool-calling-advisor.js';
@@ -35,6 +43,13 @@ export interface ChatClientOptions<Ctx extends object = ToolContextMap> {
    * subclass) is added, with internal history set for the chain. Default `new ToolCallingAdvisor()`.
    */
   toolCallingAdvisor?: ToolCallingAdvisor;
+  /**
+   * Human approval of tool calls: a policy for tools that do not state `needsApproval`
+   * themselves, and a key that signs pending states. Set on the auto-registered tool advisor; a
+   * tool advisor you register yourself (such as `ToolSearchToolCallingAdvisor`) takes its own
+   * `approval` option. Tools with `needsApproval` pause the turn without any of this.
+   */
+  approval?: ToolApprovalOptions;
   /**
    * Receive the events of every turn of this client (model calls, tool calls and results, steps,
    * the turn's end); see `TurnEvent`. A listener that throws never changes the turn.
@@ -76,9 +91,21 @@ export class ChatClient<Ctx extends object = ToolContextMap> {
     }
     this.chatModel = chatModel;
     this.defaults = Object.freeze({ ...defaults });
+    const approval = defaults.approval;
+    if (approval !== undefined) {
+      if (approval === null || typeof approval !== 'object') {
+        throw new InvalidArgumentError('approval must be an object');
+      }
+      if (approval.policy !== undefined && typeof approval.policy !== 'function') {
+        throw new InvalidArgumentError('approval.policy must be a function');
+      }
+      checkSigningKey(approval.signingKey);
+    }
+    const toolCallingAdvisor = template ?? new ToolCallingAdvisor();
     this.runtime = {
       chatModel,
-      toolCallingAdvisor: template ?? new ToolCallingAdvisor(),
+      toolCallingAdvisor:
+        approval === undefined ? toolCallingAdvisor : toolCallingAdvisor.copy({ approval }),
     };
     const base: ChatClientRequestState = {
       system: defaults.system,
@@ -113,6 +140,46 @@ export class ChatClient<Ctx extends object = ToolContextMap> {
    */
   mutate(changes: ChatClientOptions<Ctx>): ChatClient<Ctx> {
     return new ChatClient<Ctx>(this.chatModel, { ...this.defaults, ...changes });
+  }
+
+  /**
+   * Continues a turn that paused for approval, with one decision per waiting call (see
+   * `approveToolCall`, `denyToolCall`). Returns a request spec like `prompt()` does: add the
+   * tools, tool context and advisors the turn needs (nothing of them is in the state), then run it
+   * with `.call()` or `.stream()`. The messages come from the state; the client's default system
+   * text is not added again. Works in any process: `state` may come from a database or a browser.
+   *
+   * The state and decisions are checked when the request runs, before any tool or model call:
+   * a problem rejects it with a `ToolApprovalError`. Denied calls never run (the model receives an
+   * error result with the reason); approved calls run with their arguments as shown, or with the
+   * edited ones; the batch's calls that need no approval run with them.
+   */
+  resume(
+    state: PendingToolApproval,
+    decisions: readonly ToolApprovalDecision[],
+  ): ChatClientRequestSpec<Ctx> {
+    if (!isPendingToolApprovalShape(state)) {
+      throw new ToolApprovalError({
+        problem: 'malformed-state',
+        message: 'resume() needs the pending state a paused turn returned (pendingApprovalOf).',
+      });
+    }
+    if (!Array.isArray(state.messages)) {
+      throw new ToolApprovalError({
+        problem: 'malformed-state',
+        message: 'The pending approval state is malformed: messages.',
+      });
+    }
+    return new ChatClientRequestSpec<Ctx>(this.runtime, {
+      ...this.defaultState,
+      system: undefined,
+      user: undefined,
+      messages: state.messages,
+      advisorParams: {
+        ...this.defaultState.advisorParams,
+        [TOOL_APPROVAL_RESUME]: { state, decisions },
+      },
+    });
   }
 
   /** Starts a request, optionally with the user text. */

@@ -100,6 +100,8 @@ export { DEFAULT_MAX_TOOL_RESULT_BYTES };
  * with exactly one `ToolResponse`, at the call's position (`responses[i].id === calls[i].id`):
  *
  * - Limits are decided in call order before anything runs (the reference's counting rules).
+ * - A call listed in `deniedToolCalls` (a human denied it) never runs: its error result carries
+ *   the denial text.
  * - Never executed, answered with an error response (`isError: true`): a call that breaks a limit
  *   (`RETURN_ERROR_RESPONSE`); a call whose id an earlier call of the batch already used (the first
  *   one runs, each repeat gets its own error); an empty or unknown name, or a tool known only to
@@ -234,6 +236,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
       throw new IllegalStateError('No tool call requested by the chat model');
     }
     const signal = options.signal;
+    const denied = options.deniedToolCalls;
     if (signal?.aborted) throw new AbortError(undefined, { cause: signal.reason });
 
     const assistant = generation.output;
@@ -278,6 +281,11 @@ class DefaultToolCallingManager implements ToolCallingManager {
           call,
           `Tool call not executed: its id '${quote(call.id)}' is already used by an earlier call in this response.`,
         );
+        continue;
+      }
+      const denial = denied?.get(call.id);
+      if (denial !== undefined) {
+        responses[index] = errorResponse(call, denial);
         continue;
       }
       const callback = this.#findCallback(callbacks, call.name);

@@ -6,12 +6,21 @@ import type {
   StreamAdvisorChain,
 } from '../advisors/index.js';
 import { TOOL_LOOP_TURN_ID } from '../advisors/index.js';
-import { isUsageEmpty, type Usage } from '../model/index.js';
+import { type ChatResponse, type Generation, isUsageEmpty, type Usage } from '../model/index.js';
 import { createTurnEventEmitter } from '../observability/turn-event-emitter.js';
 import { runToolRound } from './run-tool-round.js';
 import { throwIfAborted } from './throw-if-aborted.js';
 import type { ExecuteToolCallsOptions } from './tool-calling-manager.js';
 import {
+  pendingApprovalFor,
+  pendingApprovalResponse,
+  resumedBatch,
+  resumedHistory,
+  startTurnApproval,
+  type TurnApproval,
+} from './tool-loop-approval.js';
+import {
+  emitApprovalPending,
   emitModelCallEnd,
   emitModelCallStart,
   emitStepFinish,
@@ -39,7 +48,9 @@ export interface ModelCaller {
 /**
  * The tool loop, once for both modes: start the turn, then round after round
  * prepare → model call (by the driver) → decide → execute the tools → next instructions, until an
- * ending (an answer without tool calls, `returnDirect`, a limit breach, the iteration cap). Returns
+ * ending (an answer without tool calls, `returnDirect`, a limit breach, the iteration cap, a pause
+ * for approval before a batch with calls that need it). A resumed turn (`ChatClient.resume`)
+ * first runs the paused batch with its decisions, without a model call. Returns
  * the finalized response: the call driver's answer; the stream driver has already streamed it.
  * A plain async function, not an async generator: a generator's `next`/`yield` protocol cost
  * ~1.8 KB more per turn (measured), and the stream driver pulls chunks without passing them here.
@@ -55,15 +66,33 @@ export async function runToolLoop(
   chain: CallAdvisorChain | StreamAdvisorChain,
   caller: ModelCaller,
 ): Promise<ChatClientResponse> {
-  const turnId = randomUUID();
+  // A resume's state is checked before anything of the turn starts (ToolApprovalError).
+  const start = startTurnApproval(request, hooks.approval);
+  const turnId = start.approval.resume?.state.turnId ?? randomUUID();
   const events = createTurnEventEmitter(turnId, request.listeners);
-  const seed = newState(hooks, request, mode, chain, events);
+  const seed = newState(hooks, start.request, mode, chain, events, turnId, start.approval);
   try {
     // Hooks that answer synchronously are not awaited: each await is a microtask hop.
-    let initialized = hooks.initialize(request, toolLoopContext(seed));
+    let initialized = hooks.initialize(start.request, toolLoopContext(seed));
     if (isThenable(initialized)) initialized = await initialized;
     const state = startState(seed, initialized, turnId);
     if (events !== undefined) emitTurnStart(state, initialized);
+
+    if (state.approval.resume !== undefined) {
+      const resumed = await resumeBatch(hooks, state);
+      if (resumed.ending !== undefined) {
+        const final = withGenerations(resumed.response, resumed.ending);
+        let finalized = finalize(
+          hooks,
+          state,
+          withChatResponse(final, state.usage.apply(final.chatResponse)),
+        );
+        if (isThenable(finalized)) finalized = await finalized;
+        if (mode === 'stream') caller.emit(finalized);
+        if (events !== undefined) emitTurnEnd(state, finalized.chatResponse);
+        return finalized;
+      }
+    }
 
     for (;;) {
       let roundRequest = prepareRound(hooks, state);
@@ -117,6 +146,27 @@ export async function runToolLoop(
       }
 
       if (events !== undefined) emitToolCalls(state, response.chatResponse);
+      const pending = await pendingApprovalFor(state.approval, {
+        response: response.chatResponse,
+        options: state.options,
+        history: state.history,
+        turnId,
+        iteration: state.iteration,
+        usage: state.usage.total,
+      });
+      if (pending !== undefined) {
+        // The approval ending: nothing of the batch has run; the state goes to the caller.
+        const paused = pendingApprovalResponse(response, pending, state.usage.total);
+        if (events !== undefined) {
+          emitApprovalPending(state, paused.chatResponse?.results[0]?.output.toolCalls ?? []);
+          emitStepFinish(state, paused.chatResponse, false);
+        }
+        let finalized = finalize(hooks, state, paused);
+        if (isThenable(finalized)) finalized = await finalized;
+        if (mode === 'stream') caller.emit(finalized);
+        if (events !== undefined) emitTurnEnd(state, finalized.chatResponse);
+        return finalized;
+      }
       const ending = await runToolRound(hooks, state, roundRequest, response);
       if (events !== undefined) emitStepFinish(state, response.chatResponse, true);
       if (ending !== undefined) {
@@ -145,6 +195,8 @@ function newState(
   mode: 'call' | 'stream',
   chain: CallAdvisorChain | StreamAdvisorChain,
   events: ToolLoopState['events'],
+  turnId: string,
+  approval: TurnApproval,
 ): ToolLoopState {
   const signal = request.signal;
   return {
@@ -157,6 +209,8 @@ function newState(
     executeOptions: signal === undefined ? NO_EXECUTE_OPTIONS : { signal },
     startedAt: events === undefined ? 0 : performance.now(),
     maxIterations: hooks.maxIterations,
+    turnId,
+    approval,
     instructions: request.prompt.messages,
     options: request.prompt.options,
     history: request.prompt.messages,
@@ -174,11 +228,46 @@ function startState(
   turnId: string,
 ): ToolLoopState {
   // Every round of this turn carries the turn id (memory inside the loop links rounds by it).
+  const approval = state.approval;
+  approval.initializedLength = initialized.prompt.messages.length;
+  const history =
+    approval.resume === undefined
+      ? initialized.prompt.messages
+      : resumedHistory(approval, initialized.prompt.messages);
+  const usage = approval.resume?.state.usage;
+  if (usage !== undefined) state.usage.addRound({ results: [], metadata: { usage } });
   state.context = { ...initialized.context, [TOOL_LOOP_TURN_ID]: turnId };
-  state.instructions = initialized.prompt.messages;
+  state.instructions = history;
   state.options = initialized.prompt.options;
-  state.history = initialized.prompt.messages;
+  state.history = history;
   return state;
+}
+
+/**
+ * A resumed turn's first step: the round that made the waiting batch is prepared again
+ * (`doBeforeCall` rebuilds its options, such as the tools tool search found), the decisions are
+ * applied, and the batch runs without a model call. The next round sends the whole turn so far,
+ * so a memory advisor inside the loop (in this process or another) can rebuild the turn.
+ */
+async function resumeBatch(
+  hooks: ToolLoopHooks,
+  state: ToolLoopState,
+): Promise<{ response: ChatClientResponse; ending: Generation[] | undefined }> {
+  const paused = (state.approval.resume as NonNullable<TurnApproval['resume']>).state;
+  state.iteration = paused.iteration - 1;
+  let roundRequest = prepareRound(hooks, state);
+  if (isThenable(roundRequest)) roundRequest = await roundRequest;
+  const { response, denied } = await resumedBatch(
+    state.approval,
+    state.options,
+    state.history,
+    roundRequest.context,
+  );
+  if (state.events !== undefined) emitToolCalls(state, response.chatResponse as ChatResponse);
+  const ending = await runToolRound(hooks, state, roundRequest, response, denied);
+  if (state.events !== undefined) emitStepFinish(state, response.chatResponse, true);
+  if (ending === undefined) state.instructions = state.history;
+  return { response, ending };
 }
 
 /** Builds the next round's request, runs `doBeforeCall`, and checks the signal. */

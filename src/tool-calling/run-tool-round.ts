@@ -21,22 +21,26 @@ import type { ToolLoopState } from './tool-loop-state.js';
  * generations that end the turn (a limit breach, `returnDirect`), or `undefined` after setting up
  * the next round's instructions and the turn's history.
  *
- * This is the one place a batch starts, after the abort check: a hook that pauses the turn before
- * a batch runs (human approval) belongs here, between the check and the manager's call.
+ * This is the one place a batch starts, after the abort check. `deniedToolCalls` (a resumed
+ * approval's denials) never run: the manager answers them with the denial text.
  */
 export async function runToolRound(
   hooks: ToolLoopHooks,
   state: ToolLoopState,
   roundRequest: ChatClientRequest,
   response: ChatClientResponse,
+  deniedToolCalls?: ReadonlyMap<string, string>,
 ): Promise<Generation[] | undefined> {
   throwIfAborted(state.signal);
   let result: ToolExecutionResult;
+  const options = executeOptions(state);
   try {
     result = await hooks.toolCallingManager.executeToolCalls(
       { messages: state.history, options: state.options },
       response.chatResponse as ChatResponse,
-      executeOptions(state),
+      deniedToolCalls === undefined || deniedToolCalls.size === 0
+        ? options
+        : { ...options, deniedToolCalls },
     );
   } catch (error) {
     if (!isToolCallLimitExceeded(error)) throw error;

@@ -12,6 +12,7 @@ import {
   HIGHEST_PRECEDENCE,
   LOWEST_PRECEDENCE,
 } from '../advisors/index.js';
+import { checkSigningKey, type ToolApprovalOptions } from '../approval/index.js';
 import { InvalidArgumentError } from '../errors/index.js';
 import type { Message } from '../messages/index.js';
 import {
@@ -61,6 +62,12 @@ export interface ToolCallingAdvisorOptions {
    * reason `'maxIterations'`. Default {@link ToolCallingAdvisor.DEFAULT_MAX_ITERATIONS} (50).
    */
   maxIterations?: number;
+  /**
+   * Human approval: a policy for tools that do not state `needsApproval`, and a key signing the
+   * pending states (see `ToolApprovalOptions`). Tools with `needsApproval` pause the turn without
+   * it. Default: no policy, no signing.
+   */
+  approval?: ToolApprovalOptions;
 }
 
 /**
@@ -77,6 +84,10 @@ export interface ToolCallingAdvisorOptions {
  *   generation (finish reason `'toolCallLimitExceeded'`, `partialToolResponses` in its metadata);
  * - `maxIterations` tool rounds have run: one last model call with tools turned off answers
  *   (finish reason `'maxIterations'`); tool calls it still makes are dropped, never executed;
+ * - a call of a batch needs approval (the tool's `needsApproval`, else the `approval.policy`):
+ *   no call of that batch runs; the turn ends with finish reason `'approvalPending'` and the
+ *   pending state in `chatResponse.metadata.pendingApproval`. `ChatClient.resume(state,
+ *   decisions)` continues it: the batch runs with the decisions, then the loop goes on;
  * - the caller's signal aborts: no model call or tool batch starts after that, and the abort error
  *   propagates.
  * Token usage of all rounds is summed onto the final response. The advisor keeps no state between
@@ -141,6 +152,14 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
     if (!Number.isInteger(maxIterations) || maxIterations < 1) {
       throw new InvalidArgumentError('maxIterations must be a positive integer');
     }
+    const approval = options.approval ?? {};
+    if (approval === null || typeof approval !== 'object') {
+      throw new InvalidArgumentError('approval must be an object');
+    }
+    if (approval.policy !== undefined && typeof approval.policy !== 'function') {
+      throw new InvalidArgumentError('approval.policy must be a function');
+    }
+    checkSigningKey(approval.signingKey);
     this.order = order;
     this.maxIterations = maxIterations;
     this.toolCallingManager = options.toolCallingManager ?? createToolCallingManager();
@@ -161,6 +180,7 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
       advisor: this,
       maxIterations,
       toolCallingManager: this.toolCallingManager,
+      approval,
       isToolCallResponse: (response) => checker(response),
       initialize: (request, loop) => this.doInitializeLoop(request, loop),
       beforeCall: (request, loop) => this.doBeforeCall(request, loop),

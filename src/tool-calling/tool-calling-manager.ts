@@ -18,6 +18,11 @@ export interface ToolExecutionResult {
 export interface ExecuteToolCallsOptions {
   signal?: AbortSignal;
   /**
+   * Calls a human denied (call id → the error text the model receives): they never run and are
+   * answered with that text as an error result. A custom manager must honour it.
+   */
+  deniedToolCalls?: ReadonlyMap<string, string>;
+  /**
    * Receives the batch's events (`tool-execution-start`, `tool-progress`, `tool-result` for every
    * call, `limit-exceeded`); the tool loop passes its turn's emitter when someone listens.
    */

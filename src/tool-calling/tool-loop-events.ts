@@ -1,5 +1,6 @@
 import type { ChatClientRequest } from '../advisors/index.js';
 import { ToolloopError } from '../errors/index.js';
+import type { ToolCall } from '../messages/index.js';
 import type { ChatResponse, Generation } from '../model/index.js';
 import type { TurnEventEmitter } from '../observability/turn-event-emitter.js';
 import { errorTypeName } from './tool-execution-exception-processor.js';
@@ -113,6 +114,18 @@ export function emitStepFinish(
     iteration: state.iteration,
     finishReason: response === null ? null : finishReasonOf(response),
     ...(usage === undefined ? {} : { usage }),
+    toolCalls,
+  });
+}
+
+/** `approval-pending`: the turn pauses; these calls wait for a human decision. */
+export function emitApprovalPending(state: ToolLoopState, toolCalls: readonly ToolCall[]): void {
+  const events = state.events as TurnEventEmitter;
+  events.emit({
+    type: 'approval-pending',
+    turnId: events.turnId,
+    timestamp: Date.now(),
+    iteration: state.iteration,
     toolCalls,
   });
 }

@@ -1,4 +1,5 @@
 import type { Advisor, ChatClientRequest, ChatClientResponse } from '../advisors/index.js';
+import type { ToolApprovalOptions } from '../approval/index.js';
 import type { Message } from '../messages/index.js';
 import type { ChatOptions, ChatResponse } from '../model/index.js';
 import type { ToolCallingManager, ToolExecutionResult } from './tool-calling-manager.js';
@@ -16,6 +17,8 @@ export interface ToolLoopHooks {
   readonly advisor: Advisor;
   readonly maxIterations: number;
   readonly toolCallingManager: ToolCallingManager;
+  /** The approval policy and signing key (empty: tools' own `needsApproval` only). */
+  readonly approval: ToolApprovalOptions;
   /** Whether the loop executes the tool calls of a (non-null) response. */
   isToolCallResponse(response: ChatResponse): boolean;
   initialize(request: ChatClientRequest, loop: ToolLoopContext): MaybePromise<ChatClientRequest>;

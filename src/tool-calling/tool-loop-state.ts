@@ -3,6 +3,7 @@ import type { Message } from '../messages/index.js';
 import type { ChatOptions } from '../model/index.js';
 import type { TurnEventEmitter } from '../observability/turn-event-emitter.js';
 import type { ExecuteToolCallsOptions } from './tool-calling-manager.js';
+import type { TurnApproval } from './tool-loop-approval.js';
 import type { ToolLoopContext } from './tool-loop-context.js';
 import type { UsageAccumulator } from './usage-accumulator.js';
 
@@ -24,6 +25,10 @@ export interface ToolLoopState {
   /** `performance.now()` when the turn began (only measured when someone listens). */
   readonly startedAt: number;
   readonly maxIterations: number;
+  /** The turn's id: every round's context carries it; a resumed turn keeps the paused one's. */
+  readonly turnId: string;
+  /** Approval within this turn: where the turn started, and the resume it continues. */
+  readonly approval: TurnApproval;
   /** What the next round sends. */
   instructions: Message[];
   /** Options as last seen after `doBeforeCall`: hook changes carry to later rounds. */

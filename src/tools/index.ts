@@ -45,6 +45,7 @@ export { staticToolCallbackProvider } from './static-tool-callback-provider.js';
 export { staticToolCallbackResolver } from './static-tool-callback-resolver.js';
 export { tool } from './tool.js';
 export type {
+  ToolApprovalCheck,
   ToolCallback,
   ToolCallbackProvider,
   ToolCallbackProviderRequest,

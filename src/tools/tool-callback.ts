@@ -40,9 +40,25 @@ export interface ToolMetadata {
    * Exposed over MCP as `openWorldHint`.
    */
   readonly openWorld?: boolean;
+  /**
+   * Whether a call of this tool waits for a human decision before it runs: `true`, `false`, or a
+   * function of the call's parsed arguments and the caller's context. Stated here, it wins over
+   * the client's approval policy; absent, the policy decides. See `ToolApprovalCheck`.
+   */
+  readonly needsApproval?: boolean | ToolApprovalCheck;
   /** Further metadata for custom advisors. */
   readonly [key: string]: unknown;
 }
+
+/**
+ * Decides whether one call needs approval, from its arguments (parsed and checked against the
+ * tool's input schema) and the caller's context (the map, the call id, the turn so far). A
+ * function that throws fails the turn before any call of its batch runs.
+ */
+export type ToolApprovalCheck = (
+  input: Record<string, unknown>,
+  context: ToolContext,
+) => boolean | Promise<boolean>;
 
 /** The shape of a tool-context map: string keys, any values. */
 export type ToolContextMap = Record<string, unknown>;

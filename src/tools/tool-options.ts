@@ -5,7 +5,13 @@ import type {
   ToolInputSchema,
 } from './schema/tool-input-schema.js';
 import { resolveToolInputSchema } from './schema/tool-input-schema.js';
-import type { ToolContext, ToolContextMap, ToolDefinition, ToolMetadata } from './tool-callback.js';
+import type {
+  ToolApprovalCheck,
+  ToolContext,
+  ToolContextMap,
+  ToolDefinition,
+  ToolMetadata,
+} from './tool-callback.js';
 import { assertPortableToolName, assertToolName, splitCamelCase } from './tool-name.js';
 import { defaultToolResultConverter, type ToolResultConverter } from './tool-result-converter.js';
 
@@ -34,6 +40,14 @@ export interface ToolOptionsBase<
   idempotent?: boolean;
   /** The tool reaches an open world such as the web (MCP `openWorldHint`). */
   openWorld?: boolean;
+  /**
+   * Whether a call waits for a human decision before it runs: `true`, `false`, or a function of
+   * the validated input (as `execute` receives it) and the caller's context. Given here, it wins
+   * over the client's approval policy. Default: the policy decides (no policy: no approval).
+   */
+  needsApproval?:
+    | boolean
+    | ((input: InferToolInput<Schema>, context: ToolContext) => boolean | Promise<boolean>);
   /** Turns the tool's return value into text for the model; default {@link defaultToolResultConverter}. */
   resultConverter?: ToolResultConverter;
   /**
@@ -96,7 +110,8 @@ export interface PreparedTool {
  * `defaults.describeAs` (a method's name) or else of the tool name.
  */
 export function prepareTool(
-  options: ToolOptionsBase & { name?: unknown },
+  // needsApproval's input type varies with the schema; it is checked to be a function here.
+  options: Omit<ToolOptionsBase, 'needsApproval'> & { name?: unknown; needsApproval?: unknown },
   defaults: { name?: string; describeAs?: string } = {},
 ): PreparedTool {
   if (typeof options !== 'object' || options === null) {
@@ -122,6 +137,14 @@ export function prepareTool(
   ) {
     fail('timeoutMs must be a positive number of milliseconds');
   }
+  const needsApproval = options.needsApproval;
+  if (
+    needsApproval !== undefined &&
+    typeof needsApproval !== 'boolean' &&
+    typeof needsApproval !== 'function'
+  ) {
+    fail('needsApproval must be a boolean or a function');
+  }
   if (options.resultConverter !== undefined && typeof options.resultConverter !== 'function') {
     fail('resultConverter must be a function');
   }
@@ -139,10 +162,34 @@ export function prepareTool(
   for (const hint of BEHAVIOUR_HINTS) {
     if (options[hint] !== undefined) metadata[hint] = options[hint];
   }
+  if (typeof needsApproval === 'boolean') metadata.needsApproval = needsApproval;
+  else if (typeof needsApproval === 'function') {
+    metadata.needsApproval = approvalCheckOnValidatedInput(
+      needsApproval as (input: unknown, context: ToolContext) => boolean | Promise<boolean>,
+      inputSchema,
+    );
+  }
   return {
     definition: Object.freeze({ name, description, inputSchema: inputSchema.jsonSchema }),
     metadata: Object.freeze(metadata),
     inputSchema,
     resultConverter: options.resultConverter ?? defaultToolResultConverter,
+  };
+}
+
+/**
+ * The tool's approval function as metadata: it receives the input as `execute` would (the tool's
+ * own schema applied: defaults, transforms). Input that the tool's schema refuses although the
+ * definition's JSON Schema accepted it (a wrapper that adds fields) needs approval: when in
+ * doubt, ask.
+ */
+function approvalCheckOnValidatedInput(
+  check: (input: unknown, context: ToolContext) => boolean | Promise<boolean>,
+  inputSchema: ResolvedToolInputSchema,
+): ToolApprovalCheck {
+  return async (input, context) => {
+    const checked = await inputSchema.validate(input);
+    if (!checked.ok) return true;
+    return (await check(checked.value, context)) === true;
   };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runApproval, scriptedApprovalModel } from '../../examples/approval.js';
 import { runCustomAdvisor } from '../../examples/custom-advisor.js';
 import { runDefiningTools, scriptedDefiningToolsModel } from '../../examples/defining-tools.js';
 import {
@@ -375,6 +376,44 @@ describe('Tool argument augmentation', () => {
       temperatureCelsius: 11,
       conditions: 'Rain',
     });
+  });
+});
+
+describe('Approval', () => {
+  it('pauses three deletions, then deletes one as shown, one as edited, and keeps the denied file', async () => {
+    const model = scriptedApprovalModel();
+    const lines: string[] = [];
+    const result = await runApproval(model, (line) => lines.push(line));
+    expect(result.waiting.map((call) => call.arguments.path)).toEqual([
+      '/var/log/app.log.2',
+      '/var/log/app.log*',
+      '/var/log/auth.log',
+    ]);
+    expect(result.decisions.map((decision) => decision.type)).toEqual([
+      'approve',
+      'approve',
+      'deny',
+    ]);
+    expect(result.remainingFiles).toEqual(['/var/log/app.log', '/var/log/auth.log']);
+    expect(result.answer).toBe(
+      'I deleted app.log.2 and app.log.1 and kept auth.log: audit logs are kept for a year.',
+    );
+    expect(lines).toContain('finish reason: approvalPending');
+    // The model saw the edited path and the denial with its reason.
+    const resumed = model.prompts[2]?.messages ?? [];
+    const calls = (resumed.at(-2) as { toolCalls: { arguments: string }[] }).toolCalls;
+    expect(calls.map((call) => JSON.parse(call.arguments).path)).toEqual([
+      '/var/log/app.log.2',
+      '/var/log/app.log.1',
+      '/var/log/auth.log',
+    ]);
+    expect(toolResponses(model, 2).map((response) => response.isError === true)).toEqual([
+      false,
+      false,
+      true,
+    ]);
+    expect(toolResponses(model, 2)[2]?.responseData).toContain('Audit logs are kept for a year.');
+    expect(model.remaining).toBe(0);
   });
 });
 

@@ -1,0 +1,194 @@
+import type { ChatClientRequest, ChatClientResponse } from '../advisors/index.js';
+import {
+  applyApprovalDecisions,
+  batchMessage,
+  createPendingApproval,
+  findCallsNeedingApproval,
+  PENDING_APPROVAL_METADATA_KEY,
+  type PendingToolApproval,
+  readPendingApproval,
+  TOOL_APPROVAL_RESUME,
+  type ToolApprovalOptions,
+} from '../approval/index.js';
+import type { AssistantMessage, Message } from '../messages/index.js';
+import {
+  type ChatOptions,
+  type ChatResponse,
+  FinishReason,
+  type Generation,
+  type Usage,
+} from '../model/index.js';
+
+/**
+ * Approval within one turn of the tool loop: the settings, the messages the turn started from (a
+ * pending state records them), and the checked state when the turn is a resume.
+ */
+export interface TurnApproval {
+  readonly options: ToolApprovalOptions;
+  /** The request's messages as the loop received them (a resume: the state's messages). */
+  readonly initialMessages: readonly Message[];
+  /** How many messages `doInitializeLoop` made of them: the turn's own messages follow. */
+  initializedLength: number;
+  /** The checked state this turn resumes, with its decisions not yet applied. */
+  readonly resume: { readonly state: PendingToolApproval; readonly decisions: unknown } | undefined;
+}
+
+/**
+ * Reads a resume from the request's advisor params and checks the state (shape, signature,
+ * consistency) before anything runs. Returns the request the loop starts from: the resume param
+ * removed, and on a resume the state's messages as the prompt.
+ * @throws ToolApprovalError for a state that cannot be trusted.
+ */
+export function startTurnApproval(
+  request: ChatClientRequest,
+  options: ToolApprovalOptions,
+): { request: ChatClientRequest; approval: TurnApproval } {
+  const param = request.context[TOOL_APPROVAL_RESUME] as
+    | { state?: unknown; decisions?: unknown }
+    | undefined;
+  if (param === undefined) {
+    return {
+      request,
+      approval: {
+        options,
+        initialMessages: request.prompt.messages,
+        initializedLength: 0,
+        resume: undefined,
+      },
+    };
+  }
+  const state = readPendingApproval(param?.state, options.signingKey);
+  const { [TOOL_APPROVAL_RESUME]: _resume, ...context } = request.context;
+  const messages = state.messages.slice();
+  return {
+    request: { ...request, prompt: { ...request.prompt, messages }, context },
+    approval: {
+      options,
+      initialMessages: messages,
+      initializedLength: 0,
+      resume: { state, decisions: param.decisions },
+    },
+  };
+}
+
+/**
+ * The history a resumed turn continues from: the initialized messages, then what the loop had
+ * added before the pause, without the assistant message whose calls waited (the batch re-enters
+ * the loop as the round's response).
+ */
+export function resumedHistory(approval: TurnApproval, initialized: readonly Message[]): Message[] {
+  const turn = (approval.resume as NonNullable<TurnApproval['resume']>).state.turn;
+  const history = initialized.slice();
+  for (let index = 0; index < turn.length - 1; index++) history.push(turn[index] as Message);
+  return history;
+}
+
+/**
+ * The resumed batch with its decisions applied, as the round's response: the assistant message
+ * (edited arguments written in) and the denied calls for the manager. The gate runs again with
+ * the resuming request's tools and policy: a call that needs approval and has no decision is
+ * refused.
+ * @throws ToolApprovalError before anything runs.
+ */
+export async function resumedBatch(
+  approval: TurnApproval,
+  options: ChatOptions,
+  history: readonly Message[],
+  context: Record<string, unknown>,
+): Promise<{ response: ChatClientResponse; denied: ReadonlyMap<string, string> }> {
+  const resume = approval.resume as NonNullable<TurnApproval['resume']>;
+  const original = batchMessage(resume.state) as AssistantMessage;
+  const callbacks = options.toolCallbacks ?? [];
+  const stillNeeded = await findCallsNeedingApproval({
+    calls: original.toolCalls,
+    callbacks,
+    policy: approval.options.policy,
+    toolContext: options.toolContext,
+    messages: [...history, original],
+  });
+  const resolved = applyApprovalDecisions({
+    state: resume.state,
+    decisions: resume.decisions,
+    callbacks,
+    stillNeeded,
+  });
+  const chatResponse: ChatResponse = {
+    results: [{ output: resolved.assistant, metadata: { finishReason: FinishReason.TOOL_CALLS } }],
+    metadata: {},
+  };
+  return { response: { chatResponse, context }, denied: resolved.denied };
+}
+
+/**
+ * The pending state when some call of the response's batch needs approval, else `undefined`.
+ * `history` is the turn before the batch; `usage` the turn's usage so far.
+ */
+export async function pendingApprovalFor(
+  approval: TurnApproval,
+  input: {
+    readonly response: ChatResponse;
+    readonly options: ChatOptions;
+    readonly history: readonly Message[];
+    readonly turnId: string;
+    readonly iteration: number;
+    readonly usage: Usage | undefined;
+  },
+): Promise<PendingToolApproval | undefined> {
+  const generation = batchGeneration(input.response);
+  if (generation === undefined) return undefined;
+  const assistant = generation.output;
+  const toolCalls = await findCallsNeedingApproval({
+    calls: assistant.toolCalls,
+    callbacks: input.options.toolCallbacks ?? [],
+    policy: approval.options.policy,
+    toolContext: input.options.toolContext,
+    messages: [...input.history, assistant],
+  });
+  if (toolCalls.length === 0) return undefined;
+  return createPendingApproval({
+    turnId: input.turnId,
+    iteration: input.iteration,
+    messages: approval.initialMessages,
+    turn: [...input.history.slice(approval.initializedLength), assistant],
+    toolCalls,
+    usage: input.usage,
+    signingKey: approval.options.signingKey,
+  });
+}
+
+/**
+ * The response a paused turn ends with: the assistant message whose calls wait, finish reason
+ * `'approvalPending'`, the turn's usage, and the pending state in the metadata.
+ */
+export function pendingApprovalResponse(
+  response: ChatClientResponse,
+  pending: PendingToolApproval,
+  usage: Usage | undefined,
+): ChatClientResponse {
+  const chatResponse = response.chatResponse as ChatResponse;
+  const generation = batchGeneration(chatResponse) as Generation;
+  return {
+    ...response,
+    chatResponse: {
+      results: [
+        {
+          output: generation.output,
+          metadata: { ...generation.metadata, finishReason: FinishReason.APPROVAL_PENDING },
+        },
+      ],
+      metadata: {
+        ...chatResponse.metadata,
+        ...(usage === undefined ? {} : { usage }),
+        [PENDING_APPROVAL_METADATA_KEY]: pending,
+      },
+    },
+  };
+}
+
+/** The generation whose tool calls the manager would execute: the first that has any. */
+function batchGeneration(response: ChatResponse): Generation | undefined {
+  for (const generation of response.results) {
+    if (generation.output.toolCalls.length > 0) return generation;
+  }
+  return undefined;
+}
