@@ -1,3 +1,4 @@
+export { redactTurnEvent } from './redact-turn-event.js';
 export type {
   ApprovalPendingEvent,
   IterationCapEvent,
