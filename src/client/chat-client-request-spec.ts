@@ -10,6 +10,7 @@ import type { ChatModel, ChatOptions } from '../model/index.js';
 import type { ToolCallingAdvisor } from '../tool-calling/tool-calling-advisor.js';
 import type { ToolContextMap } from '../tools/tool-callback.js';
 import { collectToolSources, type ToolSource } from '../tools/tool-sources.js';
+import { abortOnReturn } from './abort-on-return.js';
 import { type AdvisorParamsCustomizer, AdvisorSpec } from './advisor-spec.js';
 import { buildAdvisorChain } from './build-advisor-chain.js';
 import { buildChatClientRequest } from './build-chat-client-request.js';
@@ -159,17 +160,21 @@ export class ChatClientRequestSpec<Ctx extends object = ToolContextMap> {
   /** Prepares a streaming run; each iteration of a response method runs the request. */
   stream(options: RunOptions = {}): StreamResponseSpec {
     const { runtime, state } = this;
+    // Stopping an iteration early aborts its run: the model request and running tools stop
+    // however the stream is consumed or piped.
     return new StreamResponseSpec(() =>
-      deferredAsyncIterable(async (): Promise<AsyncIterable<ChatClientResponse>> => {
-        const request = await buildChatClientRequest(runtime.chatModel, state, options.signal);
-        const advisors = buildAdvisorChain(
-          runtime.chatModel,
-          state.advisors,
-          request.context,
-          runtime.toolCallingAdvisor,
-        );
-        return DefaultStreamAdvisorChain.of(advisors).nextStream(request);
-      }),
+      abortOnReturn(options.signal, (signal) =>
+        deferredAsyncIterable(async (): Promise<AsyncIterable<ChatClientResponse>> => {
+          const request = await buildChatClientRequest(runtime.chatModel, state, signal);
+          const advisors = buildAdvisorChain(
+            runtime.chatModel,
+            state.advisors,
+            request.context,
+            runtime.toolCallingAdvisor,
+          );
+          return DefaultStreamAdvisorChain.of(advisors).nextStream(request);
+        }),
+      ),
     );
   }
 }
