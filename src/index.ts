@@ -249,6 +249,7 @@ export {
   type ToolCallbackProvider,
   type ToolCallbackProviderRequest,
   type ToolCallbackResolver,
+  type ToolCallOptions,
   type ToolContext,
   type ToolDefinition,
   type ToolInputSchema,

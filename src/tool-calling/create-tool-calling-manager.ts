@@ -7,10 +7,7 @@ import {
 import type { AssistantMessage, Message, ToolCall, ToolResponse } from '../messages/index.js';
 import type { ChatOptions, ChatResponse, Generation, Prompt } from '../model/index.js';
 import { validateJsonSchema } from '../tools/input/json-schema-validator.js';
-import {
-  DEFAULT_MAX_TOOL_ARGUMENTS_BYTES,
-  parseToolArguments,
-} from '../tools/input/parse-tool-arguments.js';
+import { parseToolArguments } from '../tools/input/parse-tool-arguments.js';
 import type { ToolCallback, ToolCallbackResolver, ToolDefinition } from '../tools/tool-callback.js';
 import {
   capToolResultText,
@@ -153,11 +150,6 @@ class DefaultToolCallingManager implements ToolCallingManager {
   readonly #maxConcurrency: number;
   readonly #defaultTimeoutMs: number | undefined;
   readonly #parseOptions: { maxBytes?: number };
-  /**
-   * Whether parsed arguments go to the tool with the text (the tool then need not parse it again):
-   * only when this manager's size limit is no looser than the default one a tool parses with.
-   */
-  readonly #handsOverArguments: boolean;
   readonly #observer: ToolCallObserver | undefined;
   readonly #maxResultBytes: number;
 
@@ -217,9 +209,6 @@ class DefaultToolCallingManager implements ToolCallingManager {
       options.maxArgumentBytes === undefined ? {} : { maxBytes: options.maxArgumentBytes };
     this.#observer = options.observer;
     this.#maxResultBytes = maxResultBytes;
-    this.#handsOverArguments =
-      options.maxArgumentBytes === undefined ||
-      options.maxArgumentBytes <= DEFAULT_MAX_TOOL_ARGUMENTS_BYTES;
   }
 
   resolveToolDefinitions(options: ChatOptions): ToolDefinition[] {
@@ -388,7 +377,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
       call,
       callback,
       input: NON_WHITESPACE.test(raw) ? raw : '{}',
-      arguments: this.#handsOverArguments ? parsed.value : undefined,
+      callOptions: { validatedInput: parsed.value },
       timeoutMs: metadata?.timeoutMs ?? this.#defaultTimeoutMs,
       sequential: metadata?.sequential === true,
     };

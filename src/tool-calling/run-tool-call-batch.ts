@@ -1,9 +1,8 @@
 import { AbortError, ToolExecutionError, ToolloopError } from '../errors/index.js';
 import type { Message, ToolCall, ToolResponse } from '../messages/index.js';
-import { callWithParsedArguments } from '../tools/create-tool-callback.js';
 import { type DeferredSignalOwner, deferToolSignal } from '../tools/deferred-tool-signal.js';
 import { describeValueType } from '../tools/describe-value-type.js';
-import type { ToolCallback, ToolContext } from '../tools/tool-callback.js';
+import type { ToolCallback, ToolCallOptions, ToolContext } from '../tools/tool-callback.js';
 import { VOID_RESULT_TEXT } from '../tools/tool-result-converter.js';
 import { capToolResultText } from './cap-tool-result-text.js';
 import type { ToolCallObserver, ToolCallOutcome } from './tool-call-observer.js';
@@ -24,11 +23,8 @@ export interface PlannedToolCall {
   readonly callback: ToolCallback;
   /** The argument text handed to the tool (`'{}'` for empty arguments). */
   readonly input: string;
-  /**
-   * The arguments as parsed from `input` with the default limits or tighter ones, for a callback
-   * that can take them without parsing the text again; `undefined` otherwise.
-   */
-  readonly arguments?: Record<string, unknown>;
+  /** What the callback is called with besides the text: the arguments parsed and validated. */
+  readonly callOptions: ToolCallOptions;
   readonly timeoutMs: number | undefined;
   readonly sequential: boolean;
 }
@@ -319,14 +315,9 @@ class ToolCallBatch implements DeferredSignalOwner {
 
 function noop(): void {}
 
-/** Runs the planned call: with the parsed arguments when the callback takes them, else the text. */
+/** Runs the planned call with its text and its validated arguments. */
 function callTool(plan: PlannedToolCall, context: ToolContext): Promise<string> {
-  const parsed = plan.arguments;
-  if (parsed !== undefined) {
-    const result = callWithParsedArguments(plan.callback, parsed, context);
-    if (result !== undefined) return result;
-  }
-  return plan.callback.call(plan.input, context);
+  return plan.callback.call(plan.input, context, plan.callOptions);
 }
 
 function isToolloopErrorWithCode(error: unknown, code: string): boolean {

@@ -8,14 +8,16 @@ import {
 import { peekToolSignal } from './deferred-tool-signal.js';
 import { describeValueType } from './describe-value-type.js';
 import { parseToolArguments } from './input/parse-tool-arguments.js';
-import type { ToolCallback, ToolContext } from './tool-callback.js';
+import type { ToolCallback, ToolCallOptions, ToolContext } from './tool-callback.js';
 import type { PreparedTool } from './tool-options.js';
 
 const EMPTY_TOOL_CONTEXT: ToolContext = Object.freeze({ context: Object.freeze({}) });
 
 /**
  * Builds the {@link ToolCallback} of a prepared tool around the function that does the work.
- * `call` parses and validates the raw arguments first and never runs the tool on bad input
+ * `call` uses the manager's validated input when it is given (a raw JSON Schema is then not
+ * checked again; a Standard Schema runs once for its conversion), else parses and validates the
+ * raw arguments first and never runs the tool on bad input
  * (`InvalidToolInputError` with JSON-pointer issues); what the tool throws comes back as a
  * `ToolExecutionError`, except an abort error while `context.signal` is aborted, which passes
  * through untouched. A tool whose `context.signal` is already aborted is not started (an
@@ -27,17 +29,24 @@ export function createToolCallback(
 ): ToolCallback {
   const { definition, metadata, inputSchema, resultConverter } = tool;
   const toolName = definition.name;
-  async function callParsed(
+  async function callValidated(
     value: Record<string, unknown>,
     context: ToolContext | undefined,
+    schemaChecked: boolean,
   ): Promise<string> {
-    let checked: Awaited<ReturnType<typeof inputSchema.validate>>;
-    try {
-      checked = await inputSchema.validate(value);
-    } catch (error) {
-      throw asToolExecutionError(toolName, error, peekToolSignal(context));
+    let input: unknown = value;
+    // Input checked against the JSON Schema needs nothing more when that schema is all the tool
+    // has; a Standard Schema still runs once here, for its conversion (transforms, defaults).
+    if (!(schemaChecked && inputSchema.checksJsonSchemaOnly)) {
+      let checked: Awaited<ReturnType<typeof inputSchema.validate>>;
+      try {
+        checked = await inputSchema.validate(value);
+      } catch (error) {
+        throw asToolExecutionError(toolName, error, peekToolSignal(context));
+      }
+      if (!checked.ok) throw new InvalidToolInputError({ toolName, issues: checked.issues });
+      input = checked.value;
     }
-    if (!checked.ok) throw new InvalidToolInputError({ toolName, issues: checked.issues });
     const signal = peekToolSignal(context);
     if (signal?.aborted) {
       throw isAbortError(signal.reason)
@@ -48,7 +57,7 @@ export function createToolCallback(
     }
     let text: unknown;
     try {
-      const result = await invoke(checked.value, withContextMap(context));
+      const result = await invoke(input, withContextMap(context));
       text = resultConverter(result);
     } catch (error) {
       throw asToolExecutionError(toolName, error, peekToolSignal(context));
@@ -62,48 +71,23 @@ export function createToolCallback(
     }
     return text;
   }
-  const callback: ToolCallback = Object.freeze({
+  return Object.freeze({
     definition,
     metadata,
-    call(input: string, context?: ToolContext): Promise<string> {
-      // Not async itself: returning callParsed's promise from an async function would cost
+    call(input: string, context?: ToolContext, options?: ToolCallOptions): Promise<string> {
+      // Not async itself: returning callValidated's promise from an async function would cost
       // extra microtask hops on every call.
       try {
+        const validated = options?.validatedInput;
+        if (validated !== undefined) return callValidated(validated, context, true);
         const parsed = parseToolArguments(input);
         if (!parsed.ok) throw new InvalidToolInputError({ toolName, issues: parsed.issues });
-        return callParsed(parsed.value, context);
+        return callValidated(parsed.value, context, false);
       } catch (error) {
         return Promise.reject(error);
       }
     },
   });
-  parsedArgumentCallers.set(callback, callParsed);
-  return callback;
-}
-
-/**
- * The callbacks made by {@link createToolCallback}, with the part of their `call` that follows
- * the parse: the tool-calling manager, which has already parsed the arguments with the same
- * checks, hands the parsed object over instead of having the text parsed a second time.
- */
-const parsedArgumentCallers = new WeakMap<
-  ToolCallback,
-  (value: Record<string, unknown>, context: ToolContext | undefined) => Promise<string>
->();
-
-/**
- * Calls `callback` with arguments already parsed by `parseToolArguments` (default limits or
- * tighter ones, so `call` would have parsed the same text to an equal object), when it is a
- * callback made by {@link createToolCallback}; `undefined` for any other callback, which must be
- * called with the text. The object must not be used by anyone else afterwards.
- */
-export function callWithParsedArguments(
-  callback: ToolCallback,
-  value: Record<string, unknown>,
-  context: ToolContext | undefined,
-): Promise<string> | undefined {
-  const callParsed = parsedArgumentCallers.get(callback);
-  return callParsed === undefined ? undefined : callParsed(value, context);
 }
 
 function withContextMap(context: ToolContext | undefined): ToolContext {

@@ -44,6 +44,12 @@ export type ToolInputValidation =
 export interface ResolvedToolInputSchema {
   /** The normalised JSON Schema the model sees. */
   readonly jsonSchema: JsonSchema;
+  /**
+   * True when `validate` is only the check against `jsonSchema` (a raw JSON Schema): input already
+   * checked against that schema needs nothing more. False for a Standard Schema, whose own
+   * validation also converts (transforms, defaults, refinements JSON Schema cannot express).
+   */
+  readonly checksJsonSchemaOnly: boolean;
   /** Checks parsed arguments; the value passed on may be transformed by the schema library. */
   validate(value: Record<string, unknown>): Promise<ToolInputValidation>;
 }
@@ -88,6 +94,7 @@ function fromJsonSchema(schema: JsonSchema, toolName: string): ResolvedToolInput
   withToolName(toolName, () => compileJsonSchema(jsonSchema));
   return {
     jsonSchema,
+    checksJsonSchemaOnly: true,
     async validate(value) {
       const issues = validateJsonSchema(jsonSchema, value);
       return issues.length === 0 ? { ok: true, value } : { ok: false, issues };
@@ -112,6 +119,7 @@ function fromStandardSchema(
   const fillPlan = relaxNullableRequired(jsonSchema);
   return {
     jsonSchema,
+    checksJsonSchemaOnly: false,
     async validate(value) {
       const result = await schema['~standard'].validate(fillOmittedNullables(fillPlan, value));
       if (result.issues === undefined) return { ok: true, value: result.value };
