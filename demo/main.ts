@@ -8,6 +8,7 @@ import { runPlainRoundTripDemo } from './plain-round-trip-demo.js';
 import { runReturnDirectDemo } from './return-direct-demo.js';
 import { runToolContextDemo } from './tool-context-demo.js';
 import { runToolSearchDemo } from './tool-search-demo.js';
+import { runTracePageDemo } from './trace-page-demo.js';
 
 async function realModel(): Promise<ChatModel | undefined> {
   const { OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: baseUrl, OPENAI_MODEL: model } = process.env;
@@ -31,3 +32,4 @@ console.log('== Tool argument augmentation: the model’s reasoning with every c
 await runToolArgumentAugmentation(real);
 console.log('');
 await runMcpDemo(real);
+await runTracePageDemo(real);

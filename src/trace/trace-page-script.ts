@@ -23,6 +23,16 @@ export const TRACE_PAGE_SCRIPT = String.raw`(function () {
     return usage ? usage.promptTokens + ' in / ' + usage.completionTokens + ' out tokens' : '';
   }
 
+  // A tool call gets its row from its first event: the model's call, its start or its result.
+  function toolCall(turn, id, name, iteration) {
+    var call = turn.tools[id];
+    if (!call) {
+      call = turn.tools[id] = { kind: 'tool', id: id, name: name, iteration: iteration };
+      turn.calls.push(call);
+    }
+    return call;
+  }
+
   var turns = [];
   var byId = {};
   data.events.forEach(function (e) {
@@ -58,26 +68,25 @@ export const TRACE_PAGE_SCRIPT = String.raw`(function () {
         call.error = e.error;
         break;
       case 'tool-call':
-        call = turn.tools[e.toolCall.id] || (turn.tools[e.toolCall.id] = { kind: 'tool', id: e.toolCall.id, name: e.toolCall.name, iteration: e.iteration });
+        call = toolCall(turn, e.toolCall.id, e.toolCall.name, e.iteration);
         call.args = e.toolCall.arguments;
+        if (call.start === undefined) call.start = e.timestamp;
         break;
       case 'tool-execution-start':
-        call = turn.tools[e.toolCallId] || (turn.tools[e.toolCallId] = { kind: 'tool', id: e.toolCallId, name: e.toolName, iteration: e.iteration });
-        call.start = e.timestamp;
+        toolCall(turn, e.toolCallId, e.toolName, e.iteration).start = e.timestamp;
         break;
       case 'tool-progress':
         call = turn.tools[e.toolCallId];
         if (call) call.progress = (call.progress || 0) + 1;
         break;
       case 'tool-result':
-        call = turn.tools[e.toolCallId] || (turn.tools[e.toolCallId] = { kind: 'tool', id: e.toolCallId, name: e.toolName, iteration: e.iteration });
-        if (call.start === undefined) call.start = e.timestamp - e.durationMs;
+        call = toolCall(turn, e.toolCallId, e.toolName, e.iteration);
+        if (call.start === undefined || e.durationMs > 0) call.start = e.timestamp - e.durationMs;
         call.end = e.timestamp;
         call.duration = e.durationMs;
         call.outcome = e.outcome;
         call.result = e.result;
         call.errorType = e.errorType;
-        turn.calls.push(call);
         break;
       case 'limit-exceeded':
         turn.marks.push({ at: e.timestamp, text: 'Limit reached: ' + (e.scope === 'total' ? 'total tool calls' : 'calls of ' + e.toolName) + ' (' + e.limit + ')' });
@@ -126,7 +135,7 @@ export const TRACE_PAGE_SCRIPT = String.raw`(function () {
       if (call.error) lines.push('error: ' + call.error.type + (call.error.message ? ': ' + call.error.message : ''));
     } else {
       lines.push('call id: ' + call.id);
-      lines.push('outcome: ' + (call.outcome || 'running') + (call.errorType ? ' (' + call.errorType + ')' : ''));
+      lines.push('outcome: ' + (call.outcome || 'no result recorded') + (call.errorType ? ' (' + call.errorType + ')' : ''));
       if (call.progress) lines.push('progress updates: ' + call.progress);
       lines.push('arguments: ' + (call.args ? call.args : '(not recorded)'));
       lines.push('result: ' + (call.result ? call.result : '(not recorded)'));
@@ -179,18 +188,18 @@ export const TRACE_PAGE_SCRIPT = String.raw`(function () {
       row.setAttribute('data-iteration', String(call.iteration));
       row.appendChild(el('div', 'label', call.kind === 'model' ? call.name : 'execute_tool ' + call.name));
       var track = el('div', 'track');
-      var end = call.end === undefined ? turn.end : call.end;
+      var end = call.end === undefined ? call.start : call.end;
       var bar = el('div', 'bar');
       bar.style.left = ((call.start - turn.start) / span) * 100 + '%';
       bar.style.width = Math.max(((end - call.start) / span) * 100, 0.4) + '%';
       track.appendChild(bar);
-      var info = [ms(call.duration === undefined ? end - call.start : call.duration)];
+      var info = [call.kind === 'tool' && call.end === undefined ? 'no result recorded' : ms(call.duration === undefined ? end - call.start : call.duration)];
       if (call.kind === 'model') {
         if (call.usage) info.push(tokens(call.usage));
         if (call.finishReason) info.push(call.finishReason);
         if (call.error) info.push('error: ' + call.error.type);
       } else {
-        info.push(call.outcome || 'running');
+        if (call.outcome) info.push(call.outcome);
         if (call.errorType) info.push(call.errorType);
       }
       track.appendChild(el('span', 'info', info.join(' · ')));

@@ -53,7 +53,23 @@ describe.skipIf(!haveChromium)('the trace page in headless chromium', () => {
     const events = await recordDemoTurns();
     const { page, problems, requests } = await open(events, 'demo-turns', true);
     const modelCalls = events.filter((event) => event.type === 'model-call-end');
-    const toolResults = events.filter((event) => event.type === 'tool-result');
+    // Every tool call the model made, with its result's outcome when the loop reported one.
+    const toolCalls = new Map<string, { toolCallId: string; toolName: string; outcome?: string }>();
+    for (const event of events) {
+      if (event.type === 'tool-call')
+        toolCalls.set(event.toolCall.id, {
+          toolCallId: event.toolCall.id,
+          toolName: event.toolCall.name,
+          ...toolCalls.get(event.toolCall.id),
+        });
+      if (event.type === 'tool-result')
+        toolCalls.set(event.toolCallId, {
+          toolCallId: event.toolCallId,
+          toolName: event.toolName,
+          outcome: event.outcome,
+        });
+    }
+    const toolResults = [...toolCalls.values()];
     const turns = new Set(events.map((event) => event.turnId));
     expect(modelCalls.length).toBeGreaterThan(1);
     expect(toolResults.length).toBeGreaterThan(0);
@@ -65,7 +81,9 @@ describe.skipIf(!haveChromium)('the trace page in headless chromium', () => {
       await expect(row.locator('.label').textContent()).resolves.toBe(
         `execute_tool ${result.toolName}`,
       );
-      await expect(row.locator('.info').textContent()).resolves.toContain(result.outcome);
+      await expect(row.locator('.info').textContent()).resolves.toContain(
+        result.outcome ?? 'no result recorded',
+      );
       // Bars sit on the time axis: inside the track, with a width.
       const bar = await row.locator('.bar').boundingBox();
       const track = await row.locator('.track').boundingBox();
