@@ -134,6 +134,15 @@ export {
   type Usage,
 } from './model/index.js';
 export {
+  consoleDebugLogger,
+  type DebugLogger,
+  type DebugLogListenerOptions,
+  debugLoggingFromEnvironment,
+  debugLogListener,
+  environmentDebugLogListener,
+  redactTurnEvent,
+} from './observability/index.js';
+export {
   buildToolExecutionGenerations,
   type CallToolLoopContext,
   countPriorToolCalls,
