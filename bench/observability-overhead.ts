@@ -11,7 +11,11 @@ import {
   SimpleSpanProcessor,
   type SpanExporter,
 } from '@opentelemetry/sdk-trace-base';
-import { type CallAdvisor, ChatClient, debugLogListener, HIGHEST_PRECEDENCE } from 'toolloop';
+import { ChatClient, debugLogListener } from 'toolloop';
+
+/** A turn event listener (the type `debugLogListener` returns). */
+type TurnEventListener = ReturnType<typeof debugLogListener>;
+
 import { openTelemetryListener } from 'toolloop/otel';
 import { BenchChatModel } from './lib/bench-chat-model.js';
 import {
@@ -31,9 +35,6 @@ import {
 } from './lib/harness.js';
 import { toolloopCall, toolloopSetup } from './lib/toolloop.js';
 import { FINAL_TEXT, PARALLEL_CALLS } from './lib/workload.js';
-
-/** A turn event listener (the type `debugLogListener` returns). */
-type TurnEventListener = ReturnType<typeof debugLogListener>;
 
 /**
  * What observing a turn costs: the loop-overhead workload (one round of three parallel tool calls,
@@ -55,16 +56,6 @@ class DroppingSpanExporter implements SpanExporter {
   shutdown(): Promise<void> {
     return Promise.resolve();
   }
-}
-
-/** Hands the turn's events to `listener` (the way a per-request listener is attached). */
-function listenerAdvisor(listener: TurnEventListener): CallAdvisor {
-  return {
-    name: 'BenchListener',
-    order: HIGHEST_PRECEDENCE,
-    adviseCall: (request, chain) =>
-      chain.nextCall({ ...request, listeners: [...(request.listeners ?? []), listener] }),
-  };
 }
 
 const spanExporter = new DroppingSpanExporter();
@@ -110,9 +101,7 @@ interface Row {
 function clientFor(variant: Variant) {
   const setup = toolloopSetup();
   if (variant.listener !== undefined)
-    setup.client = ChatClient.create(new BenchChatModel(3), {
-      advisors: [listenerAdvisor(variant.listener)],
-    });
+    setup.client = ChatClient.create(new BenchChatModel(3), { listeners: [variant.listener] });
   return setup;
 }
 
@@ -162,7 +151,7 @@ const base = rows[0]!;
 const out: string[] = [];
 out.push('## Observability overhead', '');
 out.push(
-  `Workload: the loop-overhead conversation (${PARALLEL_CALLS} parallel schema-validated no-op tool calls, then a text answer; zero-latency scripted model), ${fmt(CONVERSATIONS)} conversations per repetition (fewer for slower variants, at least 200), median of ${SMOKE ? 2 : 5} repetitions, one at a time and ${IN_FLIGHT} in flight, all variants in the same process. Listeners are attached per request by an advisor in front of the tool loop; "no listener" is a plain client, where the loop builds no event objects at all. The OpenTelemetry row runs the real SDK (BasicTracerProvider, SimpleSpanProcessor, an exporter that drops the ended spans; a MeterProvider aggregating the histograms), with \`openTelemetryListener\` defaults (no content).`,
+  `Workload: the loop-overhead conversation (${PARALLEL_CALLS} parallel schema-validated no-op tool calls, then a text answer; zero-latency scripted model), ${fmt(CONVERSATIONS)} conversations per repetition (fewer for slower variants, at least 200), median of ${SMOKE ? 2 : 5} repetitions, one at a time and ${IN_FLIGHT} in flight, all variants in the same process. Listeners are the client's (\`ChatClient.create(model, { listeners })\`); "no listener" is a plain client, where the loop builds no event objects at all. The OpenTelemetry row runs the real SDK (BasicTracerProvider, SimpleSpanProcessor, an exporter that drops the ended spans; a MeterProvider aggregating the histograms), with \`openTelemetryListener\` defaults (no content).`,
   '',
 );
 out.push(

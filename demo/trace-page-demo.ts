@@ -2,32 +2,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import {
-  type CallAdvisor,
-  ChatClient,
-  type ChatModel,
-  HIGHEST_PRECEDENCE,
-  type StreamAdvisor,
-  tool,
-} from '../src/index.js';
-import type { TurnEvent, TurnEventListener } from '../src/observability/index.js';
+import { ChatClient, type ChatModel, tool } from '../src/index.js';
+import type { TurnEvent } from '../src/observability/index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../src/testing/index.js';
 import { renderTracePage, TurnEventRecorder } from '../src/trace/index.js';
 import { WeatherTools } from './seed-tools.js';
-
-/** An advisor in front of the tool loop that hands the turn's events to `listener`. */
-function listenerAdvisor(listener: TurnEventListener): CallAdvisor & StreamAdvisor {
-  const withListener = <R extends { listeners?: readonly TurnEventListener[] }>(request: R): R => ({
-    ...request,
-    listeners: [...(request.listeners ?? []), listener],
-  });
-  return {
-    name: 'TraceRecorder',
-    order: HIGHEST_PRECEDENCE,
-    adviseCall: (request, chain) => chain.nextCall(withListener(request)),
-    adviseStream: (request, chain) => chain.nextStream(withListener(request)),
-  };
-}
 
 /** A forecast service that is down: its calls end with an error result the model reads. */
 const forecast = tool({
@@ -78,7 +57,7 @@ export async function recordDemoTurns(model: ChatModel = traceDemoScript()): Pro
   const recorder = new TurnEventRecorder({ recordContent: true });
   const client = ChatClient.create(model, {
     tools: [new WeatherTools(), forecast],
-    advisors: [listenerAdvisor(recorder.listener)],
+    listeners: [recorder.listener],
   });
   await client.prompt("What's the weather in Boston and in Paris?").call().content();
   for await (const _delta of client

@@ -134,10 +134,17 @@ export class AugmentedToolCallback<Schema extends ToolInputSchema = ToolInputSch
       }
     }
     // The wrapped tool's schema may refuse the extra fields: it checks the whole text itself.
-    if (!this.#removeExtraArguments) return this.delegate.call(input, context);
+    const onProgress = options?.onProgress;
+    if (!this.#removeExtraArguments) {
+      return this.delegate.call(input, context, onProgress === undefined ? {} : { onProgress });
+    }
     const ownArguments = this.#augmenter.omit(value);
-    return this.delegate.call(JSON.stringify(ownArguments), context, {
-      validatedInput: ownArguments,
-    });
+    return this.delegate.call(
+      JSON.stringify(ownArguments),
+      context,
+      onProgress === undefined
+        ? { validatedInput: ownArguments }
+        : { validatedInput: ownArguments, onProgress },
+    );
   }
 }

@@ -1,10 +1,7 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { CallAdvisor, StreamAdvisor } from '../advisors/index.js';
-import { HIGHEST_PRECEDENCE } from '../advisors/index.js';
 import { ChatClient } from '../client/index.js';
-import type { TurnEventListener } from '../observability/index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
 import { tool } from '../tools/tool.js';
 import { createOtelSdkHarness } from './__tests__/otel-sdk-harness.js';
@@ -16,19 +13,6 @@ const SECRET = {
   context: 'SENTINEL-CLIENT-CONTEXT-c6e2',
   answer: 'SENTINEL-CLIENT-ANSWER-77b1',
 };
-
-function listening(listener: TurnEventListener): CallAdvisor & StreamAdvisor {
-  const add = <R extends { listeners?: readonly TurnEventListener[] }>(request: R): R => ({
-    ...request,
-    listeners: [...(request.listeners ?? []), listener],
-  });
-  return {
-    name: 'Otel',
-    order: HIGHEST_PRECEDENCE,
-    adviseCall: (request, chain) => chain.nextCall(add(request)),
-    adviseStream: (request, chain) => chain.nextStream(add(request)),
-  };
-}
 
 const harness = createOtelSdkHarness();
 afterAll(() => harness.shutdown());
@@ -50,9 +34,7 @@ describe('openTelemetryListener on a real ChatClient turn', () => {
     const client = ChatClient.create(model, {
       tools: [lookup],
       toolContext: { tenant: SECRET.context },
-      advisors: [
-        listening(openTelemetryListener({ tracer: harness.tracer, meter: harness.meter })),
-      ],
+      listeners: [openTelemetryListener({ tracer: harness.tracer, meter: harness.meter })],
     });
     await client.prompt('look it up').call().content();
     for await (const _ of client.prompt('again').stream().content()) break;

@@ -15,6 +15,7 @@ import {
   MIN_MAX_TOOL_RESULT_BYTES,
 } from './cap-tool-result-text.js';
 import { type PlannedToolCall, runToolCallBatch } from './run-tool-call-batch.js';
+import { emitLimitsExceeded, emitNotExecuted } from './tool-batch-events.js';
 import { ToolCallLimitExceededError } from './tool-call-limit-exceeded-error.js';
 import {
   countPriorToolCalls,
@@ -294,6 +295,13 @@ class DefaultToolCallingManager implements ToolCallingManager {
       if (plan !== undefined) plans.push(plan);
     }
 
+    const events = options.events;
+    const iteration = options.iteration ?? 1;
+    if (events !== undefined) {
+      emitLimitsExceeded(events, iteration, breaches);
+      emitNotExecuted(events, iteration, calls, responses);
+    }
+
     let returnDirect = false;
     if (plans.length > 0) {
       const messages: Message[] = prompt.messages.slice();
@@ -306,6 +314,8 @@ class DefaultToolCallingManager implements ToolCallingManager {
         maxConcurrency: this.#maxConcurrency,
         processor: this.#processor,
         observer: this.#observer,
+        events,
+        iteration,
         maxResultBytes: this.#maxResultBytes,
       });
       // The reference's rule (every call of the batch is a returnDirect call), where a call that

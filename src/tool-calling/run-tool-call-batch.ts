@@ -1,10 +1,13 @@
 import { AbortError, ToolExecutionError, ToolloopError } from '../errors/index.js';
 import type { Message, ToolCall, ToolResponse } from '../messages/index.js';
+import type { ToolResultOutcome } from '../observability/turn-event.js';
+import type { TurnEventEmitter } from '../observability/turn-event-emitter.js';
 import { type DeferredSignalOwner, deferToolSignal } from '../tools/deferred-tool-signal.js';
 import { describeValueType } from '../tools/describe-value-type.js';
 import type { ToolCallback, ToolCallOptions, ToolContext } from '../tools/tool-callback.js';
 import { VOID_RESULT_TEXT } from '../tools/tool-result-converter.js';
 import { capToolResultText } from './cap-tool-result-text.js';
+import { emitToolExecutionStart, emitToolProgress, emitToolResult } from './tool-batch-events.js';
 import type { ToolCallObserver, ToolCallOutcome } from './tool-call-observer.js';
 import {
   createDefaultToolExecutionExceptionProcessor,
@@ -43,6 +46,10 @@ export interface ToolCallBatchSettings {
   readonly observer: ToolCallObserver | undefined;
   /** Largest result or error text handed to the model, in UTF-8 bytes (see `capToolResultText`). */
   readonly maxResultBytes: number;
+  /** Receives each executed call's start, progress and result; `undefined` when nobody listens. */
+  readonly events?: TurnEventEmitter | undefined;
+  /** The loop round of the batch, stamped on its events. */
+  readonly iteration?: number;
 }
 
 /**
@@ -201,8 +208,20 @@ class ToolCallBatch implements DeferredSignalOwner {
   async #invoke(plan: PlannedToolCall): Promise<void> {
     const { call, callback } = plan;
     const observer = this.#settings.observer;
+    const events = this.#settings.events;
+    const iteration = this.#settings.iteration ?? 1;
     const content = observer?.includeContent === true;
-    const started = observer === undefined ? 0 : performance.now();
+    const started = observer === undefined && events === undefined ? 0 : performance.now();
+    let callOptions = plan.callOptions;
+    if (events !== undefined) {
+      emitToolExecutionStart(events, iteration, call);
+      callOptions = {
+        ...callOptions,
+        onProgress: (value) => {
+          if (!this.#settled) emitToolProgress(events, iteration, call, value);
+        },
+      };
+    }
     observer?.onToolCallStart?.({
       toolName: call.name,
       toolCallId: call.id,
@@ -215,7 +234,7 @@ class ToolCallBatch implements DeferredSignalOwner {
     if (plan.timeoutMs === undefined) {
       const toolContext = this.#toolContext(call);
       try {
-        outcome = { kind: 'value', value: await callTool(plan, toolContext) };
+        outcome = { kind: 'value', value: await callTool(plan, toolContext, callOptions) };
       } catch (error) {
         outcome = { kind: 'error', error };
       }
@@ -230,7 +249,7 @@ class ToolCallBatch implements DeferredSignalOwner {
       this.#timedCalls.add(timed);
       let promise: Promise<string>;
       try {
-        promise = Promise.resolve(callTool(plan, toolContext));
+        promise = Promise.resolve(callTool(plan, toolContext, callOptions));
       } catch (error) {
         promise = Promise.reject(error);
       }
@@ -302,6 +321,19 @@ class ToolCallBatch implements DeferredSignalOwner {
         ...(content && result !== undefined ? { result } : {}),
       });
     }
+    if (events !== undefined) {
+      emitToolResult(
+        events,
+        iteration,
+        call,
+        RESULT_OUTCOMES[kind],
+        result === undefined
+          ? { responseData: failureText(kind, failure), isError: true }
+          : { responseData: result, isError: kind !== 'success' },
+        performance.now() - started,
+        error !== undefined ? errorTypeName(error) : failed ? errorTypeName(failure) : undefined,
+      );
+    }
     if (failed) throw failure;
     if (this.#settled || result === undefined) return;
 
@@ -315,9 +347,29 @@ class ToolCallBatch implements DeferredSignalOwner {
 
 function noop(): void {}
 
+/** How each way an executed call ends is reported in a `tool-result` event. */
+const RESULT_OUTCOMES: Readonly<Record<ToolCallOutcome, ToolResultOutcome>> = {
+  success: 'ok',
+  'tool-error': 'error',
+  'invalid-input': 'not-executed',
+  timeout: 'timeout',
+  aborted: 'not-executed',
+  failed: 'error',
+};
+
+/** The result text of an event for a call whose batch ended without an answer for it. */
+function failureText(kind: ToolCallOutcome, failure: unknown): string {
+  if (kind === 'aborted') return 'Tool call not executed: the batch was aborted.';
+  return failure instanceof Error ? failure.message : String(failure);
+}
+
 /** Runs the planned call with its text and its validated arguments. */
-function callTool(plan: PlannedToolCall, context: ToolContext): Promise<string> {
-  return plan.callback.call(plan.input, context, plan.callOptions);
+function callTool(
+  plan: PlannedToolCall,
+  context: ToolContext,
+  options: ToolCallOptions,
+): Promise<string> {
+  return plan.callback.call(plan.input, context, options);
 }
 
 function isToolloopErrorWithCode(error: unknown, code: string): boolean {

@@ -10,6 +10,7 @@ import { isUsageEmpty, type Usage } from '../model/index.js';
 import { createTurnEventEmitter } from '../observability/turn-event-emitter.js';
 import { runToolRound } from './run-tool-round.js';
 import { throwIfAborted } from './throw-if-aborted.js';
+import type { ExecuteToolCallsOptions } from './tool-calling-manager.js';
 import {
   emitModelCallEnd,
   emitModelCallStart,
@@ -61,7 +62,7 @@ export async function runToolLoop(
     // Hooks that answer synchronously are not awaited: each await is a microtask hop.
     let initialized = hooks.initialize(request, toolLoopContext(seed));
     if (isThenable(initialized)) initialized = await initialized;
-    const state = startedState(seed, initialized, turnId);
+    const state = startState(seed, initialized, turnId);
     if (events !== undefined) emitTurnStart(state, initialized);
 
     for (;;) {
@@ -153,7 +154,7 @@ function newState(
     context: request.context,
     usage: new UsageAccumulator(),
     events,
-    executeOptions: signal === undefined ? {} : { signal },
+    executeOptions: signal === undefined ? NO_EXECUTE_OPTIONS : { signal },
     startedAt: events === undefined ? 0 : performance.now(),
     maxIterations: hooks.maxIterations,
     instructions: request.prompt.messages,
@@ -164,17 +165,20 @@ function newState(
   };
 }
 
-/** The state once `doInitializeLoop` has answered with the request that seeds the loop. */
-function startedState(
-  seed: ToolLoopState,
+const NO_EXECUTE_OPTIONS: ExecuteToolCallsOptions = Object.freeze({});
+
+/** Seeds the state with the request `doInitializeLoop` answered with (in place: no copy). */
+function startState(
+  state: ToolLoopState,
   initialized: ChatClientRequest,
   turnId: string,
 ): ToolLoopState {
   // Every round of this turn carries the turn id (memory inside the loop links rounds by it).
-  seed.instructions = initialized.prompt.messages;
-  seed.options = initialized.prompt.options;
-  seed.history = initialized.prompt.messages;
-  return { ...seed, context: { ...initialized.context, [TOOL_LOOP_TURN_ID]: turnId } };
+  state.context = { ...initialized.context, [TOOL_LOOP_TURN_ID]: turnId };
+  state.instructions = initialized.prompt.messages;
+  state.options = initialized.prompt.options;
+  state.history = initialized.prompt.messages;
+  return state;
 }
 
 /** Builds the next round's request, runs `doBeforeCall`, and checks the signal. */

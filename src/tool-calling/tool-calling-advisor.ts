@@ -82,6 +82,12 @@ export interface ToolCallingAdvisorOptions {
  * Token usage of all rounds is summed onto the final response. The advisor keeps no state between
  * requests, so one instance serves any number of concurrent conversations.
  *
+ * One loop serves both modes (`runToolLoop`: prepare → model call → decide → execute the tools →
+ * next round); only the model call differs, made by the call driver (`nextCall`) or the stream
+ * driver (which forwards each round's chunks as they arrive). When the request carries
+ * `listeners`, the loop and the manager report the turn's events to them (`TurnEvent`); without
+ * listeners no event object is built.
+ *
  * Subclasses extend the loop through one set of hooks shared by call and stream mode
  * (`doInitializeLoop`, `doBeforeCall`, `doAfterCall`, `doFinalizeLoop`,
  * `doGetNextInstructions`); each receives a {@link ToolLoopContext} telling the mode.

@@ -15,7 +15,7 @@ export interface ToolLoopState {
   readonly chain: CallAdvisorChain | StreamAdvisorChain;
   readonly signal: AbortSignal | undefined;
   /** The initialized request's advisor params; every round gets a fresh shallow copy. */
-  readonly context: Record<string, unknown>;
+  context: Record<string, unknown>;
   readonly usage: UsageAccumulator;
   /** The turn's event emitter; `undefined` when nobody listens (then no event is built). */
   readonly events: TurnEventEmitter | undefined;

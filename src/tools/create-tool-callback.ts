@@ -33,6 +33,7 @@ export function createToolCallback(
     value: Record<string, unknown>,
     context: ToolContext | undefined,
     schemaChecked: boolean,
+    onProgress: ((value: unknown) => void) | undefined,
   ): Promise<string> {
     let input: unknown = value;
     // Input checked against the JSON Schema needs nothing more when that schema is all the tool
@@ -57,7 +58,10 @@ export function createToolCallback(
     }
     let text: unknown;
     try {
-      const result = await invoke(input, withContextMap(context));
+      let result = invoke(input, withContextMap(context));
+      result = isAsyncGenerator(result)
+        ? await drainProgress(result, onProgress, context)
+        : await result;
       text = resultConverter(result);
     } catch (error) {
       throw asToolExecutionError(toolName, error, peekToolSignal(context));
@@ -79,15 +83,48 @@ export function createToolCallback(
       // extra microtask hops on every call.
       try {
         const validated = options?.validatedInput;
-        if (validated !== undefined) return callValidated(validated, context, true);
+        if (validated !== undefined) {
+          return callValidated(validated, context, true, options?.onProgress);
+        }
         const parsed = parseToolArguments(input);
         if (!parsed.ok) throw new InvalidToolInputError({ toolName, issues: parsed.issues });
-        return callValidated(parsed.value, context, false);
+        return callValidated(parsed.value, context, false, options?.onProgress);
       } catch (error) {
         return Promise.reject(error);
       }
     },
   });
+}
+
+function isAsyncGenerator(value: unknown): value is AsyncGenerator<unknown, unknown, undefined> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { next?: unknown }).next === 'function' &&
+    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
+  );
+}
+
+/**
+ * Runs an async-generator tool to its end: each yielded value is progress for `onProgress` (never
+ * for the model), the return value is the result. Once the tool's signal aborts, the generator is
+ * closed (its `finally` blocks run) and the signal's reason thrown.
+ */
+async function drainProgress(
+  generator: AsyncGenerator<unknown, unknown, undefined>,
+  onProgress: ((value: unknown) => void) | undefined,
+  context: ToolContext | undefined,
+): Promise<unknown> {
+  for (;;) {
+    const step = await generator.next();
+    if (step.done === true) return step.value;
+    const signal = peekToolSignal(context);
+    if (signal?.aborted) {
+      await generator.return(undefined);
+      throw signal.reason;
+    }
+    onProgress?.(step.value);
+  }
 }
 
 function withContextMap(context: ToolContext | undefined): ToolContext {

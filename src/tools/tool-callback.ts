@@ -79,6 +79,12 @@ export interface ToolCallOptions {
    * parses and checks `input` itself.
    */
   readonly validatedInput?: Record<string, unknown>;
+  /**
+   * Receives progress values the tool reports while it runs (an async-generator `execute` of
+   * `tool()` yields them); they become `tool-progress` events and never reach the model. Given
+   * only when someone listens to the turn's events.
+   */
+  readonly onProgress?: (value: unknown) => void;
 }
 
 /**
