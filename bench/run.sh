@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 log() { echo "[bench] $*" >&2; }
 
 # Benchmarks run in this order; any other bench/*.ts script follows, alphabetically.
-ORDER=(loop-overhead streaming scaling memory-per-conversation hot-path-profile memory-stores tool-retrieval)
+ORDER=(loop-overhead streaming scaling memory-per-conversation hot-path-profile memory-stores tool-retrieval observability-overhead)
 
 [ -d node_modules ] || { log "installing the project's dependencies"; npm ci --no-audit --no-fund >&2; }
 log "building toolloop"

@@ -9,6 +9,7 @@ import { runPlainRoundTripDemo } from './plain-round-trip-demo.js';
 import { runReturnDirectDemo } from './return-direct-demo.js';
 import { runToolContextDemo } from './tool-context-demo.js';
 import { runToolSearchDemo } from './tool-search-demo.js';
+import { runTracePageDemo } from './trace-page-demo.js';
 
 async function realModel(): Promise<ChatModel | undefined> {
   const { OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: baseUrl, OPENAI_MODEL: model } = process.env;
@@ -33,3 +34,4 @@ await runToolArgumentAugmentation(real);
 console.log('');
 await runApprovalDemo(real);
 await runMcpDemo(real);
+await runTracePageDemo(real);

@@ -37,6 +37,7 @@ export {
   ChatClient,
   type ChatClientOptions,
   type ChatClientRequestSpec,
+  pipeServerSentEvents,
   toServerSentEventsResponse,
 } from './client/index.js';
 export type { EmbeddingModel, EmbedOptions } from './embeddings/embedding-model.js';
@@ -97,6 +98,7 @@ export type {
   TurnEvent,
   TurnEventListener,
 } from './observability/index.js';
+export { debugLogListener } from './observability/index.js';
 export {
   createDefaultToolExecutionExceptionProcessor,
   createToolCallingManager,
@@ -130,7 +132,6 @@ export {
   type ToolCallbackProvider,
   type ToolCallbackProviderRequest,
   type ToolCallbackResolver,
-  type ToolCallOptions,
   type ToolContext,
   type ToolDefinition,
   type ToolMetadata,

@@ -11,6 +11,7 @@ import type { StepFinishEvent, TurnEventListener } from '../observability/turn-e
 import type { ToolCallingAdvisor } from '../tool-calling/tool-calling-advisor.js';
 import type { ToolContextMap } from '../tools/tool-callback.js';
 import { collectToolSources, type ToolSource } from '../tools/tool-sources.js';
+import { abortOnReturn } from './abort-on-return.js';
 import { type AdvisorParamsCustomizer, AdvisorSpec } from './advisor-spec.js';
 import { buildAdvisorChain } from './build-advisor-chain.js';
 import { buildChatClientRequest } from './build-chat-client-request.js';
@@ -176,25 +177,25 @@ export class ChatClientRequestSpec<Ctx extends object = ToolContextMap> {
   /** Prepares a streaming run; each iteration of a response method runs the request. */
   stream(options: RunOptions = {}): StreamResponseSpec {
     const { runtime, state } = this;
+    // Stopping an iteration early aborts its run: the model request and running tools stop
+    // however the stream is consumed or piped.
     return new StreamResponseSpec((run) =>
-      deferredAsyncIterable(async (): Promise<AsyncIterable<ChatClientResponse>> => {
-        const runState =
-          run?.listener === undefined
-            ? state
-            : { ...state, listeners: [...state.listeners, run.listener] };
-        const request = await buildChatClientRequest(
-          runtime.chatModel,
-          runState,
-          combineSignals(options.signal, run?.signal),
-        );
-        const advisors = buildAdvisorChain(
-          runtime.chatModel,
-          state.advisors,
-          request.context,
-          runtime.toolCallingAdvisor,
-        );
-        return DefaultStreamAdvisorChain.of(advisors).nextStream(request);
-      }),
+      abortOnReturn(combineSignals(options.signal, run?.signal), (signal) =>
+        deferredAsyncIterable(async (): Promise<AsyncIterable<ChatClientResponse>> => {
+          const runState =
+            run?.listener === undefined
+              ? state
+              : { ...state, listeners: [...state.listeners, run.listener] };
+          const request = await buildChatClientRequest(runtime.chatModel, runState, signal);
+          const advisors = buildAdvisorChain(
+            runtime.chatModel,
+            state.advisors,
+            request.context,
+            runtime.toolCallingAdvisor,
+          );
+          return DefaultStreamAdvisorChain.of(advisors).nextStream(request);
+        }),
+      ),
     );
   }
 }

@@ -10,6 +10,10 @@ export {
 export type { UserInput } from './chat-client-request-state.js';
 export type { OutputSchema } from './output-schema.js';
 export { parseJsonAnswer } from './parse-json-answer.js';
+export {
+  pipeServerSentEvents,
+  type ServerSentEventsSource,
+} from './pipe-server-sent-events.js';
 export { type ServerSentEventsOptions, toServerSentEventsResponse } from './server-sent-events.js';
 export { StreamResponseSpec } from './stream-response-spec.js';
 export {

@@ -165,4 +165,45 @@ describe('toServerSentEventsResponse', () => {
     expect(model.callCount).toBe(1);
     expect(model.remaining).toBe(1);
   });
+  it('cancelling the body stops the turn even without a shared controller: the tool sees the abort, no further model call', async () => {
+    let toolStarted: () => void = () => {};
+    const started = new Promise<void>((resolve) => {
+      toolStarted = resolve;
+    });
+    let toolSawAbort = false;
+    const slow = tool({
+      name: 'slow_lookup',
+      description: 'A lookup that takes a while unless aborted',
+      inputSchema: z.object({}),
+      execute: (_input, context) =>
+        new Promise((resolve, reject) => {
+          toolStarted();
+          const timer = setTimeout(() => resolve('found it'), 150);
+          context.signal?.addEventListener('abort', () => {
+            toolSawAbort = true;
+            clearTimeout(timer);
+            reject(context.signal?.reason);
+          });
+        }),
+    });
+    const model = new ScriptedChatModel([
+      toolCallResponse([{ name: 'slow_lookup' }], { text: 'One moment. ' }),
+      textResponse('a second, paid model call'),
+    ]);
+    const stream = ChatClient.create(model, { tools: [slow] })
+      .prompt('Look it up')
+      .stream()
+      .content();
+    const reader = toServerSentEventsResponse(stream).body?.getReader();
+    if (!reader) throw new Error('no body');
+    const reading = (async () => {
+      for (;;) if ((await reader.read()).done) return;
+    })();
+    await started;
+    await reader.cancel();
+    await reading;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(toolSawAbort).toBe(true);
+    expect(model.callCount).toBe(1);
+  });
 });

@@ -1,5 +1,11 @@
-import { ToolloopError } from '../errors/index.js';
 import type { ChatResponse } from '../model/index.js';
+import type { TurnEvent } from '../observability/turn-event.js';
+import {
+  DONE_FRAME,
+  dataFrame,
+  errorFrame,
+  serverSentEventHeaders,
+} from './server-sent-event-frames.js';
 
 /** Options of {@link toServerSentEventsResponse}. */
 export interface ServerSentEventsOptions {
@@ -8,42 +14,34 @@ export interface ServerSentEventsOptions {
   /** Extra response headers (the SSE headers are set unless given here). */
   headers?: Record<string, string>;
   /**
-   * Aborted when the client goes away (the body is cancelled). Pass the same controller's signal
-   * to `.stream({ signal })` so that a running model request or tool stops at once rather than
-   * at its next chunk.
+   * Aborted when the client goes away (the body is cancelled), for work of your own beside the
+   * stream. A `ChatClient` stream needs none: stopping its iteration stops its model request and
+   * running tools.
    */
   abortController?: AbortController;
 }
 
 const encoder = new TextEncoder();
 
-/** What the browser sees of a provider failure: its text may hold the provider's words. */
-const PROVIDER_FAILURE_MESSAGE = 'The model provider failed';
-
-function describeFailure(error: unknown): { code: string; message: string } {
-  if (!ToolloopError.isInstance(error))
-    return { code: 'STREAM_FAILED', message: 'The stream failed' };
-  // A provider failure's message quotes the provider (scrubbed of credentials, but still its
-  // words: internal hosts, account details); only toolloop's own messages are forwarded.
-  if (error.code === 'CHAT_MODEL_FAILED')
-    return { code: error.code, message: PROVIDER_FAILURE_MESSAGE };
-  return { code: error.code, message: error.message };
-}
-
 /**
- * Turns a stream (text deltas from `.stream().content()`, or chunks from `.chatResponse()`) into
- * a web `Response` with Server-Sent Events, for Node, Hono, Next.js and other fetch-style
- * handlers. Each item becomes `data: <JSON>`; the end is `event: done` with `data: [DONE]`; a
+ * Turns a stream (text deltas from `.stream().content()`, chunks from `.chatResponse()`, or turn
+ * events) into a web `Response` with Server-Sent Events, for Node, Hono, Next.js and other
+ * fetch-style handlers. Each item becomes `data: <JSON>`; the end is `event: done` with `data: [DONE]`; a
  * failure is `event: error` with `{code, message}`: the message of toolloop's own errors, a
  * generic one for a provider failure (`CHAT_MODEL_FAILED`: never the provider's text) and for
  * any other error.
- * Cancelling the body (the client disconnected) stops the iteration and aborts `abortController`.
+ * Cancelling the body (the client disconnected) stops the iteration and aborts `abortController`;
+ * a `.stream()` of a `ChatClient` stops its model request and running tools when its iteration is
+ * stopped, so its turn ends there. On a `node:http` server use `pipeServerSentEvents`, or
+ * `stream.pipeline(Readable.fromWeb(response.body), res)`: `.pipe()` leaves the body running when
+ * the client leaves.
  */
 export function toServerSentEventsResponse(
-  stream: AsyncIterable<string | ChatResponse>,
+  stream: AsyncIterable<string | ChatResponse | TurnEvent>,
   options: ServerSentEventsOptions = {},
 ): Response {
-  let iterator: AsyncIterator<string | ChatResponse> | undefined;
+  let iterator: AsyncIterator<string | ChatResponse | TurnEvent> | undefined;
+  let cancelled = false;
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
@@ -51,20 +49,19 @@ export function toServerSentEventsResponse(
         try {
           const next = await iterator.next();
           if (next.done) {
-            controller.enqueue(encoder.encode('event: done\ndata: [DONE]\n\n'));
+            controller.enqueue(encoder.encode(DONE_FRAME));
             controller.close();
             return;
           }
-          controller.enqueue(encoder.encode(`data: ${JSON.stringify(next.value)}\n\n`));
+          controller.enqueue(encoder.encode(dataFrame(next.value)));
         } catch (error) {
-          if (options.abortController?.signal.aborted) return;
-          controller.enqueue(
-            encoder.encode(`event: error\ndata: ${JSON.stringify(describeFailure(error))}\n\n`),
-          );
+          if (cancelled || options.abortController?.signal.aborted) return;
+          controller.enqueue(encoder.encode(errorFrame(error)));
           controller.close();
         }
       },
       cancel(reason) {
+        cancelled = true;
         options.abortController?.abort(reason);
         // Not awaited: a generator busy in `next()` settles its `return()` only afterwards.
         void iterator?.return?.().catch(() => {});
@@ -73,11 +70,6 @@ export function toServerSentEventsResponse(
     },
     new CountQueuingStrategy({ highWaterMark: 0 }),
   );
-  const headers = new Headers({
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
-    'x-accel-buffering': 'no',
-  });
-  for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
+  const headers = new Headers(serverSentEventHeaders(options.headers));
   return new Response(body, { status: options.status ?? 200, headers });
 }

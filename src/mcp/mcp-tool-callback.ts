@@ -4,12 +4,12 @@ import {
   isAbortError,
   type JsonSchema,
   type ToolCallback,
-  type ToolCallOptions,
   type ToolContext,
   type ToolDefinition,
   ToolExecutionError,
   type ToolMetadata,
 } from '../index.js';
+import type { ToolCallOptions } from '../tools/index.js';
 import {
   JSON_SCHEMA_DRAFT_2020_12,
   parseToolArguments,

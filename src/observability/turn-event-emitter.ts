@@ -1,3 +1,4 @@
+import { environmentDebugLogListener } from './debug-log-listener.js';
 import type { TurnEvent, TurnEventListener } from './turn-event.js';
 
 /**
@@ -50,7 +51,8 @@ export function createTurnEventEmitter(
   turnId: string,
   listeners: readonly TurnEventListener[] | undefined,
 ): TurnEventEmitter | undefined {
-  return listeners === undefined || listeners.length === 0
-    ? undefined
-    : new TurnEventEmitter(turnId, listeners);
+  // TOOLLOOP_DEBUG / DEBUG=toolloop switch the debug log on for every turn, without code.
+  const debugLog = environmentDebugLogListener();
+  const all = debugLog === undefined ? listeners : [...(listeners ?? []), debugLog];
+  return all === undefined || all.length === 0 ? undefined : new TurnEventEmitter(turnId, all);
 }

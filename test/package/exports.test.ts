@@ -15,13 +15,21 @@ const optionalPeers = Object.keys(manifest.peerDependencies ?? {});
 const allSubpaths = Object.keys(manifest.exports)
   .filter((key) => key !== './package.json')
   .map((key) => (key === '.' ? 'toolloop' : `toolloop/${key.slice(2)}`));
-/** Entry points that import their optional peer at load time (the MCP SDK). */
-const mcpSubpaths = ['toolloop/mcp', 'toolloop/mcp/server'];
-const subpaths = allSubpaths.filter((specifier) => !mcpSubpaths.includes(specifier));
 const mcpSdk = '@modelcontextprotocol/sdk';
-const mcpSdkVersion = JSON.parse(
-  readFileSync(join(projectRoot, 'node_modules', mcpSdk, 'package.json'), 'utf8'),
-) as { version: string };
+const otelApi = '@opentelemetry/api';
+/** Entry points that import their optional peer at load time, with that peer. */
+const peerSubpaths: Record<string, string> = {
+  'toolloop/mcp': mcpSdk,
+  'toolloop/mcp/server': mcpSdk,
+  'toolloop/otel': otelApi,
+};
+const subpaths = allSubpaths.filter((specifier) => !(specifier in peerSubpaths));
+const peerVersion = (name: string) =>
+  (
+    JSON.parse(readFileSync(join(projectRoot, 'node_modules', name, 'package.json'), 'utf8')) as {
+      version: string;
+    }
+  ).version;
 
 /**
  * Every name a declaration file exports (values and types), read with the TypeScript compiler as a
@@ -137,13 +145,20 @@ describe('the packed package', () => {
     );
   });
 
-  it.each(mcpSubpaths)('%s without the MCP SDK fails naming the missing peer', (specifier) => {
-    expect(() => importNames(consumer, specifier)).toThrow(mcpSdk);
-  });
+  it.each(Object.keys(peerSubpaths))(
+    '%s without its peer fails naming the missing peer',
+    (specifier) => {
+      expect(() => importNames(consumer, specifier)).toThrow(peerSubpaths[specifier]);
+    },
+  );
 
-  it('imports the MCP entry points, with exactly their public names, once the SDK is installed', () => {
-    installIntoConsumer(consumer, [`${mcpSdk}@${mcpSdkVersion.version}`], ['--no-save']);
-    for (const specifier of mcpSubpaths) {
+  it('imports the peer-needing entry points, with exactly their public names, once the peers are installed', () => {
+    installIntoConsumer(
+      consumer,
+      [`${mcpSdk}@${peerVersion(mcpSdk)}`, `${otelApi}@${peerVersion(otelApi)}`],
+      ['--no-save'],
+    );
+    for (const specifier of Object.keys(peerSubpaths)) {
       expect(importNames(consumer, specifier), specifier).toEqual(
         [...(publicValues[specifier] ?? [])].sort(),
       );

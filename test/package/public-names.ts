@@ -48,12 +48,14 @@ export const publicValues: Readonly<Record<string, readonly string[]>> = {
     'createDefaultToolExecutionExceptionProcessor',
     'createPrompt',
     'createToolCallingManager',
+    'debugLogListener',
     'denyToolCall',
     'hasToolCalls',
     'isAbortError',
     'isPortableToolName',
     'jsonSchema',
     'pendingApprovalOf',
+    'pipeServerSentEvents',
     'staticToolCallbackProvider',
     'staticToolCallbackResolver',
     'systemMessage',
@@ -81,6 +83,13 @@ export const publicValues: Readonly<Record<string, readonly string[]>> = {
     'McpToolCallbackProvider',
   ],
   'toolloop/mcp/server': ['McpToolServer', 'mcpExchange', 'mcpTool', 'mcpToolResult'],
+  'toolloop/otel': ['openTelemetryListener'],
+  'toolloop/trace': [
+    'TurnEventRecorder',
+    'parseTurnEventRecording',
+    'renderTracePage',
+    'renderTracePageFromRecording',
+  ],
 };
 
 /** The names the root entry `toolloop` exports as types only (interfaces, type aliases, type-only classes). */

@@ -1,0 +1,32 @@
+import { AbortError } from '../errors/index.js';
+
+/**
+ * An async iterable whose every iteration runs `run` with a signal of its own (following
+ * `outer`), and aborts that signal when the iteration is stopped early (`return()`: a `break`, a
+ * cancelled response body, a destroyed pipe). Stopping a stream therefore stops the model request
+ * and the tools running at that moment: without the abort, a generator busy in a tool round only
+ * sees its `return()` at its next chunk, after the tools finished and the next model call began.
+ * `next()` passes straight through (no extra promise per chunk).
+ */
+export function abortOnReturn<T>(
+  outer: AbortSignal | undefined,
+  run: (signal: AbortSignal) => AsyncIterable<T>,
+): AsyncIterable<T> {
+  return {
+    [Symbol.asyncIterator](): AsyncIterator<T> {
+      const controller = new AbortController();
+      const signal =
+        outer === undefined ? controller.signal : AbortSignal.any([outer, controller.signal]);
+      const source = run(signal)[Symbol.asyncIterator]();
+      return {
+        next: (...args: [] | [undefined]) => source.next(...args),
+        async return(value?: unknown): Promise<IteratorResult<T>> {
+          if (!controller.signal.aborted)
+            controller.abort(new AbortError('The stream was stopped by its consumer'));
+          if (source.return !== undefined) await source.return().catch(() => undefined);
+          return { done: true, value: value as T };
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,1 @@
+export { recordDemoTurns } from '../../demo/trace-page-demo.js';
