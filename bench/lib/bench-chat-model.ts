@@ -1,4 +1,4 @@
-import type { ChatModel, ChatResponse, Prompt } from 'toolloop';
+import type { ChatModel, ChatResponse, FinishReason, Prompt } from 'toolloop';
 import { FINAL_TEXT, STREAM_TEXT_DELTAS, scriptedCalls } from './workload.js';
 
 /**
@@ -48,7 +48,7 @@ export class BenchChatModel implements ChatModel {
   }
 }
 
-function textResponse(text: string, finishReason: string | null): ChatResponse {
+function textResponse(text: string, finishReason: FinishReason | null): ChatResponse {
   return {
     results: [{ output: { role: 'assistant', text, toolCalls: [] }, metadata: { finishReason } }],
     metadata:
