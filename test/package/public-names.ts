@@ -128,6 +128,7 @@ export const rootTypeNames: readonly string[] = [
   'ToolApprovalRequest',
   'ToolCall',
   'ToolCallLimitBehavior',
+  'ToolCallOptions',
   'ToolCallback',
   'ToolCallbackProvider',
   'ToolCallbackProviderRequest',
