@@ -8,6 +8,7 @@ import {
 import { peekToolSignal } from './deferred-tool-signal.js';
 import { describeValueType } from './describe-value-type.js';
 import { parseToolArguments } from './input/parse-tool-arguments.js';
+import type { ToolInputValidation } from './schema/tool-input-schema.js';
 import type { ToolCallback, ToolContext } from './tool-callback.js';
 import type { PreparedTool } from './tool-options.js';
 
@@ -27,16 +28,32 @@ export function createToolCallback(
 ): ToolCallback {
   const { definition, metadata, inputSchema, resultConverter } = tool;
   const toolName = definition.name;
-  async function callParsed(
+  // Validation is synchronous for the common schemas: `callParsed` awaits only a promise, and
+  // `run` is the one async function per call (2 KB less allocated per loop-overhead
+  // conversation of 3 calls than awaiting a ready value in nested async functions, measured with
+  // bench/allocation-profile.ts).
+  function callParsed(
     value: Record<string, unknown>,
     context: ToolContext | undefined,
   ): Promise<string> {
-    let checked: Awaited<ReturnType<typeof inputSchema.validate>>;
+    let checked: ToolInputValidation | PromiseLike<ToolInputValidation>;
     try {
-      checked = await inputSchema.validate(value);
+      checked = inputSchema.validate(value);
     } catch (error) {
-      throw asToolExecutionError(toolName, error, peekToolSignal(context));
+      return Promise.reject(asToolExecutionError(toolName, error, peekToolSignal(context)));
     }
+    if (!isPromiseLike(checked)) return run(checked, context);
+    return Promise.resolve(checked).then(
+      (ready) => run(ready, context),
+      (error: unknown) => {
+        throw asToolExecutionError(toolName, error, peekToolSignal(context));
+      },
+    );
+  }
+  async function run(
+    checked: ToolInputValidation,
+    context: ToolContext | undefined,
+  ): Promise<string> {
     if (!checked.ok) throw new InvalidToolInputError({ toolName, issues: checked.issues });
     const signal = peekToolSignal(context);
     if (signal?.aborted) {
@@ -133,4 +150,8 @@ export function asToolExecutionError(
     cause: error,
     ...(typeof error === 'string' ? { message: error } : {}),
   });
+}
+
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }

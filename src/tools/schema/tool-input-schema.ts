@@ -10,6 +10,7 @@ import {
   isStandardSchema,
   type StandardJsonSchemaV1,
   type StandardSchemaIssue,
+  type StandardSchemaResult,
   type StandardSchemaV1,
 } from './standard-schema.js';
 import type { InferTypedJsonSchemaInput } from './typed-json-schema.js';
@@ -44,8 +45,13 @@ export type ToolInputValidation =
 export interface ResolvedToolInputSchema {
   /** The normalised JSON Schema the model sees. */
   readonly jsonSchema: JsonSchema;
-  /** Checks parsed arguments; the value passed on may be transformed by the schema library. */
-  validate(value: Record<string, unknown>): Promise<ToolInputValidation>;
+  /**
+   * Checks parsed arguments; the value passed on may be transformed by the schema library.
+   * Synchronous when the schema library validates synchronously (a promise only for an async
+   * schema): awaiting a value that is already there costs every tool call a promise and a
+   * microtask hop.
+   */
+  validate(value: Record<string, unknown>): ToolInputValidation | PromiseLike<ToolInputValidation>;
 }
 
 /**
@@ -88,7 +94,7 @@ function fromJsonSchema(schema: JsonSchema, toolName: string): ResolvedToolInput
   withToolName(toolName, () => compileJsonSchema(jsonSchema));
   return {
     jsonSchema,
-    async validate(value) {
+    validate(value) {
       const issues = validateJsonSchema(jsonSchema, value);
       return issues.length === 0 ? { ok: true, value } : { ok: false, issues };
     },
@@ -112,12 +118,18 @@ function fromStandardSchema(
   const fillPlan = relaxNullableRequired(jsonSchema);
   return {
     jsonSchema,
-    async validate(value) {
-      const result = await schema['~standard'].validate(fillOmittedNullables(fillPlan, value));
-      if (result.issues === undefined) return { ok: true, value: result.value };
-      return { ok: false, issues: result.issues.map(toToolInputIssue) };
+    validate(value) {
+      const result = schema['~standard'].validate(fillOmittedNullables(fillPlan, value));
+      return result instanceof Promise
+        ? result.then(toToolInputValidation)
+        : toToolInputValidation(result);
     },
   };
+}
+
+function toToolInputValidation(result: StandardSchemaResult<unknown>): ToolInputValidation {
+  if (result.issues === undefined) return { ok: true, value: result.value };
+  return { ok: false, issues: result.issues.map(toToolInputIssue) };
 }
 
 function toToolInputIssue(issue: StandardSchemaIssue): ToolInputIssue {
