@@ -1,6 +1,15 @@
 import { Session } from 'node:inspector/promises';
 import { fileURLToPath } from 'node:url';
-import { check, count, fmt, fmtBytes, progress, runSequentially, table, warmUp } from './lib/harness.js';
+import {
+  check,
+  count,
+  fmt,
+  fmtBytes,
+  progress,
+  runSequentially,
+  table,
+  warmUp,
+} from './lib/harness.js';
 import { toolloopCall, toolloopSetup, toolloopStream } from './lib/toolloop.js';
 import { FINAL_TEXT } from './lib/workload.js';
 

@@ -31,7 +31,10 @@ const CONVERSATIONS = count(2000, 12);
 const MIN_CONVERSATIONS = 200;
 const IN_FLIGHT = count(100, 4);
 
-check(canCollectGarbage(), 'run with node --expose-gc (bench/run.sh does): the full-GC regime needs it');
+check(
+  canCollectGarbage(),
+  'run with node --expose-gc (bench/run.sh does): the full-GC regime needs it',
+);
 const bytesPerKnownObject = await checkAllocationCounter();
 
 interface Row {
