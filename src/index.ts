@@ -247,6 +247,7 @@ export {
   type ToolCallbackProvider,
   type ToolCallbackProviderRequest,
   type ToolCallbackResolver,
+  type ToolCallOptions,
   type ToolContext,
   type ToolDefinition,
   type ToolInputSchema,

@@ -1,13 +1,20 @@
 import type { ChatResponse, Prompt } from '../model/index.js';
+import type { TurnEventListener } from '../observability/turn-event.js';
 
 /**
  * What flows down the advisor chain: the prompt, the advisor params (`context`, never sent to the
- * model and distinct from the tool context) and the caller's abort signal.
+ * model and distinct from the tool context), the caller's abort signal, and the listeners of the
+ * turn's events.
  */
 export interface ChatClientRequest {
   prompt: Prompt;
   context: Record<string, unknown>;
   signal?: AbortSignal;
+  /**
+   * Receive the turn's events (the client's and the request's listeners); the tool loop produces
+   * them. Absent or empty: no event is built.
+   */
+  listeners?: readonly TurnEventListener[];
 }
 
 /** What flows back up the advisor chain. `chatResponse` is `null` when no model answered. */

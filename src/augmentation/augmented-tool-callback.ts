@@ -1,11 +1,12 @@
 import { InvalidArgumentError, InvalidToolInputError } from '../errors/index.js';
-import { asToolExecutionError, callWithParsedArguments } from '../tools/create-tool-callback.js';
+import { asToolExecutionError } from '../tools/create-tool-callback.js';
 import { peekToolSignal } from '../tools/deferred-tool-signal.js';
 import {
   type InferToolInput,
   isToolCallback,
   parseToolArguments,
   type ToolCallback,
+  type ToolCallOptions,
   type ToolContext,
   type ToolDefinition,
   type ToolInputSchema,
@@ -106,12 +107,20 @@ export class AugmentedToolCallback<Schema extends ToolInputSchema = ToolInputSch
     this.metadata = delegate.metadata ?? Object.freeze({});
   }
 
-  /** Validates and hands over the extra fields, then calls the wrapped tool. */
-  async call(input: string, context?: ToolContext): Promise<string> {
+  /**
+   * Validates and hands over the extra fields, then calls the wrapped tool. With the manager's
+   * validated input (checked against the augmented schema, which holds the tool's own) the text is
+   * not parsed again, and the wrapped tool receives its own arguments as validated input too.
+   */
+  async call(input: string, context?: ToolContext, options?: ToolCallOptions): Promise<string> {
     const toolName = this.definition.name;
-    const parsed = parseToolArguments(input);
-    if (!parsed.ok) throw new InvalidToolInputError({ toolName, issues: parsed.issues });
-    const checked = await this.#augmenter.validate(this.#augmenter.pick(parsed.value));
+    let value = options?.validatedInput;
+    if (value === undefined) {
+      const parsed = parseToolArguments(input);
+      if (!parsed.ok) throw new InvalidToolInputError({ toolName, issues: parsed.issues });
+      value = parsed.value;
+    }
+    const checked = await this.#augmenter.validate(this.#augmenter.pick(value));
     if (!checked.ok) throw new InvalidToolInputError({ toolName, issues: checked.issues });
     if (this.#consumer !== undefined) {
       try {
@@ -124,11 +133,18 @@ export class AugmentedToolCallback<Schema extends ToolInputSchema = ToolInputSch
         throw asToolExecutionError(toolName, error, peekToolSignal(context));
       }
     }
-    if (!this.#removeExtraArguments) return this.delegate.call(input, context);
-    const ownArguments = this.#augmenter.omit(parsed.value);
-    return (
-      callWithParsedArguments(this.delegate, ownArguments, context) ??
-      this.delegate.call(JSON.stringify(ownArguments), context)
+    // The wrapped tool's schema may refuse the extra fields: it checks the whole text itself.
+    const onProgress = options?.onProgress;
+    if (!this.#removeExtraArguments) {
+      return this.delegate.call(input, context, onProgress === undefined ? {} : { onProgress });
+    }
+    const ownArguments = this.#augmenter.omit(value);
+    return this.delegate.call(
+      JSON.stringify(ownArguments),
+      context,
+      onProgress === undefined
+        ? { validatedInput: ownArguments }
+        : { validatedInput: ownArguments, onProgress },
     );
   }
 }

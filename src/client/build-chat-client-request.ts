@@ -18,6 +18,7 @@ import { mergeChatOptions } from './merge-chat-options.js';
  *   `ToolDefinitionError` naming the tool.
  * - Tool context: the options' context, then the client's and the call's `.toolContext()`.
  * - Context: a copy of the advisor params.
+ * - Listeners: the client's and the request's turn-event listeners, when there are any.
  */
 export async function buildChatClientRequest(
   chatModel: ChatModel,
@@ -56,5 +57,6 @@ export async function buildChatClientRequest(
     context: { ...state.advisorParams },
   };
   if (signal !== undefined) request.signal = signal;
+  if (state.listeners.length > 0) request.listeners = state.listeners;
   return request;
 }

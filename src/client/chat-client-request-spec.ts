@@ -7,6 +7,7 @@ import {
 import { InvalidArgumentError } from '../errors/index.js';
 import type { Message } from '../messages/index.js';
 import type { ChatModel, ChatOptions } from '../model/index.js';
+import type { StepFinishEvent, TurnEventListener } from '../observability/turn-event.js';
 import type { ToolCallingAdvisor } from '../tool-calling/tool-calling-advisor.js';
 import type { ToolContextMap } from '../tools/tool-callback.js';
 import { collectToolSources, type ToolSource } from '../tools/tool-sources.js';
@@ -23,6 +24,7 @@ import { deferredAsyncIterable } from './deferred-async-iterable.js';
 import { mergeChatOptions } from './merge-chat-options.js';
 import { StreamResponseSpec } from './stream-response-spec.js';
 import { checkToolContext } from './tool-context-input.js';
+import { checkListener, stepFinishListener } from './turn-event-listeners.js';
 
 /** What `.advisors(...)` accepts: advisors, functions setting advisor params, and arrays of both. */
 export type AdvisorEntry =
@@ -141,6 +143,21 @@ export class ChatClientRequestSpec<Ctx extends object = ToolContextMap> {
     return new ChatClientRequestSpec<Ctx>(this.runtime, applyAdvisorEntries(this.state, entries));
   }
 
+  /**
+   * Adds a listener of this request's turn events (after the client's listeners). A listener that
+   * throws never changes the turn (its error is reported once on `console.error`).
+   */
+  listener(listener: TurnEventListener): ChatClientRequestSpec<Ctx> {
+    return this.with({ listeners: [...this.state.listeners, checkListener(listener)] });
+  }
+
+  /** Calls `onStepFinish` when a step of this request's turn (a model call and its tool round) ends. */
+  onStepFinish(onStepFinish: (event: StepFinishEvent) => void): ChatClientRequestSpec<Ctx> {
+    return this.with({
+      listeners: [...this.state.listeners, stepFinishListener(onStepFinish)],
+    });
+  }
+
   /** Prepares a blocking run; it starts when a response method is first used. */
   call(options: RunOptions = {}): CallResponseSpec {
     const { runtime, state } = this;
@@ -159,9 +176,17 @@ export class ChatClientRequestSpec<Ctx extends object = ToolContextMap> {
   /** Prepares a streaming run; each iteration of a response method runs the request. */
   stream(options: RunOptions = {}): StreamResponseSpec {
     const { runtime, state } = this;
-    return new StreamResponseSpec(() =>
+    return new StreamResponseSpec((run) =>
       deferredAsyncIterable(async (): Promise<AsyncIterable<ChatClientResponse>> => {
-        const request = await buildChatClientRequest(runtime.chatModel, state, options.signal);
+        const runState =
+          run?.listener === undefined
+            ? state
+            : { ...state, listeners: [...state.listeners, run.listener] };
+        const request = await buildChatClientRequest(
+          runtime.chatModel,
+          runState,
+          combineSignals(options.signal, run?.signal),
+        );
         const advisors = buildAdvisorChain(
           runtime.chatModel,
           state.advisors,
@@ -172,4 +197,14 @@ export class ChatClientRequestSpec<Ctx extends object = ToolContextMap> {
       }),
     );
   }
+}
+
+/** The caller's signal and a run's own (`.events()` aborts when its reader stops), as one. */
+function combineSignals(
+  first: AbortSignal | undefined,
+  second: AbortSignal | undefined,
+): AbortSignal | undefined {
+  if (first === undefined) return second;
+  if (second === undefined) return first;
+  return AbortSignal.any([first, second]);
 }

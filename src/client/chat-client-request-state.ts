@@ -1,6 +1,7 @@
 import type { Advisor } from '../advisors/index.js';
 import type { Media, Message, Metadata } from '../messages/index.js';
 import type { ChatOptions } from '../model/index.js';
+import type { TurnEventListener } from '../observability/turn-event.js';
 import type { CollectedToolSources } from '../tools/tool-sources.js';
 
 /** Tool sources after classification: callbacks now, providers listed on every request. */
@@ -23,6 +24,8 @@ export interface ChatClientRequestState {
   readonly options: ChatOptions | undefined;
   readonly advisors: readonly Advisor[];
   readonly advisorParams: Readonly<Record<string, unknown>>;
+  /** The turn-event listeners: the client's, then the request's. */
+  readonly listeners: readonly TurnEventListener[];
 }
 
 /** Concatenates two collections of tool sources, keeping their order. */

@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from '../errors/index.js';
 import type { ChatModel, ChatOptions } from '../model/index.js';
+import type { StepFinishEvent, TurnEventListener } from '../observability/turn-event.js';
 import { ToolCallingAdvisor } from '../tool-calling/tool-calling-advisor.js';
 import type { ToolContextMap } from '../tools/tool-callback.js';
 import { collectToolSources, type ToolSource } from '../tools/tool-sources.js';
@@ -12,6 +13,7 @@ import {
 import type { ChatClientRequestState } from './chat-client-request-state.js';
 import { mergeChatOptions } from './merge-chat-options.js';
 import { checkToolContext } from './tool-context-input.js';
+import { checkListener, stepFinishListener } from './turn-event-listeners.js';
 
 /**
  * The defaults of a {@link ChatClient}, applied to every request built from it. `Ctx` is the
@@ -33,6 +35,13 @@ export interface ChatClientOptions<Ctx extends object = ToolContextMap> {
    * subclass) is added, with internal history set for the chain. Default `new ToolCallingAdvisor()`.
    */
   toolCallingAdvisor?: ToolCallingAdvisor;
+  /**
+   * Receive the events of every turn of this client (model calls, tool calls and results, steps,
+   * the turn's end); see `TurnEvent`. A listener that throws never changes the turn.
+   */
+  listeners?: readonly TurnEventListener[];
+  /** Called when a step (a model call and the tool round after it) finishes, on every turn. */
+  onStepFinish?: (event: StepFinishEvent) => void;
 }
 
 /**
@@ -80,6 +89,7 @@ export class ChatClient<Ctx extends object = ToolContextMap> {
       options: defaults.options === undefined ? undefined : mergeChatOptions(defaults.options),
       advisors: [],
       advisorParams: {},
+      listeners: clientListeners(defaults),
     };
     this.defaultState = applyAdvisorEntries(base, defaults.advisors ?? []);
   }
@@ -110,4 +120,20 @@ export class ChatClient<Ctx extends object = ToolContextMap> {
     const spec = new ChatClientRequestSpec<Ctx>(this.runtime, this.defaultState);
     return userText === undefined ? spec : spec.user(userText);
   }
+}
+
+function clientListeners<Ctx extends object>(
+  defaults: ChatClientOptions<Ctx>,
+): TurnEventListener[] {
+  const listeners: TurnEventListener[] = [];
+  if (defaults.listeners !== undefined) {
+    if (!Array.isArray(defaults.listeners)) {
+      throw new InvalidArgumentError('listeners must be an array of functions');
+    }
+    for (const listener of defaults.listeners) listeners.push(checkListener(listener));
+  }
+  if (defaults.onStepFinish !== undefined) {
+    listeners.push(stepFinishListener(defaults.onStepFinish));
+  }
+  return listeners;
 }

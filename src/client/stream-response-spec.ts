@@ -1,5 +1,16 @@
 import type { ChatClientResponse } from '../advisors/index.js';
 import { type ChatResponse, ChatResponseAggregator } from '../model/index.js';
+import type { TurnEvent, TurnEventListener } from '../observability/turn-event.js';
+import { streamTurnEvents } from './stream-turn-events.js';
+
+/** What one run of a stream may add: a listener of its events and a signal of its own. */
+export interface StreamRun {
+  readonly listener?: TurnEventListener;
+  readonly signal?: AbortSignal;
+}
+
+/** Runs the request once as a stream of chunks. */
+export type StreamExecutor = (run?: StreamRun) => AsyncIterable<ChatClientResponse>;
 
 /**
  * The result of `.stream()`. Each method returns a new iterable, and each iteration runs the
@@ -14,12 +25,25 @@ import { type ChatResponse, ChatResponseAggregator } from '../model/index.js';
  * (typescript-eslint `no-floating-promises`, Biome `noFloatingPromises`).
  */
 export class StreamResponseSpec implements PromiseLike<ChatClientResponse> {
-  private readonly execute: () => AsyncIterable<ChatClientResponse>;
+  private readonly execute: StreamExecutor;
   private aggregated: Promise<ChatClientResponse> | undefined;
 
   /** Made by `ChatClientRequestSpec.stream()`; not meant to be constructed directly. */
-  constructor(execute: () => AsyncIterable<ChatClientResponse>) {
+  constructor(execute: StreamExecutor) {
     this.execute = execute;
+  }
+
+  /**
+   * The turn as typed events, for a UI: `text-delta`s, each `tool-call` and its
+   * `tool-execution-start`, `tool-progress` and `tool-result`, `step-finish` after every model call
+   * and its tool round, and `turn-finish` or `turn-error` last — the whole turn, tool rounds
+   * included. Each iteration runs the request once. Breaking out of the loop (or `return()`) stops
+   * the turn: the model call in flight and running tools are aborted. A failure that ends the turn
+   * arrives as a `turn-error` event; one before the turn began (building the request) is thrown.
+   */
+  events(): AsyncIterable<TurnEvent> {
+    const execute = this.execute;
+    return { [Symbol.asyncIterator]: () => streamTurnEvents(execute) };
   }
 
   /** The chunks as they leave the advisor chain, with the advisors' context. */
@@ -80,11 +104,11 @@ const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value:
  * chain's stream ends or fails, and stops that stream on `return`.
  */
 class TextDeltaIterator implements AsyncIterableIterator<string> {
-  readonly #execute: () => AsyncIterable<ChatClientResponse>;
+  readonly #execute: StreamExecutor;
   #source: AsyncIterator<ChatClientResponse> | undefined;
   #finished = false;
 
-  constructor(execute: () => AsyncIterable<ChatClientResponse>) {
+  constructor(execute: StreamExecutor) {
     this.#execute = execute;
   }
 

@@ -5,6 +5,7 @@ import {
   type JsonSchema,
   parseToolArguments,
   type ToolCallback,
+  type ToolCallOptions,
   type ToolContext,
   type ToolDefinition,
   ToolExecutionError,
@@ -65,17 +66,25 @@ export class McpToolCallback implements ToolCallback {
     return this.tool.name;
   }
 
-  async call(input: string, context?: ToolContext): Promise<string> {
+  /**
+   * Calls the tool on its server with the manager's validated input, or with `input` parsed and
+   * checked against the input schema here when called without it.
+   */
+  async call(input: string, context?: ToolContext, options?: ToolCallOptions): Promise<string> {
     const toolName = this.definition.name;
-    const parsed = parseToolArguments(input);
-    if (!parsed.ok) throw new InvalidToolInputError({ toolName, issues: parsed.issues });
-    const issues = validateJsonSchema(this.definition.inputSchema, parsed.value);
-    if (issues.length > 0) throw new InvalidToolInputError({ toolName, issues });
+    let value = options?.validatedInput;
+    if (value === undefined) {
+      const parsed = parseToolArguments(input);
+      if (!parsed.ok) throw new InvalidToolInputError({ toolName, issues: parsed.issues });
+      const issues = validateJsonSchema(this.definition.inputSchema, parsed.value);
+      if (issues.length > 0) throw new InvalidToolInputError({ toolName, issues });
+      value = parsed.value;
+    }
     const meta = toMcpMeta(context?.context, this.#toolContextToMeta);
     const signal = context?.signal;
     let result: Awaited<ReturnType<McpClient['callTool']>>;
     try {
-      result = await this.client.callTool(this.tool.name, parsed.value, {
+      result = await this.client.callTool(this.tool.name, value, {
         ...(signal === undefined ? {} : { signal }),
         ...(meta === undefined ? {} : { meta }),
         replayable: this.metadata.readOnly === true || this.metadata.idempotent === true,

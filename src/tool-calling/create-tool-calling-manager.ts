@@ -7,10 +7,7 @@ import {
 import type { AssistantMessage, Message, ToolCall, ToolResponse } from '../messages/index.js';
 import type { ChatOptions, ChatResponse, Generation, Prompt } from '../model/index.js';
 import { validateJsonSchema } from '../tools/input/json-schema-validator.js';
-import {
-  DEFAULT_MAX_TOOL_ARGUMENTS_BYTES,
-  parseToolArguments,
-} from '../tools/input/parse-tool-arguments.js';
+import { parseToolArguments } from '../tools/input/parse-tool-arguments.js';
 import type { ToolCallback, ToolCallbackResolver, ToolDefinition } from '../tools/tool-callback.js';
 import {
   capToolResultText,
@@ -18,6 +15,7 @@ import {
   MIN_MAX_TOOL_RESULT_BYTES,
 } from './cap-tool-result-text.js';
 import { type PlannedToolCall, runToolCallBatch } from './run-tool-call-batch.js';
+import { emitLimitsExceeded, emitNotExecuted } from './tool-batch-events.js';
 import { ToolCallLimitExceededError } from './tool-call-limit-exceeded-error.js';
 import {
   countPriorToolCalls,
@@ -153,11 +151,6 @@ class DefaultToolCallingManager implements ToolCallingManager {
   readonly #maxConcurrency: number;
   readonly #defaultTimeoutMs: number | undefined;
   readonly #parseOptions: { maxBytes?: number };
-  /**
-   * Whether parsed arguments go to the tool with the text (the tool then need not parse it again):
-   * only when this manager's size limit is no looser than the default one a tool parses with.
-   */
-  readonly #handsOverArguments: boolean;
   readonly #observer: ToolCallObserver | undefined;
   readonly #maxResultBytes: number;
 
@@ -217,9 +210,6 @@ class DefaultToolCallingManager implements ToolCallingManager {
       options.maxArgumentBytes === undefined ? {} : { maxBytes: options.maxArgumentBytes };
     this.#observer = options.observer;
     this.#maxResultBytes = maxResultBytes;
-    this.#handsOverArguments =
-      options.maxArgumentBytes === undefined ||
-      options.maxArgumentBytes <= DEFAULT_MAX_TOOL_ARGUMENTS_BYTES;
   }
 
   resolveToolDefinitions(options: ChatOptions): ToolDefinition[] {
@@ -305,6 +295,13 @@ class DefaultToolCallingManager implements ToolCallingManager {
       if (plan !== undefined) plans.push(plan);
     }
 
+    const events = options.events;
+    const iteration = options.iteration ?? 1;
+    if (events !== undefined) {
+      emitLimitsExceeded(events, iteration, breaches);
+      emitNotExecuted(events, iteration, calls, responses);
+    }
+
     let returnDirect = false;
     if (plans.length > 0) {
       const messages: Message[] = prompt.messages.slice();
@@ -317,6 +314,8 @@ class DefaultToolCallingManager implements ToolCallingManager {
         maxConcurrency: this.#maxConcurrency,
         processor: this.#processor,
         observer: this.#observer,
+        events,
+        iteration,
         maxResultBytes: this.#maxResultBytes,
       });
       // The reference's rule (every call of the batch is a returnDirect call), where a call that
@@ -388,7 +387,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
       call,
       callback,
       input: NON_WHITESPACE.test(raw) ? raw : '{}',
-      arguments: this.#handsOverArguments ? parsed.value : undefined,
+      callOptions: { validatedInput: parsed.value },
       timeoutMs: metadata?.timeoutMs ?? this.#defaultTimeoutMs,
       sequential: metadata?.sequential === true,
     };

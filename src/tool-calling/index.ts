@@ -28,16 +28,17 @@ export type {
   ToolCallOutcome,
   ToolCallStartEvent,
 } from './tool-call-observer.js';
-export { ToolCallingAdvisor, type ToolCallingAdvisorOptions } from './tool-calling-advisor.js';
+export {
+  defaultToolExecutionEligibilityChecker,
+  ToolCallingAdvisor,
+  type ToolCallingAdvisorOptions,
+  type ToolExecutionEligibilityChecker,
+} from './tool-calling-advisor.js';
 export type {
   ExecuteToolCallsOptions,
   ToolCallingManager,
   ToolExecutionResult,
 } from './tool-calling-manager.js';
-export {
-  defaultToolExecutionEligibilityChecker,
-  type ToolExecutionEligibilityChecker,
-} from './tool-execution-eligibility.js';
 export {
   createDefaultToolExecutionExceptionProcessor,
   type DefaultToolExecutionExceptionProcessorOptions,

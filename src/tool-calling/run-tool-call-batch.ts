@@ -1,11 +1,13 @@
 import { AbortError, ToolExecutionError, ToolloopError } from '../errors/index.js';
 import type { Message, ToolCall, ToolResponse } from '../messages/index.js';
-import { callWithParsedArguments } from '../tools/create-tool-callback.js';
+import type { ToolResultOutcome } from '../observability/turn-event.js';
+import type { TurnEventEmitter } from '../observability/turn-event-emitter.js';
 import { type DeferredSignalOwner, deferToolSignal } from '../tools/deferred-tool-signal.js';
 import { describeValueType } from '../tools/describe-value-type.js';
-import type { ToolCallback, ToolContext } from '../tools/tool-callback.js';
+import type { ToolCallback, ToolCallOptions, ToolContext } from '../tools/tool-callback.js';
 import { VOID_RESULT_TEXT } from '../tools/tool-result-converter.js';
 import { capToolResultText } from './cap-tool-result-text.js';
+import { emitToolExecutionStart, emitToolProgress, emitToolResult } from './tool-batch-events.js';
 import type { ToolCallObserver, ToolCallOutcome } from './tool-call-observer.js';
 import {
   createDefaultToolExecutionExceptionProcessor,
@@ -24,11 +26,8 @@ export interface PlannedToolCall {
   readonly callback: ToolCallback;
   /** The argument text handed to the tool (`'{}'` for empty arguments). */
   readonly input: string;
-  /**
-   * The arguments as parsed from `input` with the default limits or tighter ones, for a callback
-   * that can take them without parsing the text again; `undefined` otherwise.
-   */
-  readonly arguments?: Record<string, unknown>;
+  /** What the callback is called with besides the text: the arguments parsed and validated. */
+  readonly callOptions: ToolCallOptions;
   readonly timeoutMs: number | undefined;
   readonly sequential: boolean;
 }
@@ -47,6 +46,10 @@ export interface ToolCallBatchSettings {
   readonly observer: ToolCallObserver | undefined;
   /** Largest result or error text handed to the model, in UTF-8 bytes (see `capToolResultText`). */
   readonly maxResultBytes: number;
+  /** Receives each executed call's start, progress and result; `undefined` when nobody listens. */
+  readonly events?: TurnEventEmitter | undefined;
+  /** The loop round of the batch, stamped on its events. */
+  readonly iteration?: number;
 }
 
 /**
@@ -202,13 +205,18 @@ class ToolCallBatch implements DeferredSignalOwner {
    * bench/allocation-profile.ts).
    */
   #execute(plan: PlannedToolCall): void {
-    if (plan.timeoutMs !== undefined || this.#settings.observer !== undefined) {
+    const settings = this.#settings;
+    if (
+      plan.timeoutMs !== undefined ||
+      settings.observer !== undefined ||
+      settings.events !== undefined
+    ) {
       void this.#executeWatched(plan);
       return;
     }
     let promise: Promise<unknown>;
     try {
-      promise = Promise.resolve(callTool(plan, this.#toolContext(plan.call)));
+      promise = Promise.resolve(callTool(plan, this.#toolContext(plan.call), plan.callOptions));
     } catch (error) {
       promise = Promise.reject(error);
     }
@@ -218,13 +226,25 @@ class ToolCallBatch implements DeferredSignalOwner {
     );
   }
 
-  /** {@link ToolCallBatch.#execute} for a call with a timeout or an observer. */
+  /** {@link ToolCallBatch.#execute} for a call with a timeout, an observer or event listeners. */
   async #executeWatched(plan: PlannedToolCall): Promise<void> {
     const { call, callback } = plan;
     const settings = this.#settings;
     const observer = settings.observer;
-    const started = observer === undefined ? 0 : performance.now();
+    const events = settings.events;
+    const started = observer === undefined && events === undefined ? 0 : performance.now();
+    let callOptions = plan.callOptions;
     try {
+      if (events !== undefined) {
+        const iteration = settings.iteration ?? 1;
+        emitToolExecutionStart(events, iteration, call);
+        callOptions = {
+          ...callOptions,
+          onProgress: (value) => {
+            if (!this.#settled) emitToolProgress(events, iteration, call, value);
+          },
+        };
+      }
       observer?.onToolCallStart?.({
         toolName: call.name,
         toolCallId: call.id,
@@ -238,7 +258,7 @@ class ToolCallBatch implements DeferredSignalOwner {
     if (plan.timeoutMs === undefined) {
       let value: unknown;
       try {
-        value = await callTool(plan, this.#toolContext(call));
+        value = await callTool(plan, this.#toolContext(call), callOptions);
       } catch (error) {
         this.#complete(plan, 'error', undefined, error, started);
         return;
@@ -257,7 +277,7 @@ class ToolCallBatch implements DeferredSignalOwner {
     this.#timedCalls.add(timed);
     let promise: Promise<string>;
     try {
-      promise = Promise.resolve(callTool(plan, toolContext));
+      promise = Promise.resolve(callTool(plan, toolContext, callOptions));
     } catch (error) {
       promise = Promise.reject(error);
     }
@@ -354,6 +374,20 @@ class ToolCallBatch implements DeferredSignalOwner {
         failure = thrown;
       }
     }
+    const events = settings.events;
+    if (events !== undefined) {
+      emitToolResult(
+        events,
+        settings.iteration ?? 1,
+        call,
+        RESULT_OUTCOMES[kind],
+        result === undefined
+          ? { responseData: failureText(kind, failure), isError: true }
+          : { responseData: result, isError: kind !== 'success' },
+        performance.now() - started,
+        error !== undefined ? errorTypeName(error) : failed ? errorTypeName(failure) : undefined,
+      );
+    }
     if (failed) {
       this.#fail(failure);
       return;
@@ -373,14 +407,29 @@ class ToolCallBatch implements DeferredSignalOwner {
 
 function noop(): void {}
 
-/** Runs the planned call: with the parsed arguments when the callback takes them, else the text. */
-function callTool(plan: PlannedToolCall, context: ToolContext): Promise<string> {
-  const parsed = plan.arguments;
-  if (parsed !== undefined) {
-    const result = callWithParsedArguments(plan.callback, parsed, context);
-    if (result !== undefined) return result;
-  }
-  return plan.callback.call(plan.input, context);
+/** How each way an executed call ends is reported in a `tool-result` event. */
+const RESULT_OUTCOMES: Readonly<Record<ToolCallOutcome, ToolResultOutcome>> = {
+  success: 'ok',
+  'tool-error': 'error',
+  'invalid-input': 'not-executed',
+  timeout: 'timeout',
+  aborted: 'not-executed',
+  failed: 'error',
+};
+
+/** The result text of an event for a call whose batch ended without an answer for it. */
+function failureText(kind: ToolCallOutcome, failure: unknown): string {
+  if (kind === 'aborted') return 'Tool call not executed: the batch was aborted.';
+  return failure instanceof Error ? failure.message : String(failure);
+}
+
+/** Runs the planned call with its text and its validated arguments. */
+function callTool(
+  plan: PlannedToolCall,
+  context: ToolContext,
+  options: ToolCallOptions,
+): Promise<string> {
+  return plan.callback.call(plan.input, context, options);
 }
 
 function isToolloopErrorWithCode(error: unknown, code: string): boolean {

@@ -1,6 +1,4 @@
-import { randomUUID } from 'node:crypto';
 import type {
-  Advisor,
   CallAdvisor,
   CallAdvisorChain,
   ChatClientRequest,
@@ -12,36 +10,32 @@ import type {
 import {
   DEFAULT_TOOL_CALLING_ADVISOR_ORDER,
   HIGHEST_PRECEDENCE,
-  isMemoryAdvisor,
   LOWEST_PRECEDENCE,
-  TOOL_LOOP_TURN_ID,
 } from '../advisors/index.js';
-import { AbortError, InvalidArgumentError, ToolloopError } from '../errors/index.js';
+import { InvalidArgumentError } from '../errors/index.js';
 import type { Message } from '../messages/index.js';
 import {
-  addUsage,
   type ChatOptions,
   type ChatResponse,
-  ChatResponseAggregator,
-  FinishReason,
-  type Generation,
-  isUsageEmpty,
+  hasToolCalls,
   promptSystemMessage,
-  type Usage,
 } from '../model/index.js';
+import { callToolLoop } from './call-tool-loop.js';
 import { createToolCallingManager } from './create-tool-calling-manager.js';
-import type { ToolCallLimitExceededError } from './tool-call-limit-exceeded-error.js';
+import { streamToolLoop } from './stream-tool-loop.js';
 import type { ToolCallingManager, ToolExecutionResult } from './tool-calling-manager.js';
-import {
-  defaultToolExecutionEligibilityChecker,
-  type ToolExecutionEligibilityChecker,
-} from './tool-execution-eligibility.js';
-import { buildToolExecutionGenerations } from './tool-execution-result.js';
 import type { ToolLoopContext } from './tool-loop-context.js';
-import { UsageAccumulator } from './usage-accumulator.js';
+import type { MaybePromise, ToolLoopHooks } from './tool-loop-hooks.js';
 
-/** A hook may answer at once or asynchronously. */
-type MaybePromise<T> = T | Promise<T>;
+/**
+ * Decides whether the tool loop executes the tool calls of a model response (the loop never asks
+ * about a `null` response). A custom one can suppress execution (the response then goes back to
+ * the caller with its tool calls) or force it.
+ */
+export type ToolExecutionEligibilityChecker = (response: ChatResponse) => boolean;
+
+/** The default eligibility: true when any generation of the response requests a tool call. */
+export const defaultToolExecutionEligibilityChecker: ToolExecutionEligibilityChecker = hasToolCalls;
 
 /** Options of a {@link ToolCallingAdvisor}; every field has a default. */
 export interface ToolCallingAdvisorOptions {
@@ -67,24 +61,6 @@ export interface ToolCallingAdvisorOptions {
    * reason `'maxIterations'`. Default {@link ToolCallingAdvisor.DEFAULT_MAX_ITERATIONS} (50).
    */
   maxIterations?: number;
-}
-
-/** The state of one run of the loop: one call, or one iteration of a stream. */
-interface LoopState {
-  readonly mode: 'call' | 'stream';
-  readonly chain: CallAdvisorChain | StreamAdvisorChain;
-  readonly signal: AbortSignal | undefined;
-  /** The initialized request's advisor params; every round gets a fresh shallow copy. */
-  readonly context: Record<string, unknown>;
-  readonly usage: UsageAccumulator;
-  /** What the next round sends. */
-  instructions: Message[];
-  /** Options as last seen after `doBeforeCall`: hook changes carry to later rounds. */
-  options: ChatOptions;
-  /** The whole turn, untrimmed: what the manager sees. */
-  history: Message[];
-  iteration: number;
-  finalAnswer: boolean;
 }
 
 /**
@@ -134,6 +110,8 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
   /** The resolved options this advisor was built from; {@link copy} starts from them. */
   protected readonly options: Readonly<ToolCallingAdvisorOptions>;
   readonly #conversationHistoryEnabled: boolean;
+  /** The hooks and settings the loop core runs with (see `runToolLoop`). */
+  readonly #hooks: ToolLoopHooks;
 
   /**
    * @throws InvalidArgumentError for a `null` manager or checker, an order outside
@@ -171,6 +149,21 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
       conversationHistoryEnabled: this.#conversationHistoryEnabled,
       maxIterations,
     };
+    const checker = this.toolExecutionEligibilityChecker;
+    // Arrow functions, so a subclass's overrides of the hooks are the ones called.
+    this.#hooks = {
+      advisor: this,
+      maxIterations,
+      toolCallingManager: this.toolCallingManager,
+      isToolCallResponse: (response) => checker(response),
+      initialize: (request, loop) => this.doInitializeLoop(request, loop),
+      beforeCall: (request, loop) => this.doBeforeCall(request, loop),
+      afterCall: (response, loop) => this.doAfterCall(response, loop),
+      finalize: (response, loop) => this.doFinalizeLoop(response, loop),
+      nextInstructions: (request, response, result) =>
+        this.doGetNextInstructions(request, response, result),
+      finalAnswerOptions: (options) => this.finalAnswerOptions(options),
+    };
   }
 
   /** Whether each round sends the whole turn so far (see the option of the same name). */
@@ -205,38 +198,16 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
    * Runs the loop for a blocking call. A request whose prompt has no options object (possible only
    * from untyped callers) passes straight through without any hook.
    */
-  async adviseCall(
-    request: ChatClientRequest,
-    chain: CallAdvisorChain,
-  ): Promise<ChatClientResponse> {
-    if (chain == null) throw new InvalidArgumentError('callAdvisorChain must not be null');
-    if (request == null) throw new InvalidArgumentError('chatClientRequest must not be null');
-    if (request.prompt?.options == null) return chain.nextCall(request);
-
-    // Hooks and steps that answer synchronously are not awaited: each await is a microtask hop.
-    const started = this.#startLoop(request, 'call', chain);
-    const state = started instanceof Promise ? await started : started;
-    let response: ChatClientResponse;
-    for (;;) {
-      const prepared = this.#prepareRound(state);
-      const roundRequest = prepared instanceof Promise ? await prepared : prepared;
-      response = await chain.copy(this).nextCall(roundRequest);
-      const after = this.doAfterCall(response, this.#loopContext(state));
-      response = isThenable(after) ? await after : after;
-      state.usage.addRound(response.chatResponse);
-      if (state.finalAnswer) {
-        response = withChatResponse(response, finalAnswerResponse(response.chatResponse, true));
-        break;
-      }
-      if (!this.#isToolCallResponse(response.chatResponse)) break;
-      const ending = await this.#executeToolCalls(state, roundRequest, response);
-      if (ending !== undefined) {
-        response = withGenerations(response, ending);
-        break;
-      }
+  adviseCall(request: ChatClientRequest, chain: CallAdvisorChain): Promise<ChatClientResponse> {
+    // Not async: the loop's promise is returned as it is, without another promise around it.
+    if (chain == null) {
+      return Promise.reject(new InvalidArgumentError('callAdvisorChain must not be null'));
     }
-    response = withChatResponse(response, state.usage.apply(response.chatResponse));
-    return this.doFinalizeLoop(response, this.#loopContext(state));
+    if (request == null) {
+      return Promise.reject(new InvalidArgumentError('chatClientRequest must not be null'));
+    }
+    if (request.prompt?.options == null) return chain.nextCall(request);
+    return callToolLoop(this.#hooks, request, chain);
   }
 
   /**
@@ -259,9 +230,7 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
     if (chain == null) throw new InvalidArgumentError('streamAdvisorChain must not be null');
     if (request == null) throw new InvalidArgumentError('chatClientRequest must not be null');
     if (request.prompt?.options == null) return chain.nextStream(request);
-    return {
-      [Symbol.asyncIterator]: () => new ToolLoopStream(this.#streamLoop(request, chain)),
-    };
+    return streamToolLoop(this.#hooks, request, chain);
   }
 
   /**
@@ -345,424 +314,4 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
   protected finalAnswerOptions(options: ChatOptions): ChatOptions {
     return { ...options, toolChoice: 'none' };
   }
-
-  /**
-   * The stream loop's control flow. Each round is handed to the {@link ToolLoopStream} driving
-   * this generator as a {@link StreamRound}: it pulls the round's chunks itself, through
-   * `accept`, and resumes the generator when the round's stream has ended (or throws the
-   * round's failure into it), so no chunk passes through this generator.
-   */
-  async *#streamLoop(
-    request: ChatClientRequest,
-    chain: StreamAdvisorChain,
-  ): AsyncGenerator<ChatClientResponse | StreamRound, undefined, undefined> {
-    const started = this.#startLoop(request, 'stream', chain);
-    const state = started instanceof Promise ? await started : started;
-    for (;;) {
-      const prepared = this.#prepareRound(state);
-      const roundRequest = prepared instanceof Promise ? await prepared : prepared;
-      const previousUsage = state.usage.total;
-      const aggregator = new ChatResponseAggregator();
-      let context = roundRequest.context;
-      // The round's usage is the last non-empty one: a trailing zero-usage chunk must not hide it.
-      let roundUsage: Usage | undefined;
-      const source = chain.copy(this).nextStream(roundRequest)[Symbol.asyncIterator]();
-      yield new StreamRound(source, (chunk) => {
-        throwIfAborted(state.signal);
-        context = chunk.context;
-        if (chunk.chatResponse === null) return chunk;
-        aggregator.add(chunk.chatResponse);
-        if (!isUsageEmpty(chunk.chatResponse.metadata.usage)) {
-          roundUsage = chunk.chatResponse.metadata.usage;
-        }
-        const outgoing = this.#outgoingChunk(chunk.chatResponse, state.finalAnswer, previousUsage);
-        return outgoing === undefined ? undefined : withChatResponse(chunk, outgoing);
-      });
-      if (aggregator.size === 0) {
-        await this.doFinalizeLoop({ chatResponse: null, context }, this.#loopContext(state));
-        return;
-      }
-      const roundResponse = aggregator.result();
-      if (roundUsage !== undefined) roundResponse.metadata.usage = roundUsage;
-      let aggregated = await this.doAfterCall(
-        { chatResponse: roundResponse, context },
-        this.#loopContext(state),
-      );
-      state.usage.addRound(aggregated.chatResponse);
-
-      if (state.finalAnswer || !this.#isToolCallResponse(aggregated.chatResponse)) {
-        const total = state.usage.total;
-        if (
-          !isUsageEmpty(previousUsage) &&
-          isUsageEmpty(aggregated.chatResponse?.metadata.usage) &&
-          total !== undefined
-        ) {
-          yield {
-            chatResponse: {
-              results: [],
-              metadata: { ...aggregated.chatResponse?.metadata, usage: total },
-            },
-            context: aggregated.context,
-          };
-        }
-        if (state.finalAnswer) {
-          aggregated = withChatResponse(
-            aggregated,
-            finalAnswerResponse(aggregated.chatResponse, true),
-          );
-        }
-        await this.doFinalizeLoop(
-          withChatResponse(aggregated, state.usage.apply(aggregated.chatResponse)),
-          this.#loopContext(state),
-        );
-        return;
-      }
-
-      const ending = await this.#executeToolCalls(state, roundRequest, aggregated);
-      if (ending !== undefined) {
-        const final = withGenerations(aggregated, ending);
-        yield await this.doFinalizeLoop(
-          withChatResponse(final, state.usage.apply(final.chatResponse)),
-          this.#loopContext(state),
-        );
-        return;
-      }
-    }
-  }
-
-  /**
-   * What the caller sees of one streamed chunk: tool calls withheld (their text passed on alone),
-   * tool calls dropped and the finish reason marked in the final tools-off round, and earlier
-   * rounds' usage added to a chunk that carries usage. `undefined` withholds the chunk.
-   */
-  #outgoingChunk(
-    chunk: ChatResponse,
-    finalAnswer: boolean,
-    previousUsage: Usage | undefined,
-  ): ChatResponse | undefined {
-    let outgoing: ChatResponse | undefined = chunk;
-    if (finalAnswer) outgoing = finalAnswerResponse(chunk, false) ?? undefined;
-    else if (this.#isToolCallResponse(chunk)) outgoing = textOnly(chunk);
-    if (outgoing === undefined) return undefined;
-    if (isUsageEmpty(previousUsage) || isUsageEmpty(outgoing.metadata.usage)) return outgoing;
-    return {
-      ...outgoing,
-      metadata: { ...outgoing.metadata, usage: addUsage(previousUsage, outgoing.metadata.usage) },
-    };
-  }
-
-  #startLoop(
-    request: ChatClientRequest,
-    mode: 'call' | 'stream',
-    chain: CallAdvisorChain | StreamAdvisorChain,
-  ): LoopState | Promise<LoopState> {
-    const signal = request.signal;
-    const seed: LoopState = {
-      mode,
-      chain,
-      signal,
-      context: request.context,
-      usage: new UsageAccumulator(),
-      instructions: request.prompt.messages,
-      options: request.prompt.options,
-      history: request.prompt.messages,
-      iteration: 0,
-      finalAnswer: false,
-    };
-    const initialized = this.doInitializeLoop(request, this.#loopContext(seed));
-    return isThenable(initialized)
-      ? Promise.resolve(initialized).then((ready) => startedState(seed, ready))
-      : startedState(seed, initialized);
-  }
-
-  /** Builds the next round's request, runs `doBeforeCall`, and checks the signal. */
-  #prepareRound(state: LoopState): ChatClientRequest | Promise<ChatClientRequest> {
-    state.iteration++;
-    state.finalAnswer = state.iteration > this.maxIterations;
-    const request: ChatClientRequest = {
-      prompt: { messages: [...state.instructions], options: state.options },
-      context: { ...state.context },
-    };
-    if (state.signal !== undefined) request.signal = state.signal;
-    const prepared = this.doBeforeCall(request, this.#loopContext(state));
-    return isThenable(prepared)
-      ? Promise.resolve(prepared).then((ready) => this.#finishRound(state, ready))
-      : this.#finishRound(state, prepared);
-  }
-
-  /** The rest of {@link #prepareRound} once `doBeforeCall` has answered. */
-  #finishRound(state: LoopState, prepared: ChatClientRequest): ChatClientRequest {
-    let request = prepared;
-    state.options = request.prompt.options;
-    if (state.finalAnswer) {
-      request = {
-        ...request,
-        prompt: { ...request.prompt, options: this.finalAnswerOptions(request.prompt.options) },
-      };
-    }
-    throwIfAborted(state.signal);
-    return request;
-  }
-
-  /**
-   * Executes the round's tool calls. Returns the generations that end the turn (limit breach,
-   * `returnDirect`), or `undefined` after setting up the next round.
-   */
-  async #executeToolCalls(
-    state: LoopState,
-    roundRequest: ChatClientRequest,
-    response: ChatClientResponse,
-  ): Promise<Generation[] | undefined> {
-    throwIfAborted(state.signal);
-    let result: ToolExecutionResult;
-    try {
-      result = await this.toolCallingManager.executeToolCalls(
-        { messages: state.history, options: state.options },
-        response.chatResponse as ChatResponse,
-        state.signal === undefined ? {} : { signal: state.signal },
-      );
-    } catch (error) {
-      if (!isToolCallLimitExceeded(error)) throw error;
-      await this.#notifyMemoryOfLoopEnd(
-        state,
-        roundRequest,
-        error.partialResult.conversationHistory,
-      );
-      return [error.buildGeneration()];
-    }
-    state.history = result.conversationHistory;
-    if (result.returnDirect) {
-      await this.#notifyMemoryOfLoopEnd(state, roundRequest, result.conversationHistory);
-      return buildToolExecutionGenerations(result);
-    }
-    const next = this.doGetNextInstructions(roundRequest, response, result);
-    state.instructions = isThenable(next) ? await next : next;
-    return undefined;
-  }
-
-  /**
-   * A turn that ends on tool results never sends them downstream, so memory advisors inside the
-   * loop are told directly; otherwise they would store nothing of a successful turn.
-   */
-  async #notifyMemoryOfLoopEnd(
-    state: LoopState,
-    roundRequest: ChatClientRequest,
-    history: readonly Message[],
-  ): Promise<void> {
-    const advisors: readonly Advisor[] =
-      state.mode === 'call'
-        ? (state.chain as CallAdvisorChain).callAdvisors
-        : (state.chain as StreamAdvisorChain).streamAdvisors;
-    const own = advisors.indexOf(this);
-    for (let index = own + 1; index < advisors.length; index++) {
-      const advisor = advisors[index] as Advisor;
-      if (isMemoryAdvisor(advisor) && advisor.onToolLoopEnd) {
-        await advisor.onToolLoopEnd(roundRequest, history);
-      }
-    }
-  }
-
-  #isToolCallResponse(response: ChatResponse | null): boolean {
-    return response !== null && this.toolExecutionEligibilityChecker(response);
-  }
-
-  #loopContext(state: LoopState): ToolLoopContext {
-    // Plain literals, no spread: this runs several times per round.
-    return state.mode === 'call'
-      ? {
-          iteration: state.iteration,
-          maxIterations: this.maxIterations,
-          finalAnswer: state.finalAnswer,
-          conversationHistory: state.history,
-          signal: state.signal,
-          mode: 'call',
-          chain: state.chain as CallAdvisorChain,
-        }
-      : {
-          iteration: state.iteration,
-          maxIterations: this.maxIterations,
-          finalAnswer: state.finalAnswer,
-          conversationHistory: state.history,
-          signal: state.signal,
-          mode: 'stream',
-          chain: state.chain as StreamAdvisorChain,
-        };
-  }
-}
-
-/**
- * One round of the stream loop, handed out by the loop's generator: the round's chunk source, and
- * what each chunk becomes for the caller (`undefined` withholds it). `accept` may throw, which
- * fails the round as an exception in the body of a `for await` over the source would.
- */
-class StreamRound {
-  constructor(
-    readonly source: AsyncIterator<ChatClientResponse>,
-    readonly accept: (chunk: ChatClientResponse) => ChatClientResponse | undefined,
-  ) {}
-}
-
-/**
- * The iterator of one run of the stream loop. It drives the loop's generator; while a round
- * streams it reads the round's source directly and answers with the accepted chunks, so each
- * chunk costs a `then` instead of a pass through the generator. It behaves as the generator's
- * own `for await` over the source would: the round's end resumes the generator; a failure of the
- * source is thrown into it; a failure of `accept` first closes the source; `return` closes the
- * source, then the generator.
- */
-class ToolLoopStream implements AsyncIterator<ChatClientResponse, undefined, undefined> {
-  readonly #loop: AsyncGenerator<ChatClientResponse | StreamRound, undefined, undefined>;
-  #round: StreamRound | undefined;
-
-  constructor(loop: AsyncGenerator<ChatClientResponse | StreamRound, undefined, undefined>) {
-    this.#loop = loop;
-  }
-
-  next(): Promise<IteratorResult<ChatClientResponse, undefined>> {
-    const round = this.#round;
-    if (round === undefined) return this.#loop.next().then(this.#onLoopStep);
-    return round.source.next().then(this.#onRoundChunk, this.#onRoundFailure);
-  }
-
-  async return(): Promise<IteratorResult<ChatClientResponse, undefined>> {
-    const round = this.#round;
-    this.#round = undefined;
-    if (round?.source.return !== undefined) await round.source.return();
-    return (await this.#loop.return(undefined)) as IteratorResult<ChatClientResponse, undefined>;
-  }
-
-  readonly #onLoopStep = (
-    step: IteratorResult<ChatClientResponse | StreamRound, undefined>,
-  ):
-    | IteratorResult<ChatClientResponse, undefined>
-    | Promise<IteratorResult<ChatClientResponse, undefined>> => {
-    if (step.done || !(step.value instanceof StreamRound)) {
-      return step as IteratorResult<ChatClientResponse, undefined>;
-    }
-    this.#round = step.value;
-    return this.next();
-  };
-
-  readonly #onRoundChunk = (
-    result: IteratorResult<ChatClientResponse>,
-  ):
-    | IteratorResult<ChatClientResponse, undefined>
-    | Promise<IteratorResult<ChatClientResponse, undefined>> => {
-    const round = this.#round as StreamRound;
-    if (result.done) {
-      this.#round = undefined;
-      return this.#loop.next().then(this.#onLoopStep);
-    }
-    let outgoing: ChatClientResponse | undefined;
-    try {
-      outgoing = round.accept(result.value);
-    } catch (error) {
-      this.#round = undefined;
-      return this.#closeAndThrow(round, error);
-    }
-    return outgoing === undefined ? this.next() : { done: false, value: outgoing };
-  };
-
-  readonly #onRoundFailure = (
-    error: unknown,
-  ): Promise<IteratorResult<ChatClientResponse, undefined>> => {
-    this.#round = undefined;
-    return this.#loop.throw(error).then(this.#onLoopStep);
-  };
-
-  async #closeAndThrow(
-    round: StreamRound,
-    error: unknown,
-  ): Promise<IteratorResult<ChatClientResponse, undefined>> {
-    // As a `for await` whose body throws: the source is closed, a failure to close is ignored.
-    try {
-      await round.source.return?.();
-    } catch {}
-    return this.#loop.throw(error).then(this.#onLoopStep);
-  }
-}
-
-/** Whether a hook answered with something to await (a promise or another thenable). */
-function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return (
-    (typeof value === 'object' || typeof value === 'function') &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
-}
-
-/** The loop state once `doInitializeLoop` has answered with the request that seeds the loop. */
-function startedState(seed: LoopState, initialized: ChatClientRequest): LoopState {
-  return {
-    mode: seed.mode,
-    chain: seed.chain,
-    signal: seed.signal,
-    // Every round of this turn carries the same fresh turn id (memory inside the loop needs it).
-    context: { ...initialized.context, [TOOL_LOOP_TURN_ID]: randomUUID() },
-    usage: seed.usage,
-    instructions: initialized.prompt.messages,
-    options: initialized.prompt.options,
-    history: initialized.prompt.messages,
-    iteration: seed.iteration,
-    finalAnswer: seed.finalAnswer,
-  };
-}
-
-/** Fails with toolloop's `AbortError` (the signal's reason as its cause) once the caller aborted. */
-function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new AbortError(undefined, { cause: signal.reason });
-}
-
-function isToolCallLimitExceeded(error: unknown): error is ToolCallLimitExceededError {
-  return (
-    ToolloopError.isInstance(error) &&
-    error.code === 'TOOL_CALL_LIMIT_EXCEEDED' &&
-    typeof (error as Partial<ToolCallLimitExceededError>).buildGeneration === 'function'
-  );
-}
-
-function withChatResponse(
-  response: ChatClientResponse,
-  chatResponse: ChatResponse | null,
-): ChatClientResponse {
-  return chatResponse === response.chatResponse ? response : { ...response, chatResponse };
-}
-
-/** Replaces the generations, keeping the round's response metadata (id, model, usage). */
-function withGenerations(response: ChatClientResponse, results: Generation[]): ChatClientResponse {
-  const metadata = response.chatResponse?.metadata ?? {};
-  return { ...response, chatResponse: { results, metadata } };
-}
-
-/**
- * The answer of the tools-off call after the iteration cap: tool calls dropped (never executed)
- * and finish reasons set to `'maxIterations'`. `markAll` false (stream chunks) marks only the
- * generations that carry a finish reason, so mid-stream deltas keep `null`.
- */
-function finalAnswerResponse(response: ChatResponse | null, markAll: boolean): ChatResponse | null {
-  if (response === null) return null;
-  return {
-    ...response,
-    results: response.results.map((generation) => ({
-      output: { ...generation.output, toolCalls: [] },
-      metadata: {
-        ...generation.metadata,
-        finishReason:
-          markAll || generation.metadata.finishReason !== null ? FinishReason.MAX_ITERATIONS : null,
-      },
-    })),
-  };
-}
-
-/** The text of a withheld tool-call chunk, alone; `undefined` when it carries no text. */
-function textOnly(chunk: ChatResponse): ChatResponse | undefined {
-  if (!chunk.results.some((generation) => generation.output.text)) return undefined;
-  const { usage: _usage, ...metadata } = chunk.metadata;
-  return {
-    results: chunk.results.map((generation) => ({
-      output: { role: 'assistant', text: generation.output.text, toolCalls: [] },
-      metadata: { finishReason: null },
-    })),
-    metadata,
-  };
 }

@@ -1,5 +1,6 @@
 import type { Message } from '../messages/index.js';
 import type { ChatOptions, ChatResponse, Prompt } from '../model/index.js';
+import type { TurnEventEmitter } from '../observability/turn-event-emitter.js';
 import type { ToolDefinition } from '../tools/tool-callback.js';
 
 /** The outcome of one batch of tool calls. */
@@ -16,6 +17,13 @@ export interface ToolExecutionResult {
 /** Per-call options of {@link ToolCallingManager.executeToolCalls}. */
 export interface ExecuteToolCallsOptions {
   signal?: AbortSignal;
+  /**
+   * Receives the batch's events (`tool-execution-start`, `tool-progress`, `tool-result` for every
+   * call, `limit-exceeded`); the tool loop passes its turn's emitter when someone listens.
+   */
+  events?: TurnEventEmitter;
+  /** The loop round the batch belongs to, stamped on its events. Default 1. */
+  iteration?: number;
 }
 
 /**

@@ -9,14 +9,16 @@ import { peekToolSignal } from './deferred-tool-signal.js';
 import { describeValueType } from './describe-value-type.js';
 import { parseToolArguments } from './input/parse-tool-arguments.js';
 import type { ToolInputValidation } from './schema/tool-input-schema.js';
-import type { ToolCallback, ToolContext } from './tool-callback.js';
+import type { ToolCallback, ToolCallOptions, ToolContext } from './tool-callback.js';
 import type { PreparedTool } from './tool-options.js';
 
 const EMPTY_TOOL_CONTEXT: ToolContext = Object.freeze({ context: Object.freeze({}) });
 
 /**
  * Builds the {@link ToolCallback} of a prepared tool around the function that does the work.
- * `call` parses and validates the raw arguments first and never runs the tool on bad input
+ * `call` uses the manager's validated input when it is given (a raw JSON Schema is then not
+ * checked again; a Standard Schema runs once for its conversion), else parses and validates the
+ * raw arguments first and never runs the tool on bad input
  * (`InvalidToolInputError` with JSON-pointer issues); what the tool throws comes back as a
  * `ToolExecutionError`, except an abort error while `context.signal` is aborted, which passes
  * through untouched. A tool whose `context.signal` is already aborted is not started (an
@@ -28,34 +30,49 @@ export function createToolCallback(
 ): ToolCallback {
   const { definition, metadata, inputSchema, resultConverter } = tool;
   const toolName = definition.name;
-  // Validation is synchronous for the common schemas, so `callParsed` waits only for a promise and
-  // `run` is the one async function per call: 2.1 KB less allocated per loop-overhead
+  // Validation is synchronous for the common schemas, so `callValidated` waits only for a promise
+  // and `run` is the one async function per call: 2.1 KB less allocated per loop-overhead
   // conversation (3 calls) than awaiting a ready value in nested async functions, measured with
   // bench/allocation-profile.ts. (Converting the result in a `then` instead of in `run` saved
   // another 0.5–0.7 KB, under 4%: not done.)
-  function callParsed(
+  function callValidated(
     value: Record<string, unknown>,
     context: ToolContext | undefined,
+    schemaChecked: boolean,
+    onProgress: ((value: unknown) => void) | undefined,
   ): Promise<string> {
+    // Input checked against the JSON Schema needs nothing more when that schema is all the tool
+    // has; a Standard Schema still runs once here, for its conversion (transforms, defaults).
+    if (schemaChecked && inputSchema.checksJsonSchemaOnly) return run(value, context, onProgress);
     let checked: ToolInputValidation | PromiseLike<ToolInputValidation>;
     try {
       checked = inputSchema.validate(value);
     } catch (error) {
       return Promise.reject(asToolExecutionError(toolName, error, peekToolSignal(context)));
     }
-    if (!isPromiseLike(checked)) return run(checked, context);
+    if (!isPromiseLike(checked)) return runChecked(checked, context, onProgress);
     return Promise.resolve(checked).then(
-      (ready) => run(ready, context),
+      (ready) => runChecked(ready, context, onProgress),
       (error: unknown) => {
         throw asToolExecutionError(toolName, error, peekToolSignal(context));
       },
     );
   }
-  async function run(
+  function runChecked(
     checked: ToolInputValidation,
     context: ToolContext | undefined,
+    onProgress: ((value: unknown) => void) | undefined,
   ): Promise<string> {
-    if (!checked.ok) throw new InvalidToolInputError({ toolName, issues: checked.issues });
+    if (!checked.ok) {
+      return Promise.reject(new InvalidToolInputError({ toolName, issues: checked.issues }));
+    }
+    return run(checked.value, context, onProgress);
+  }
+  async function run(
+    input: unknown,
+    context: ToolContext | undefined,
+    onProgress: ((value: unknown) => void) | undefined,
+  ): Promise<string> {
     const signal = peekToolSignal(context);
     if (signal?.aborted) {
       throw isAbortError(signal.reason)
@@ -66,7 +83,10 @@ export function createToolCallback(
     }
     let text: unknown;
     try {
-      const result = await invoke(checked.value, withContextMap(context));
+      let result = invoke(input, withContextMap(context));
+      result = isAsyncGenerator(result)
+        ? await drainProgress(result, onProgress, context)
+        : await result;
       text = resultConverter(result);
     } catch (error) {
       throw asToolExecutionError(toolName, error, peekToolSignal(context));
@@ -80,48 +100,56 @@ export function createToolCallback(
     }
     return text;
   }
-  const callback: ToolCallback = Object.freeze({
+  return Object.freeze({
     definition,
     metadata,
-    call(input: string, context?: ToolContext): Promise<string> {
-      // Not async itself: returning callParsed's promise from an async function would cost
+    call(input: string, context?: ToolContext, options?: ToolCallOptions): Promise<string> {
+      // Not async itself: returning callValidated's promise from an async function would cost
       // extra microtask hops on every call.
       try {
+        const validated = options?.validatedInput;
+        if (validated !== undefined) {
+          return callValidated(validated, context, true, options?.onProgress);
+        }
         const parsed = parseToolArguments(input);
         if (!parsed.ok) throw new InvalidToolInputError({ toolName, issues: parsed.issues });
-        return callParsed(parsed.value, context);
+        return callValidated(parsed.value, context, false, options?.onProgress);
       } catch (error) {
         return Promise.reject(error);
       }
     },
   });
-  parsedArgumentCallers.set(callback, callParsed);
-  return callback;
+}
+
+function isAsyncGenerator(value: unknown): value is AsyncGenerator<unknown, unknown, undefined> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { next?: unknown }).next === 'function' &&
+    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
+  );
 }
 
 /**
- * The callbacks made by {@link createToolCallback}, with the part of their `call` that follows
- * the parse: the tool-calling manager, which has already parsed the arguments with the same
- * checks, hands the parsed object over instead of having the text parsed a second time.
+ * Runs an async-generator tool to its end: each yielded value is progress for `onProgress` (never
+ * for the model), the return value is the result. Once the tool's signal aborts, the generator is
+ * closed (its `finally` blocks run) and the signal's reason thrown.
  */
-const parsedArgumentCallers = new WeakMap<
-  ToolCallback,
-  (value: Record<string, unknown>, context: ToolContext | undefined) => Promise<string>
->();
-
-/**
- * Calls `callback` with arguments already parsed by `parseToolArguments` (default limits or
- * tighter ones, so `call` would have parsed the same text to an equal object), when it is a
- * callback made by {@link createToolCallback}; `undefined` for any other callback, which must be
- * called with the text. The object must not be used by anyone else afterwards.
- */
-export function callWithParsedArguments(
-  callback: ToolCallback,
-  value: Record<string, unknown>,
+async function drainProgress(
+  generator: AsyncGenerator<unknown, unknown, undefined>,
+  onProgress: ((value: unknown) => void) | undefined,
   context: ToolContext | undefined,
-): Promise<string> | undefined {
-  const callParsed = parsedArgumentCallers.get(callback);
-  return callParsed === undefined ? undefined : callParsed(value, context);
+): Promise<unknown> {
+  for (;;) {
+    const step = await generator.next();
+    if (step.done === true) return step.value;
+    const signal = peekToolSignal(context);
+    if (signal?.aborted) {
+      await generator.return(undefined);
+      throw signal.reason;
+    }
+    onProgress?.(step.value);
+  }
 }
 
 function withContextMap(context: ToolContext | undefined): ToolContext {

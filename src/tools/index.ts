@@ -50,6 +50,7 @@ export type {
   ToolCallbackProvider,
   ToolCallbackProviderRequest,
   ToolCallbackResolver,
+  ToolCallOptions,
   ToolContext,
   ToolDefinition,
   ToolMetadata,

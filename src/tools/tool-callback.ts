@@ -70,15 +70,34 @@ export interface ToolContext<Ctx extends object = ToolContextMap> {
   readonly signal?: AbortSignal;
 }
 
+/** What the caller of {@link ToolCallback.call} knows about the input beyond its text. */
+export interface ToolCallOptions {
+  /**
+   * The arguments already parsed from `input` and checked against `definition.inputSchema` (the
+   * tool-calling manager does this for every call it executes). A callback given it must use it
+   * and must not parse the text or check it against that schema again; absent, the callback
+   * parses and checks `input` itself.
+   */
+  readonly validatedInput?: Record<string, unknown>;
+  /**
+   * Receives progress values the tool reports while it runs (an async-generator `execute` of
+   * `tool()` yields them); they become `tool-progress` events and never reach the model. Given
+   * only when someone listens to the turn's events.
+   */
+  readonly onProgress?: (value: unknown) => void;
+}
+
 /**
  * A tool the loop can execute: the definition the model sees, metadata for the loop, and the
- * execution logic. `call` takes the raw JSON arguments and returns model-ready text; it throws
- * `InvalidToolInputError` for input it rejects and `ToolExecutionError` when the tool fails.
+ * execution logic. `call` takes the raw JSON arguments (and, from the tool-calling manager, the
+ * same arguments already parsed and validated: see {@link ToolCallOptions}) and returns
+ * model-ready text; it throws `InvalidToolInputError` for input it rejects and
+ * `ToolExecutionError` when the tool fails.
  */
 export interface ToolCallback {
   readonly definition: ToolDefinition;
   readonly metadata: ToolMetadata;
-  call(input: string, context?: ToolContext): Promise<string>;
+  call(input: string, context?: ToolContext, options?: ToolCallOptions): Promise<string>;
 }
 
 /** What a {@link ToolCallbackProvider} is told about the request it lists tools for. */

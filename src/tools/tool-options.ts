@@ -55,7 +55,12 @@ export interface FunctionToolOptions<
 > extends ToolOptionsBase<Schema> {
   /** Unique within the tools of a request. */
   name: string;
-  /** Runs the tool with the validated input and the caller's {@link ToolContext}. */
+  /**
+   * Runs the tool with the validated input and the caller's {@link ToolContext}. An async
+   * generator function (`async function* (input) { yield progress; …; return result }`) may yield
+   * progress values: they become `tool-progress` turn events and never reach the model; its
+   * return value is the result.
+   */
   execute: (input: InferToolInput<Schema>, context: ToolContext<Ctx>) => Result | Promise<Result>;
 }
 

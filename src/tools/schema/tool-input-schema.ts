@@ -46,6 +46,12 @@ export interface ResolvedToolInputSchema {
   /** The normalised JSON Schema the model sees. */
   readonly jsonSchema: JsonSchema;
   /**
+   * True when `validate` is only the check against `jsonSchema` (a raw JSON Schema): input already
+   * checked against that schema needs nothing more. False for a Standard Schema, whose own
+   * validation also converts (transforms, defaults, refinements JSON Schema cannot express).
+   */
+  readonly checksJsonSchemaOnly: boolean;
+  /**
    * Checks parsed arguments; the value passed on may be transformed by the schema library.
    * Synchronous when the schema library validates synchronously (a promise only for an async
    * schema): awaiting a value that is already there costs every tool call a promise and a
@@ -94,6 +100,7 @@ function fromJsonSchema(schema: JsonSchema, toolName: string): ResolvedToolInput
   withToolName(toolName, () => compileJsonSchema(jsonSchema));
   return {
     jsonSchema,
+    checksJsonSchemaOnly: true,
     validate(value) {
       const issues = validateJsonSchema(jsonSchema, value);
       return issues.length === 0 ? { ok: true, value } : { ok: false, issues };
@@ -118,6 +125,7 @@ function fromStandardSchema(
   const fillPlan = relaxNullableRequired(jsonSchema);
   return {
     jsonSchema,
+    checksJsonSchemaOnly: false,
     validate(value) {
       const result = schema['~standard'].validate(fillOmittedNullables(fillPlan, value));
       return result instanceof Promise

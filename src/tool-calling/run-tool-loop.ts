@@ -1,0 +1,246 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  CallAdvisorChain,
+  ChatClientRequest,
+  ChatClientResponse,
+  StreamAdvisorChain,
+} from '../advisors/index.js';
+import { TOOL_LOOP_TURN_ID } from '../advisors/index.js';
+import { isUsageEmpty, type Usage } from '../model/index.js';
+import { createTurnEventEmitter } from '../observability/turn-event-emitter.js';
+import { runToolRound } from './run-tool-round.js';
+import { throwIfAborted } from './throw-if-aborted.js';
+import {
+  emitModelCallEnd,
+  emitModelCallStart,
+  emitStepFinish,
+  emitToolCalls,
+  emitTurnEnd,
+  emitTurnError,
+  emitTurnStart,
+} from './tool-loop-events.js';
+import { isThenable, type MaybePromise, type ToolLoopHooks } from './tool-loop-hooks.js';
+import { finalAnswerResponse, withChatResponse, withGenerations } from './tool-loop-responses.js';
+import { type ToolLoopState, toolLoopContext } from './tool-loop-state.js';
+import { UsageAccumulator } from './usage-accumulator.js';
+
+/**
+ * Makes the model calls of the loop core: the call driver with the rest of the chain's `nextCall`;
+ * the stream driver streams the round to the caller and answers with the round's aggregate
+ * (`chatResponse: null` when the round streamed no response).
+ */
+export interface ModelCaller {
+  callModel(request: ChatClientRequest, state: ToolLoopState): Promise<ChatClientResponse>;
+  /** Stream mode: hands the caller a chunk the core made itself (usage trailer, tool-result ending). */
+  emit(chunk: ChatClientResponse): void;
+}
+
+/**
+ * The tool loop, once for both modes: start the turn, then round after round
+ * prepare → model call (by the driver) → decide → execute the tools → next instructions, until an
+ * ending (an answer without tool calls, `returnDirect`, a limit breach, the iteration cap). Returns
+ * the finalized response: the call driver's answer; the stream driver has already streamed it.
+ * A plain async function, not an async generator: a generator's `next`/`yield` protocol cost
+ * ~1.8 KB more per turn (measured), and the stream driver pulls chunks without passing them here.
+ *
+ * Mode differs only where the caller sees it: a stream round's chunks are forwarded by the stream
+ * driver while the round runs, so on the answer ending this core only adds a trailing usage chunk,
+ * and the `returnDirect` and limit endings are emitted as one last chunk.
+ */
+export async function runToolLoop(
+  hooks: ToolLoopHooks,
+  request: ChatClientRequest,
+  mode: 'call' | 'stream',
+  chain: CallAdvisorChain | StreamAdvisorChain,
+  caller: ModelCaller,
+): Promise<ChatClientResponse> {
+  const turnId = randomUUID();
+  const events = createTurnEventEmitter(turnId, request.listeners);
+  const seed = newState(hooks, request, mode, chain, events);
+  try {
+    // Hooks that answer synchronously are not awaited: each await is a microtask hop.
+    let initialized = hooks.initialize(request, toolLoopContext(seed));
+    if (isThenable(initialized)) initialized = await initialized;
+    const state = startedState(seed, initialized, turnId);
+    if (events !== undefined) emitTurnStart(state, initialized);
+
+    for (;;) {
+      let roundRequest = prepareRound(hooks, state);
+      if (isThenable(roundRequest)) roundRequest = await roundRequest;
+      const callStarted = events === undefined ? 0 : emitModelCallStart(state, roundRequest);
+      let response: ChatClientResponse;
+      try {
+        response = await caller.callModel(roundRequest, state);
+      } catch (error) {
+        if (events !== undefined) emitModelCallEnd(state, callStarted, undefined, { error });
+        throw error;
+      }
+      if (events !== undefined) emitModelCallEnd(state, callStarted, response.chatResponse);
+
+      if (mode === 'stream' && response.chatResponse === null) {
+        // The round streamed no response (the chain answered without a model): nothing to decide.
+        let finalized = finalize(hooks, state, response);
+        if (isThenable(finalized)) finalized = await finalized;
+        if (events !== undefined) emitTurnEnd(state, finalized.chatResponse);
+        return finalized;
+      }
+      let decided = hooks.afterCall(response, toolLoopContext(state));
+      if (isThenable(decided)) decided = await decided;
+      response = decided;
+      // Only a stream needs the usage before this round (a copy: `total` allocates).
+      const previousUsage = mode === 'stream' ? state.usage.total : undefined;
+      state.usage.addRound(response.chatResponse);
+
+      if (
+        state.finalAnswer ||
+        response.chatResponse === null ||
+        !hooks.isToolCallResponse(response.chatResponse)
+      ) {
+        // The answer ending.
+        if (mode === 'stream') {
+          const trailer = usageTrailer(state, previousUsage, response);
+          if (trailer !== undefined) caller.emit(trailer);
+        }
+        if (state.finalAnswer) {
+          response = withChatResponse(response, finalAnswerResponse(response.chatResponse, true));
+        }
+        if (events !== undefined) emitStepFinish(state, response.chatResponse, false);
+        let finalized = finalize(
+          hooks,
+          state,
+          withChatResponse(response, state.usage.apply(response.chatResponse)),
+        );
+        if (isThenable(finalized)) finalized = await finalized;
+        if (events !== undefined) emitTurnEnd(state, finalized.chatResponse);
+        return finalized;
+      }
+
+      if (events !== undefined) emitToolCalls(state, response.chatResponse);
+      const ending = await runToolRound(hooks, state, roundRequest, response);
+      if (events !== undefined) emitStepFinish(state, response.chatResponse, true);
+      if (ending !== undefined) {
+        // The `returnDirect` and limit-breach endings: the tool results are the answer.
+        const final = withGenerations(response, ending);
+        let finalized = finalize(
+          hooks,
+          state,
+          withChatResponse(final, state.usage.apply(final.chatResponse)),
+        );
+        if (isThenable(finalized)) finalized = await finalized;
+        if (mode === 'stream') caller.emit(finalized);
+        if (events !== undefined) emitTurnEnd(state, finalized.chatResponse);
+        return finalized;
+      }
+    }
+  } catch (error) {
+    if (events !== undefined) emitTurnError(events, seed.startedAt, error);
+    throw error;
+  }
+}
+
+function newState(
+  hooks: ToolLoopHooks,
+  request: ChatClientRequest,
+  mode: 'call' | 'stream',
+  chain: CallAdvisorChain | StreamAdvisorChain,
+  events: ToolLoopState['events'],
+): ToolLoopState {
+  const signal = request.signal;
+  return {
+    mode,
+    chain,
+    signal,
+    context: request.context,
+    usage: new UsageAccumulator(),
+    events,
+    executeOptions: signal === undefined ? {} : { signal },
+    startedAt: events === undefined ? 0 : performance.now(),
+    maxIterations: hooks.maxIterations,
+    instructions: request.prompt.messages,
+    options: request.prompt.options,
+    history: request.prompt.messages,
+    iteration: 0,
+    finalAnswer: false,
+  };
+}
+
+/** The state once `doInitializeLoop` has answered with the request that seeds the loop. */
+function startedState(
+  seed: ToolLoopState,
+  initialized: ChatClientRequest,
+  turnId: string,
+): ToolLoopState {
+  // Every round of this turn carries the turn id (memory inside the loop links rounds by it).
+  seed.instructions = initialized.prompt.messages;
+  seed.options = initialized.prompt.options;
+  seed.history = initialized.prompt.messages;
+  return { ...seed, context: { ...initialized.context, [TOOL_LOOP_TURN_ID]: turnId } };
+}
+
+/** Builds the next round's request, runs `doBeforeCall`, and checks the signal. */
+function prepareRound(
+  hooks: ToolLoopHooks,
+  state: ToolLoopState,
+): ChatClientRequest | Promise<ChatClientRequest> {
+  state.iteration++;
+  state.finalAnswer = state.iteration > state.maxIterations;
+  const request: ChatClientRequest = {
+    prompt: { messages: state.instructions.slice(), options: state.options },
+    context: { ...state.context },
+  };
+  if (state.signal !== undefined) request.signal = state.signal;
+  const prepared = hooks.beforeCall(request, toolLoopContext(state));
+  return isThenable(prepared)
+    ? Promise.resolve(prepared).then((ready) => finishRound(hooks, state, ready))
+    : finishRound(hooks, state, prepared);
+}
+
+/** The rest of {@link prepareRound} once `doBeforeCall` has answered. */
+function finishRound(
+  hooks: ToolLoopHooks,
+  state: ToolLoopState,
+  prepared: ChatClientRequest,
+): ChatClientRequest {
+  let request = prepared;
+  state.options = request.prompt.options;
+  if (state.finalAnswer) {
+    request = {
+      ...request,
+      prompt: { ...request.prompt, options: hooks.finalAnswerOptions(request.prompt.options) },
+    };
+  }
+  throwIfAborted(state.signal);
+  return request;
+}
+
+/**
+ * Stream mode, answer ending: when earlier rounds reported usage and the last round's chunks
+ * carried none, a usage-only chunk (no generations) carries the turn's total.
+ */
+function usageTrailer(
+  state: ToolLoopState,
+  previousUsage: Usage | undefined,
+  response: ChatClientResponse,
+): ChatClientResponse | undefined {
+  const total = state.usage.total;
+  if (
+    isUsageEmpty(previousUsage) ||
+    !isUsageEmpty(response.chatResponse?.metadata.usage) ||
+    total === undefined
+  ) {
+    return undefined;
+  }
+  return {
+    chatResponse: { results: [], metadata: { ...response.chatResponse?.metadata, usage: total } },
+    context: response.context,
+  };
+}
+
+/** Runs `doFinalizeLoop`; awaited only when it answers asynchronously. */
+function finalize(
+  hooks: ToolLoopHooks,
+  state: ToolLoopState,
+  response: ChatClientResponse,
+): MaybePromise<ChatClientResponse> {
+  return hooks.finalize(response, toolLoopContext(state));
+}

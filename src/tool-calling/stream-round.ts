@@ -1,0 +1,87 @@
+import type { ChatClientResponse } from '../advisors/index.js';
+import {
+  addUsage,
+  type ChatResponse,
+  ChatResponseAggregator,
+  isUsageEmpty,
+  type Usage,
+} from '../model/index.js';
+import type { TurnEventEmitter } from '../observability/turn-event-emitter.js';
+import { throwIfAborted } from './throw-if-aborted.js';
+import type { ToolLoopHooks } from './tool-loop-hooks.js';
+import { finalAnswerResponse, textOnly, withChatResponse } from './tool-loop-responses.js';
+import type { ToolLoopState } from './tool-loop-state.js';
+
+/**
+ * One round of the stream loop seen chunk by chunk: decides what the caller sees of each chunk
+ * ({@link accept}) and collects the round's aggregate for the loop core ({@link result}).
+ *
+ * The caller sees every chunk without tool calls as it arrives (so text of a tool-call round, such
+ * as "Let me check…", is not held back); a chunk with tool calls is withheld except for its text,
+ * which is passed on alone; in the tools-off round after the iteration cap tool calls are dropped
+ * and the finish reason marked. A chunk that carries usage gets the earlier rounds' usage added.
+ */
+export class StreamRound {
+  readonly #state: ToolLoopState;
+  readonly #hooks: ToolLoopHooks;
+  readonly #aggregator = new ChatResponseAggregator();
+  /** The turn's usage before this round. */
+  readonly #previousUsage: Usage | undefined;
+  #context: Record<string, unknown>;
+  /** The round's usage is the last non-empty one: a trailing zero-usage chunk must not hide it. */
+  #roundUsage: Usage | undefined;
+
+  constructor(hooks: ToolLoopHooks, state: ToolLoopState, context: Record<string, unknown>) {
+    this.#hooks = hooks;
+    this.#state = state;
+    this.#previousUsage = state.usage.total;
+    this.#context = context;
+  }
+
+  /** What the caller sees of one chunk; `undefined` withholds it. Throws once the caller aborted. */
+  accept(chunk: ChatClientResponse): ChatClientResponse | undefined {
+    const state = this.#state;
+    throwIfAborted(state.signal);
+    this.#context = chunk.context;
+    const response = chunk.chatResponse;
+    if (response === null) return chunk;
+    this.#aggregator.add(response);
+    if (!isUsageEmpty(response.metadata.usage)) this.#roundUsage = response.metadata.usage;
+    if (state.events !== undefined) emitTextDelta(state.events, state.iteration, response);
+    const outgoing = this.#outgoing(response);
+    return outgoing === undefined ? undefined : withChatResponse(chunk, outgoing);
+  }
+
+  /** The round's aggregate for the loop core; `chatResponse: null` when no response streamed. */
+  result(): ChatClientResponse {
+    if (this.#aggregator.size === 0) return { chatResponse: null, context: this.#context };
+    const aggregate = this.#aggregator.result();
+    if (this.#roundUsage !== undefined) aggregate.metadata.usage = this.#roundUsage;
+    return { chatResponse: aggregate, context: this.#context };
+  }
+
+  #outgoing(chunk: ChatResponse): ChatResponse | undefined {
+    let outgoing: ChatResponse | undefined = chunk;
+    if (this.#state.finalAnswer) outgoing = finalAnswerResponse(chunk, false) ?? undefined;
+    else if (this.#hooks.isToolCallResponse(chunk)) outgoing = textOnly(chunk);
+    if (outgoing === undefined) return undefined;
+    const previousUsage = this.#previousUsage;
+    if (isUsageEmpty(previousUsage) || isUsageEmpty(outgoing.metadata.usage)) return outgoing;
+    return {
+      ...outgoing,
+      metadata: { ...outgoing.metadata, usage: addUsage(previousUsage, outgoing.metadata.usage) },
+    };
+  }
+}
+
+function emitTextDelta(events: TurnEventEmitter, iteration: number, chunk: ChatResponse): void {
+  const text = chunk.results[0]?.output.text;
+  if (!text) return;
+  events.emit({
+    type: 'text-delta',
+    turnId: events.turnId,
+    timestamp: Date.now(),
+    iteration,
+    text,
+  });
+}

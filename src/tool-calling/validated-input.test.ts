@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AugmentedToolCallback } from '../augmentation/augmented-tool-callback.js';
+import type { Message, ToolResponse, ToolResponseMessage } from '../messages/index.js';
+import { toolCall } from '../messages/index.js';
+import { jsonSchema } from '../tools/schema/typed-json-schema.js';
+import { tool } from '../tools/tool.js';
+import type { ToolCallback, ToolCallOptions, ToolContext } from '../tools/tool-callback.js';
+import { promptWith, toolCallResponse } from './__tests__/spy-tool.js';
+import { createToolCallingManager } from './create-tool-calling-manager.js';
+
+function lastResponses(history: Message[]): ToolResponse[] {
+  return (history[history.length - 1] as ToolResponseMessage).responses;
+}
+
+/** A user-written callback that records what `call` receives. */
+function recordingCallback(name: string, schema: Record<string, unknown>) {
+  const calls: { input: string; options: ToolCallOptions | undefined }[] = [];
+  const callback: ToolCallback = {
+    definition: { name, description: name, inputSchema: schema },
+    metadata: {},
+    async call(input: string, _context?: ToolContext, options?: ToolCallOptions) {
+      calls.push({ input, options });
+      return 'ok';
+    },
+  };
+  return { callback, calls };
+}
+
+describe('arguments are parsed and validated once, by the manager', () => {
+  it('hands every callback the validated arguments with the text (a user-written callback)', async () => {
+    const { callback, calls } = recordingCallback('lookup', {
+      type: 'object',
+      properties: { id: { type: 'integer' } },
+      required: ['id'],
+    });
+    await createToolCallingManager().executeToolCalls(
+      promptWith([callback]),
+      toolCallResponse([toolCall('1', 'lookup', '{"id": 7}')]),
+    );
+    expect(calls).toEqual([{ input: '{"id": 7}', options: { validatedInput: { id: 7 } } }]);
+  });
+
+  it('runs a Zod schema once per call (a counting transform), and the tool gets its output', async () => {
+    let transformRuns = 0;
+    const received: unknown[] = [];
+    const shout = tool({
+      name: 'shout',
+      inputSchema: z.object({
+        word: z.string().transform((word) => {
+          transformRuns++;
+          return word.toUpperCase();
+        }),
+      }),
+      execute: (input) => {
+        received.push(input);
+        return input.word;
+      },
+    });
+    const result = await createToolCallingManager().executeToolCalls(
+      promptWith([shout]),
+      toolCallResponse([
+        toolCall('1', 'shout', '{"word":"hi"}'),
+        toolCall('2', 'shout', '{"word":"yo"}'),
+      ]),
+    );
+    expect(transformRuns).toBe(2);
+    expect(received).toEqual([{ word: 'HI' }, { word: 'YO' }]);
+    expect(lastResponses(result.conversationHistory).map((r) => r.responseData)).toEqual([
+      '"HI"',
+      '"YO"',
+    ]);
+  });
+
+  it('a JSON Schema tool() trusts the validated input: it neither parses the text nor checks it again', async () => {
+    const received: unknown[] = [];
+    const lookup = tool({
+      name: 'lookup',
+      inputSchema: jsonSchema<{ id: number }>({
+        type: 'object',
+        properties: { id: { type: 'integer' } },
+        required: ['id'],
+      }),
+      execute: (input) => {
+        received.push(input);
+        return 'ok';
+      },
+    });
+    // The text is not even JSON, and the value breaks the schema: a callback that parsed or
+    // validated again would reject the call.
+    await lookup.call('not json', { context: {} }, { validatedInput: { id: 'seven' } });
+    expect(received).toEqual([{ id: 'seven' }]);
+    // Without validated input it parses and validates as before.
+    await expect(lookup.call('{"id":"seven"}')).rejects.toMatchObject({
+      code: 'TOOL_INPUT_INVALID',
+    });
+  });
+
+  it('an augmented callback passes the wrapped tool its own validated arguments', async () => {
+    const { callback, calls } = recordingCallback('weather', {
+      type: 'object',
+      properties: { city: { type: 'string' } },
+      required: ['city'],
+    });
+    const thoughts: unknown[] = [];
+    const augmented = new AugmentedToolCallback(callback, {
+      argumentSchema: z.object({ reasoning: z.string() }),
+      argumentConsumer: ({ arguments: extra }) => {
+        thoughts.push(extra);
+      },
+    });
+    await createToolCallingManager().executeToolCalls(
+      promptWith([augmented]),
+      toolCallResponse([toolCall('1', 'weather', '{"city":"Oslo","reasoning":"asked"}')]),
+    );
+    expect(thoughts).toEqual([{ reasoning: 'asked' }]);
+    expect(calls).toEqual([
+      { input: '{"city":"Oslo"}', options: { validatedInput: { city: 'Oslo' } } },
+    ]);
+  });
+});
