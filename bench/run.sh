@@ -5,14 +5,22 @@
 #
 #   bash bench/run.sh                  every benchmark, rewrites bench/RESULTS.md
 #   bash bench/run.sh streaming ...    only these (by file name without .ts), printed to stdout
+#   bash bench/run.sh --update a b     only these, and their sections replaced in bench/RESULTS.md
 #   BENCH_SMOKE=1 bash bench/run.sh    tiny counts (proves they run), printed to stdout
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 log() { echo "[bench] $*" >&2; }
 
+update=false
+if [ "${1:-}" = "--update" ]; then
+  update=true
+  shift
+  [ "$#" -gt 0 ] || { log "--update needs the benchmarks to rerun"; exit 2; }
+fi
+
 # Benchmarks run in this order; any other bench/*.ts script follows, alphabetically.
-ORDER=(loop-overhead streaming scaling memory-per-conversation hot-path-profile memory-stores tool-retrieval observability-overhead)
+ORDER=(loop-overhead streaming scaling memory-per-conversation hot-path-profile allocation-profile memory-stores tool-retrieval observability-overhead)
 
 [ -d node_modules ] || { log "installing the project's dependencies"; npm ci --no-audit --no-fund >&2; }
 log "building toolloop"
@@ -61,7 +69,11 @@ for name in "${scripts[@]}"; do
 done
 log "all benchmarks took $((SECONDS - started)) s"
 
-if [ "${BENCH_SMOKE:-}" = "1" ] || [ "$#" -gt 0 ]; then
+if $update && [ "${BENCH_SMOKE:-}" != "1" ]; then
+  node bench/dist/lib/update-results.js "$sections"
+  node_modules/.bin/biome format --write bench/RESULTS.md >/dev/null 2>&1 || log "could not format bench/RESULTS.md"
+  log "updated these sections of bench/RESULTS.md: $*"
+elif [ "${BENCH_SMOKE:-}" = "1" ] || [ "$#" -gt 0 ]; then
   cat "$sections"
 else
   # Trailing blank line removed so the file ends with exactly one newline.

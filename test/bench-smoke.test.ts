@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -40,8 +41,42 @@ describe.skipIf(!peersInstalled && !process.env.CI)(
           'streaming',
           'scaling',
           'memory-per-conversation',
+          'allocation-profile',
         ]),
       );
+    });
+
+    it('bench/run.sh --update replaces only the rerun sections and notes them in the head', () => {
+      const directory = mkdtempSync(join(tmpdir(), 'toolloop-bench-update-'));
+      try {
+        const results = join(directory, 'RESULTS.md');
+        const fresh = join(directory, 'fresh.md');
+        writeFileSync(
+          results,
+          '# Benchmark results\n\n- Date: 2026-01-01 00:00 UTC\n- toolloop 0.1.0 (commit aaaaaaa)\n\n## Loop overhead\n\nold loop\n\n## Scaling\n\nold scaling\n',
+        );
+        writeFileSync(
+          fresh,
+          '# Benchmark results\n\n- Date: 2026-02-02 12:00 UTC\n- toolloop 0.1.0 (commit bbbbbbb)\n\n## Loop overhead\n\nnew loop\n\n## Allocation profile\n\nnew profile\n',
+        );
+        const run = spawnSync(
+          process.execPath,
+          [join(bench, 'dist', 'lib', 'update-results.js'), fresh, results],
+          { encoding: 'utf8' },
+        );
+        expect(run.status, run.stderr).toBe(0);
+        const updated = readFileSync(results, 'utf8');
+        expect(updated).toContain('- Date: 2026-01-01 00:00 UTC');
+        expect(updated).toContain(
+          '- Rerun on 2026-02-02 12:00 UTC (commit bbbbbbb, `bash bench/run.sh --update`): Loop overhead, Allocation profile;',
+        );
+        expect(updated).toContain('## Loop overhead\n\nnew loop');
+        expect(updated).not.toContain('old loop');
+        expect(updated).toContain('## Scaling\n\nold scaling');
+        expect(updated).toContain('## Allocation profile\n\nnew profile');
+      } finally {
+        rmSync(directory, { recursive: true, force: true });
+      }
     });
 
     for (const name of scripts) {

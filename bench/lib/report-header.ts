@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { fmt } from './harness.js';
 
 /**
@@ -55,6 +55,11 @@ const lines = [
   `- Machine: ${cpuList[0]?.model.trim() ?? 'unknown CPU'}, ${cpuList.length} cores, ${fmt(totalmem() / 1024 ** 3)} GB memory (${process.platform} ${process.arch})`,
   `- Node ${process.version}, run with \`--expose-gc\``,
   `- Date: ${new Date().toISOString().replace('T', ' ').slice(0, 16)} UTC`,
+  // A loaded machine slows everything and GC most (parallel scavenges wait for descheduled
+  // helper threads): ratios within one run stay comparable, absolute numbers do not.
+  `- Load: ${loadavg()
+    .map((load) => load.toFixed(1))
+    .join(' / ')} (1 / 5 / 15 min load average at the start, on ${cpuList.length} cores)`,
   `- toolloop ${toolloopVersion} (commit ${commit()})`,
   `- Peers: ${peers.map((name) => `\`${name}\` ${installedVersion(name)}`).join(', ')}`,
   '',

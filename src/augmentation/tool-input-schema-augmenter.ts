@@ -34,7 +34,7 @@ export class ToolInputSchemaAugmenter {
     }
     this.argumentsSchema = resolved.jsonSchema;
     this.argumentNames = Object.freeze(argumentNames);
-    this.#validate = (value) => resolved.validate(value);
+    this.#validate = (value) => Promise.resolve(resolved.validate(value));
   }
 
   /**

@@ -6,7 +6,7 @@ import {
 } from '../advisors/index.js';
 import { IllegalStateError } from '../errors/index.js';
 import type { ChatModel } from '../model/index.js';
-import type { ToolCallingAdvisor } from '../tool-calling/tool-calling-advisor.js';
+import { ToolCallingAdvisor } from '../tool-calling/tool-calling-advisor.js';
 import { AdvisorParams } from './advisor-params.js';
 
 /**
@@ -15,7 +15,8 @@ import { AdvisorParams } from './advisor-params.js';
  *
  * Auto-registration is skipped when the advisor param
  * `AdvisorParams.TOOL_CALLING_ADVISOR_AUTO_REGISTER` is exactly `false` or when a `ToolAdvisor` is
- * already present. Otherwise a copy of `template` is added, also when the request has no tools (an
+ * already present. Otherwise `template` (a copy of it, unless it is a plain ToolCallingAdvisor with
+ * the wanted history setting) is added, also when the request has no tools (an
  * advisor may add tools at run time), with internal conversation history off exactly when a
  * memory advisor sits inside the loop (a larger order than the template's). More than one
  * `ToolAdvisor` is an `IllegalStateError` naming them all.
@@ -32,7 +33,17 @@ export function buildAdvisorChain(
     const memoryInsideLoop = result.some(
       (advisor) => isMemoryAdvisor(advisor) && advisor.order > template.order,
     );
-    result.push(template.copy({ conversationHistoryEnabled: !memoryInsideLoop }));
+    const conversationHistoryEnabled = !memoryInsideLoop;
+    // The built-in ToolCallingAdvisor keeps no per-request state, so a template that already has
+    // the wanted setting serves every request as it is: copying it allocated 0.9 KB per
+    // loop-overhead conversation (bench/allocation-profile.ts). A subclass may keep state of its
+    // own, so it is still copied per request.
+    result.push(
+      template.constructor === ToolCallingAdvisor &&
+        template.conversationHistoryEnabled === conversationHistoryEnabled
+        ? template
+        : template.copy({ conversationHistoryEnabled }),
+    );
   }
   const toolAdvisors = result.filter(isToolAdvisor);
   if (toolAdvisors.length > 1) {

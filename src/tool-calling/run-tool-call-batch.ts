@@ -95,7 +95,8 @@ class ToolCallBatch implements DeferredSignalOwner {
   #controller: AbortController | undefined;
   /** Why the batch failed, once it has: the shared signal's abort reason. */
   #failure: { reason: unknown } | undefined;
-  readonly #timedCalls = new Set<TimedCall>();
+  /** Calls with a timeout that are running; created by the first one (most batches have none). */
+  #timedCalls: Set<TimedCall> | undefined;
   #next = 0;
   #running = 0;
   #sequentialRunning = false;
@@ -170,8 +171,10 @@ class ToolCallBatch implements DeferredSignalOwner {
     this.#settings.signal?.removeEventListener('abort', this.#onCallerAbort);
     this.#failure = { reason: error };
     this.#controller?.abort(error);
-    for (const timed of this.#timedCalls) timed.cancel(error);
-    this.#timedCalls.clear();
+    if (this.#timedCalls !== undefined) {
+      for (const timed of this.#timedCalls) timed.cancel(error);
+      this.#timedCalls.clear();
+    }
     this.#reject(error);
   }
 
@@ -184,7 +187,7 @@ class ToolCallBatch implements DeferredSignalOwner {
       this.#next++;
       this.#running++;
       if (plan.sequential) this.#sequentialRunning = true;
-      void this.#execute(plan);
+      this.#execute(plan);
     }
     if (!this.#settled && this.#running === 0 && this.#next >= plans.length) {
       this.#settled = true;
@@ -193,83 +196,127 @@ class ToolCallBatch implements DeferredSignalOwner {
     }
   }
 
-  async #execute(plan: PlannedToolCall): Promise<void> {
+  /**
+   * Starts one planned call; when it settles, {@link ToolCallBatch.#complete} writes its response
+   * and starts the next queued calls. A call without a timeout or an observer (the common case)
+   * is a `then` on the tool's promise rather than an async function: an async function holding
+   * this method's locals allocates a large frame per call; with the two `then` callbacks instead,
+   * a loop-overhead conversation (3 calls) allocates 1.2 KB less (measured with
+   * bench/allocation-profile.ts).
+   */
+  #execute(plan: PlannedToolCall): void {
+    const settings = this.#settings;
+    if (
+      plan.timeoutMs !== undefined ||
+      settings.observer !== undefined ||
+      settings.events !== undefined
+    ) {
+      void this.#executeWatched(plan);
+      return;
+    }
+    let promise: Promise<unknown>;
     try {
-      await this.#invoke(plan);
+      promise = Promise.resolve(callTool(plan, this.#toolContext(plan.call), plan.callOptions));
+    } catch (error) {
+      promise = Promise.reject(error);
+    }
+    promise.then(
+      (value) => this.#complete(plan, 'value', value, undefined, 0),
+      (error: unknown) => this.#complete(plan, 'error', undefined, error, 0),
+    );
+  }
+
+  /** {@link ToolCallBatch.#execute} for a call with a timeout, an observer or event listeners. */
+  async #executeWatched(plan: PlannedToolCall): Promise<void> {
+    const { call, callback } = plan;
+    const settings = this.#settings;
+    const observer = settings.observer;
+    const events = settings.events;
+    const started = observer === undefined && events === undefined ? 0 : performance.now();
+    let callOptions = plan.callOptions;
+    try {
+      if (events !== undefined) {
+        const iteration = settings.iteration ?? 1;
+        emitToolExecutionStart(events, iteration, call);
+        callOptions = {
+          ...callOptions,
+          onProgress: (value) => {
+            if (!this.#settled) emitToolProgress(events, iteration, call, value);
+          },
+        };
+      }
+      observer?.onToolCallStart?.({
+        toolName: call.name,
+        toolCallId: call.id,
+        definition: callback.definition,
+        ...(observer.includeContent === true ? { arguments: plan.input } : {}),
+      });
     } catch (error) {
       this.#fail(error);
       return;
     }
-    this.#running--;
-    if (plan.sequential) this.#sequentialRunning = false;
-    this.#pump();
+    if (plan.timeoutMs === undefined) {
+      let value: unknown;
+      try {
+        value = await callTool(plan, this.#toolContext(call), callOptions);
+      } catch (error) {
+        this.#complete(plan, 'error', undefined, error, started);
+        return;
+      }
+      this.#complete(plan, 'value', value, undefined, started);
+      return;
+    }
+    const timed = new TimedCall(plan.timeoutMs);
+    const toolContext: ToolContext = {
+      context: settings.context,
+      toolCallId: call.id,
+      messages: settings.messages,
+      signal: timed.controller.signal,
+    };
+    this.#timedCalls ??= new Set();
+    this.#timedCalls.add(timed);
+    let promise: Promise<string>;
+    try {
+      promise = Promise.resolve(callTool(plan, toolContext, callOptions));
+    } catch (error) {
+      promise = Promise.reject(error);
+    }
+    const outcome = await timed.settle(promise);
+    this.#timedCalls.delete(timed);
+    this.#complete(
+      plan,
+      outcome.kind,
+      outcome.kind === 'value' ? outcome.value : undefined,
+      outcome.kind === 'error' ? outcome.error : undefined,
+      started,
+    );
   }
 
-  async #invoke(plan: PlannedToolCall): Promise<void> {
+  /**
+   * A call has settled: turns its outcome into its response (or ends the batch when the exception
+   * processor or the observer throws), then starts the next queued calls. `error` is what the
+   * tool threw for `'error'`.
+   */
+  #complete(
+    plan: PlannedToolCall,
+    outcome: CallOutcome['kind'],
+    value: unknown,
+    error: unknown,
+    started: number,
+  ): void {
     const { call, callback } = plan;
-    const observer = this.#settings.observer;
-    const events = this.#settings.events;
-    const iteration = this.#settings.iteration ?? 1;
-    const content = observer?.includeContent === true;
-    const started = observer === undefined && events === undefined ? 0 : performance.now();
-    let callOptions = plan.callOptions;
-    if (events !== undefined) {
-      emitToolExecutionStart(events, iteration, call);
-      callOptions = {
-        ...callOptions,
-        onProgress: (value) => {
-          if (!this.#settled) emitToolProgress(events, iteration, call, value);
-        },
-      };
-    }
-    observer?.onToolCallStart?.({
-      toolName: call.name,
-      toolCallId: call.id,
-      definition: callback.definition,
-      ...(content ? { arguments: plan.input } : {}),
-    });
-
     const settings = this.#settings;
-    let outcome: CallOutcome;
-    if (plan.timeoutMs === undefined) {
-      const toolContext = this.#toolContext(call);
-      try {
-        outcome = { kind: 'value', value: await callTool(plan, toolContext, callOptions) };
-      } catch (error) {
-        outcome = { kind: 'error', error };
-      }
-    } else {
-      const timed = new TimedCall(plan.timeoutMs);
-      const toolContext: ToolContext = {
-        context: settings.context,
-        toolCallId: call.id,
-        messages: settings.messages,
-        signal: timed.controller.signal,
-      };
-      this.#timedCalls.add(timed);
-      let promise: Promise<string>;
-      try {
-        promise = Promise.resolve(callTool(plan, toolContext, callOptions));
-      } catch (error) {
-        promise = Promise.reject(error);
-      }
-      outcome = await timed.settle(promise);
-      this.#timedCalls.delete(timed);
-    }
-
     let result: string | undefined;
     let kind: ToolCallOutcome;
-    let error: unknown;
     let failure: unknown;
     let failed = false;
-    if (this.#settled || outcome.kind === 'aborted') {
+    if (this.#settled || outcome === 'aborted') {
       kind = 'aborted';
-    } else if (outcome.kind === 'timeout') {
+    } else if (outcome === 'timeout') {
       kind = 'timeout';
       result = `Tool '${call.name}' timed out after ${plan.timeoutMs} ms`;
     } else {
-      if (outcome.kind === 'value') {
-        const value = outcome.value;
+      if (outcome === 'value') {
         if (typeof value === 'string') result = value;
         else if (value === undefined) result = VOID_RESULT_TEXT;
         else {
@@ -280,11 +327,10 @@ class ToolCallBatch implements DeferredSignalOwner {
             message: `Tool '${call.name}' returned ${describeValueType(value)} instead of text: a ToolCallback's call must resolve to a string.`,
           });
         }
-      } else {
-        // The caller's abort has settled the batch already (its listener runs as the signal
-        // fires), and a timeout settles its call first: an abort error seen here is the tool's own.
-        error = outcome.error;
       }
+      // Otherwise `error` holds what the tool threw. The caller's abort has settled the batch
+      // already (its listener runs as the signal fires), and a timeout settles its call first:
+      // an abort error seen here is the tool's own.
       if (result !== undefined) {
         kind = 'success';
       } else if (isToolloopErrorWithCode(error, 'TOOL_INPUT_INVALID')) {
@@ -308,23 +354,31 @@ class ToolCallBatch implements DeferredSignalOwner {
       if (result !== undefined) result = capToolResultText(result, settings.maxResultBytes);
     }
 
+    const observer = settings.observer;
     if (observer?.onToolCallEnd !== undefined) {
-      observer.onToolCallEnd({
-        toolName: call.name,
-        toolCallId: call.id,
-        definition: callback.definition,
-        durationMs: performance.now() - started,
-        outcome: kind,
-        isError: kind !== 'success',
-        ...(error !== undefined ? { errorType: errorTypeName(error) } : {}),
-        ...(content ? { arguments: plan.input } : {}),
-        ...(content && result !== undefined ? { result } : {}),
-      });
+      const content = observer.includeContent === true;
+      try {
+        observer.onToolCallEnd({
+          toolName: call.name,
+          toolCallId: call.id,
+          definition: callback.definition,
+          durationMs: performance.now() - started,
+          outcome: kind,
+          isError: kind !== 'success',
+          ...(error !== undefined ? { errorType: errorTypeName(error) } : {}),
+          ...(content ? { arguments: plan.input } : {}),
+          ...(content && result !== undefined ? { result } : {}),
+        });
+      } catch (thrown) {
+        failed = true;
+        failure = thrown;
+      }
     }
+    const events = settings.events;
     if (events !== undefined) {
       emitToolResult(
         events,
-        iteration,
+        settings.iteration ?? 1,
         call,
         RESULT_OUTCOMES[kind],
         result === undefined
@@ -334,14 +388,20 @@ class ToolCallBatch implements DeferredSignalOwner {
         error !== undefined ? errorTypeName(error) : failed ? errorTypeName(failure) : undefined,
       );
     }
-    if (failed) throw failure;
-    if (this.#settled || result === undefined) return;
-
-    const isError = kind !== 'success';
-    this.#settings.responses[plan.index] = isError
-      ? { id: call.id, name: call.name, responseData: result, isError: true }
-      : { id: call.id, name: call.name, responseData: result };
-    if (!isError && callback.metadata.returnDirect === true) this.#directSuccesses++;
+    if (failed) {
+      this.#fail(failure);
+      return;
+    }
+    if (!this.#settled && result !== undefined) {
+      const isError = kind !== 'success';
+      settings.responses[plan.index] = isError
+        ? { id: call.id, name: call.name, responseData: result, isError: true }
+        : { id: call.id, name: call.name, responseData: result };
+      if (!isError && callback.metadata.returnDirect === true) this.#directSuccesses++;
+    }
+    this.#running--;
+    if (plan.sequential) this.#sequentialRunning = false;
+    this.#pump();
   }
 }
 

@@ -8,6 +8,7 @@ import {
 import { peekToolSignal } from './deferred-tool-signal.js';
 import { describeValueType } from './describe-value-type.js';
 import { parseToolArguments } from './input/parse-tool-arguments.js';
+import type { ToolInputValidation } from './schema/tool-input-schema.js';
 import type { ToolCallback, ToolCallOptions, ToolContext } from './tool-callback.js';
 import type { PreparedTool } from './tool-options.js';
 
@@ -29,25 +30,49 @@ export function createToolCallback(
 ): ToolCallback {
   const { definition, metadata, inputSchema, resultConverter } = tool;
   const toolName = definition.name;
-  async function callValidated(
+  // Validation is synchronous for the common schemas, so `callValidated` waits only for a promise
+  // and `run` is the one async function per call: 2.1 KB less allocated per loop-overhead
+  // conversation (3 calls) than awaiting a ready value in nested async functions, measured with
+  // bench/allocation-profile.ts. (Converting the result in a `then` instead of in `run` saved
+  // another 0.5–0.7 KB, under 4%: not done.)
+  function callValidated(
     value: Record<string, unknown>,
     context: ToolContext | undefined,
     schemaChecked: boolean,
     onProgress: ((value: unknown) => void) | undefined,
   ): Promise<string> {
-    let input: unknown = value;
     // Input checked against the JSON Schema needs nothing more when that schema is all the tool
     // has; a Standard Schema still runs once here, for its conversion (transforms, defaults).
-    if (!(schemaChecked && inputSchema.checksJsonSchemaOnly)) {
-      let checked: Awaited<ReturnType<typeof inputSchema.validate>>;
-      try {
-        checked = await inputSchema.validate(value);
-      } catch (error) {
-        throw asToolExecutionError(toolName, error, peekToolSignal(context));
-      }
-      if (!checked.ok) throw new InvalidToolInputError({ toolName, issues: checked.issues });
-      input = checked.value;
+    if (schemaChecked && inputSchema.checksJsonSchemaOnly) return run(value, context, onProgress);
+    let checked: ToolInputValidation | PromiseLike<ToolInputValidation>;
+    try {
+      checked = inputSchema.validate(value);
+    } catch (error) {
+      return Promise.reject(asToolExecutionError(toolName, error, peekToolSignal(context)));
     }
+    if (!isPromiseLike(checked)) return runChecked(checked, context, onProgress);
+    return Promise.resolve(checked).then(
+      (ready) => runChecked(ready, context, onProgress),
+      (error: unknown) => {
+        throw asToolExecutionError(toolName, error, peekToolSignal(context));
+      },
+    );
+  }
+  function runChecked(
+    checked: ToolInputValidation,
+    context: ToolContext | undefined,
+    onProgress: ((value: unknown) => void) | undefined,
+  ): Promise<string> {
+    if (!checked.ok) {
+      return Promise.reject(new InvalidToolInputError({ toolName, issues: checked.issues }));
+    }
+    return run(checked.value, context, onProgress);
+  }
+  async function run(
+    input: unknown,
+    context: ToolContext | undefined,
+    onProgress: ((value: unknown) => void) | undefined,
+  ): Promise<string> {
     const signal = peekToolSignal(context);
     if (signal?.aborted) {
       throw isAbortError(signal.reason)
@@ -154,4 +179,8 @@ export function asToolExecutionError(
     cause: error,
     ...(typeof error === 'string' ? { message: error } : {}),
   });
+}
+
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }

@@ -10,6 +10,7 @@ import {
   isStandardSchema,
   type StandardJsonSchemaV1,
   type StandardSchemaIssue,
+  type StandardSchemaResult,
   type StandardSchemaV1,
 } from './standard-schema.js';
 import type { InferTypedJsonSchemaInput } from './typed-json-schema.js';
@@ -50,8 +51,13 @@ export interface ResolvedToolInputSchema {
    * validation also converts (transforms, defaults, refinements JSON Schema cannot express).
    */
   readonly checksJsonSchemaOnly: boolean;
-  /** Checks parsed arguments; the value passed on may be transformed by the schema library. */
-  validate(value: Record<string, unknown>): Promise<ToolInputValidation>;
+  /**
+   * Checks parsed arguments; the value passed on may be transformed by the schema library.
+   * Synchronous when the schema library validates synchronously (a promise only for an async
+   * schema): awaiting a value that is already there costs every tool call a promise and a
+   * microtask hop.
+   */
+  validate(value: Record<string, unknown>): ToolInputValidation | PromiseLike<ToolInputValidation>;
 }
 
 /**
@@ -95,7 +101,7 @@ function fromJsonSchema(schema: JsonSchema, toolName: string): ResolvedToolInput
   return {
     jsonSchema,
     checksJsonSchemaOnly: true,
-    async validate(value) {
+    validate(value) {
       const issues = validateJsonSchema(jsonSchema, value);
       return issues.length === 0 ? { ok: true, value } : { ok: false, issues };
     },
@@ -120,12 +126,18 @@ function fromStandardSchema(
   return {
     jsonSchema,
     checksJsonSchemaOnly: false,
-    async validate(value) {
-      const result = await schema['~standard'].validate(fillOmittedNullables(fillPlan, value));
-      if (result.issues === undefined) return { ok: true, value: result.value };
-      return { ok: false, issues: result.issues.map(toToolInputIssue) };
+    validate(value) {
+      const result = schema['~standard'].validate(fillOmittedNullables(fillPlan, value));
+      return result instanceof Promise
+        ? result.then(toToolInputValidation)
+        : toToolInputValidation(result);
     },
   };
+}
+
+function toToolInputValidation(result: StandardSchemaResult<unknown>): ToolInputValidation {
+  if (result.issues === undefined) return { ok: true, value: result.value };
+  return { ok: false, issues: result.issues.map(toToolInputIssue) };
 }
 
 function toToolInputIssue(issue: StandardSchemaIssue): ToolInputIssue {
