@@ -15,7 +15,8 @@ export type ToolloopErrorCode =
   | 'STRUCTURED_OUTPUT_INVALID'
   | 'MCP_CONNECTION_FAILED'
   | 'MCP_PROTOCOL_ERROR'
-  | 'MCP_LIMIT_EXCEEDED';
+  | 'MCP_LIMIT_EXCEEDED'
+  | 'CONFIG_INVALID';
 
 /** Options shared by every toolloop error constructor. */
 export interface ToolloopErrorOptions {
