@@ -90,8 +90,16 @@ export function applyConfigEntries(
       continue;
     }
     let value = entry.value;
-    if (Array.isArray(value) && matched.property.type.kind === 'list' && value.includes(undefined)) {
-      problems.push({ key: matched.key, origin: entry.origin, problem: 'list indexes must start at 0 with no gaps' });
+    if (
+      Array.isArray(value) &&
+      matched.property.type.kind === 'list' &&
+      value.includes(undefined)
+    ) {
+      problems.push({
+        key: matched.key,
+        origin: entry.origin,
+        problem: 'list indexes must start at 0 with no gaps',
+      });
       continue;
     }
     const type =

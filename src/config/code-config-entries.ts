@@ -38,7 +38,8 @@ export function codeConfigEntries(input: ToolloopConfigInput): {
     }
     const prefix = paths.some(
       ({ path }) =>
-        path.length > at.length && at.every((part, i) => path[i]!.startsWith('<') || path[i] === part),
+        path.length > at.length &&
+        at.every((part, i) => path[i]!.startsWith('<') || path[i] === part),
     );
     if (!prefix || typeof value !== 'object' || value === null || Array.isArray(value)) {
       problems.push({

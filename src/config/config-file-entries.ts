@@ -1,6 +1,6 @@
 import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
 import { type ConfigEntry, parseKeySegments } from './config-entry.js';
-import { type ConfigProblem } from './config-error.js';
+import type { ConfigProblem } from './config-error.js';
 import { PropertiesSyntaxError, parseProperties } from './parse-properties.js';
 
 /** The formats a configuration file may have. */
@@ -31,7 +31,9 @@ export function configFileEntries(
   format: ConfigFileFormat,
   source: string,
 ): FileEntries {
-  return format === 'properties' ? propertiesEntries(text, source) : documentEntries(text, format, source);
+  return format === 'properties'
+    ? propertiesEntries(text, source)
+    : documentEntries(text, format, source);
 }
 
 function propertiesEntries(text: string, file: string): FileEntries {
@@ -42,7 +44,11 @@ function propertiesEntries(text: string, file: string): FileEntries {
     pairs = parseProperties(text);
   } catch (error) {
     if (!(error instanceof PropertiesSyntaxError)) throw error;
-    problems.push({ key: '(syntax)', origin: { kind: 'file', file, line: error.line }, problem: error.message });
+    problems.push({
+      key: '(syntax)',
+      origin: { kind: 'file', file, line: error.line },
+      problem: error.message,
+    });
     return { entries, problems };
   }
   for (const pair of pairs) {

@@ -65,15 +65,15 @@ export const CONFIG_PROPERTIES: readonly ConfigProperty[] = [
     min: 0,
     max: 2,
   }),
-  property('toolloop.providers.<provider>.max-tokens', 'providers.<provider>.maxTokens', positive()),
+  property(
+    'toolloop.providers.<provider>.max-tokens',
+    'providers.<provider>.maxTokens',
+    positive(),
+  ),
 
   // Tools.
   property('spring.ai.tools.throw-exception-on-error', 'tools.throwExceptionOnError', bool),
-  property(
-    'spring.ai.tools.resolution.fallback.enabled',
-    'tools.resolutionFallbackEnabled',
-    bool,
-  ),
+  property('spring.ai.tools.resolution.fallback.enabled', 'tools.resolutionFallbackEnabled', bool),
   property(
     'spring.ai.tools.limits.max-calls-per-tool-default',
     'tools.limits.maxCallsPerToolDefault',
@@ -197,11 +197,7 @@ export const CONFIG_PROPERTIES: readonly ConfigProperty[] = [
     'mcp.stdio.<name>.env.<variable>',
     secret,
   ),
-  property(
-    'spring.ai.mcp.client.stdio.servers-configuration',
-    'mcp.serversConfiguration',
-    text,
-  ),
+  property('spring.ai.mcp.client.stdio.servers-configuration', 'mcp.serversConfiguration', text),
   property(
     'spring.ai.mcp.client.streamable-http.connections.<name>.url',
     'mcp.streamableHttp.<name>.url',

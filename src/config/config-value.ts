@@ -37,7 +37,12 @@ export function convertConfigValue(type: ConfigValueType, raw: unknown): Convert
     }
     case 'integer':
     case 'number': {
-      const value = typeof raw === 'number' ? raw : text !== undefined && text !== '' ? Number(text) : Number.NaN;
+      const value =
+        typeof raw === 'number'
+          ? raw
+          : text !== undefined && text !== ''
+            ? Number(text)
+            : Number.NaN;
       const what = type.kind === 'integer' ? 'an integer' : 'a number';
       const range =
         type.max === undefined ? ` of at least ${type.min}` : ` from ${type.min} to ${type.max}`;
@@ -53,7 +58,12 @@ export function convertConfigValue(type: ConfigValueType, raw: unknown): Convert
       if (raw === -1 || text === '-1' || text?.toLowerCase() === 'unlimited') {
         return { ok: true, value: 'unlimited' };
       }
-      const value = typeof raw === 'number' ? raw : text !== undefined && text !== '' ? Number(text) : Number.NaN;
+      const value =
+        typeof raw === 'number'
+          ? raw
+          : text !== undefined && text !== ''
+            ? Number(text)
+            : Number.NaN;
       if (!Number.isInteger(value)) return fail('a positive integer, or -1 for no limit');
       if (value <= 0) {
         return {
@@ -69,7 +79,8 @@ export function convertConfigValue(type: ConfigValueType, raw: unknown): Convert
       return fail(`one of ${type.values.join(', ')}`);
     }
     case 'string': {
-      if (typeof raw === 'string' || typeof raw === 'number') return { ok: true, value: String(raw) };
+      if (typeof raw === 'string' || typeof raw === 'number')
+        return { ok: true, value: String(raw) };
       return fail('a text');
     }
     case 'list': {
@@ -91,7 +102,8 @@ export function convertConfigValue(type: ConfigValueType, raw: unknown): Convert
       return fail('a comma-separated list');
     }
     case 'duration': {
-      const value = typeof raw === 'number' ? raw : text === undefined ? Number.NaN : parseDuration(text);
+      const value =
+        typeof raw === 'number' ? raw : text === undefined ? Number.NaN : parseDuration(text);
       if (!Number.isFinite(value) || value <= 0) {
         return fail('a positive duration (milliseconds, or 500ms, 20s, 5m, 1h, PT20S)');
       }

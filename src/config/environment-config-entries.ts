@@ -10,9 +10,16 @@ const PREFIXES = ['SPRING_AI_', 'SPRING_DATASOURCE_', 'TOOLLOOP_'];
 /** The owned prefixes as environment names compare; under `TOOLLOOP_`, only the config's sections. */
 const OWNED_ENV_PREFIXES = OWNED_KEY_PREFIXES.flatMap((prefix) =>
   prefix === 'toolloop.'
-    ? ['model', 'providers', 'tools', 'chat-client', 'memory', 'mcp'].map((section) => `toolloop.${section}`)
+    ? ['model', 'providers', 'tools', 'chat-client', 'memory', 'mcp'].map(
+        (section) => `toolloop.${section}`,
+      )
     : [prefix],
-).map((prefix) => prefix.split('.').map((segment) => segment.replace(/-/g, '').toUpperCase()).join(''));
+).map((prefix) =>
+  prefix
+    .split('.')
+    .map((segment) => segment.replace(/-/g, '').toUpperCase())
+    .join(''),
+);
 
 /** `max-total-tool-calls` → `MAXTOTALTOOLCALLS`: a key segment as an environment name compares. */
 const compact = (segment: string): string => segment.replace(/-/g, '').toUpperCase();

@@ -78,11 +78,16 @@ describe('loadConfig', () => {
     expect(config.mcp).toMatchObject({
       requestTimeoutMs: 30_000,
       toolCallbackEnabled: false,
-      stdio: { 'my-server': { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] } },
+      stdio: {
+        'my-server': { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] },
+      },
       streamableHttp: { remote: { url: 'http://127.0.0.1:9000', endpoint: '/mcp' } },
     });
     expect(config.chatProvider).toBe('openai');
-    expect(config.providers.openai).toEqual({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.2' });
+    expect(config.providers.openai).toEqual({
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      model: 'llama3.2',
+    });
     expect(config.memory.postgres).toMatchObject({
       url: 'postgresql://db.internal:5432/app',
       autoMigrate: false,
@@ -209,7 +214,9 @@ describe('loadConfig', () => {
       ['spring.ai.tools.limits.on-limit-exceeded', { kind: 'file', file: path, line: 7 }],
       ['spring.ai.chat.client.tool-calling.enabled', { kind: 'file', file: path, line: 8 }],
     ]);
-    expect(error.message).toContain(`${path}:5: spring.ai.tools.limits.max-total-tool-calls: 0 is out of range`);
+    expect(error.message).toContain(
+      `${path}:5: spring.ai.tools.limits.max-total-tool-calls: 0 is out of range`,
+    );
     expect(error.message).toContain('unknown property');
     expect(error.message).toContain('one of THROW, RETURN_ERROR_RESPONSE, got "EXPLODE"');
     expect(error.message).toContain('expected true or false, got "maybe"');
@@ -238,7 +245,10 @@ describe('loadConfig', () => {
   it('names the environment variable and the code path of a bad value', async () => {
     const error = await problemsOf(
       loadConfig({
-        env: { TOOLLOOP_TOOLS_MAX_CONCURENCY: '3', SPRING_AI_TOOLS_LIMITS_MAX_TOTAL_TOOL_CALLS: 'x' },
+        env: {
+          TOOLLOOP_TOOLS_MAX_CONCURENCY: '3',
+          SPRING_AI_TOOLS_LIMITS_MAX_TOTAL_TOOL_CALLS: 'x',
+        },
         overrides: { tools: { maxConcurrency: 0, bogus: true } as never },
       }),
     );
@@ -259,7 +269,10 @@ describe('loadConfig', () => {
 
   it('never shows a secret value in an error', async () => {
     const error = await problemsOf(
-      loadConfig({ env: false, overrides: { memory: { redis: { url: 'https://user:hunter2@x' } } } }),
+      loadConfig({
+        env: false,
+        overrides: { memory: { redis: { url: 'https://user:hunter2@x' } } },
+      }),
     );
     expect(error.message).toContain('toolloop.memory.redis.url');
     expect(error.message).not.toContain('hunter2');
@@ -296,7 +309,9 @@ describe('loadConfig', () => {
 
   it('reports syntax errors and unreadable files with their location', async () => {
     const yaml = file('bad.yaml', 'spring:\n  ai: [unclosed\n');
-    const error = await problemsOf(loadConfig({ files: [yaml, join(dir, 'absent.yaml')], env: false }));
+    const error = await problemsOf(
+      loadConfig({ files: [yaml, join(dir, 'absent.yaml')], env: false }),
+    );
     expect(error.problems[0]?.problem).toMatch(/^YAML syntax error/);
     expect(error.problems[1]).toMatchObject({
       origin: { kind: 'file', file: join(dir, 'absent.yaml'), line: 1 },

@@ -4,7 +4,11 @@ import { applyConfigEntries, type FieldOrigins } from './bind-config.js';
 import { codeConfigEntries } from './code-config-entries.js';
 import type { ConfigEntry } from './config-entry.js';
 import { ConfigError, type ConfigProblem } from './config-error.js';
-import { type ConfigFileFormat, configFileEntries, configFileFormat } from './config-file-entries.js';
+import {
+  type ConfigFileFormat,
+  configFileEntries,
+  configFileFormat,
+} from './config-file-entries.js';
 import { defaultConfig } from './default-config.js';
 import { type ConfigEnvironment, environmentConfigEntries } from './environment-config-entries.js';
 import type { ToolloopConfig, ToolloopConfigInput } from './toolloop-config.js';
@@ -103,7 +107,11 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Tooll
 }
 
 /** Checks that span several fields: connections complete, the chosen memory store reachable. */
-function checkConfig(config: ToolloopConfig, origins: FieldOrigins, problems: ConfigProblem[]): void {
+function checkConfig(
+  config: ToolloopConfig,
+  origins: FieldOrigins,
+  problems: ConfigProblem[],
+): void {
   const firstOrigin = (prefix: string) => {
     for (const [path, set] of origins) if (path.startsWith(prefix)) return set;
     return undefined;
@@ -114,7 +122,11 @@ function checkConfig(config: ToolloopConfig, origins: FieldOrigins, problems: Co
   };
   for (const [name, connection] of Object.entries(config.mcp.stdio)) {
     if (!connection.command) {
-      need(`mcp.stdio.${name}.`, 'a stdio connection needs a command', `spring.ai.mcp.client.stdio.connections.${name}.command`);
+      need(
+        `mcp.stdio.${name}.`,
+        'a stdio connection needs a command',
+        `spring.ai.mcp.client.stdio.connections.${name}.command`,
+      );
     }
   }
   for (const [kind, key] of [
@@ -123,7 +135,11 @@ function checkConfig(config: ToolloopConfig, origins: FieldOrigins, problems: Co
   ] as const) {
     for (const [name, connection] of Object.entries(config.mcp[kind])) {
       if (!connection.url) {
-        need(`mcp.${kind}.${name}.`, 'the connection needs a url', `spring.ai.mcp.client.${key}.connections.${name}.url`);
+        need(
+          `mcp.${kind}.${name}.`,
+          'the connection needs a url',
+          `spring.ai.mcp.client.${key}.connections.${name}.url`,
+        );
       }
     }
   }

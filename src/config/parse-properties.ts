@@ -75,13 +75,13 @@ function splitPair(logical: string, line: number): PropertiesPair {
     while (valueStart < logical.length && WHITESPACE.has(logical[valueStart]!)) valueStart += 1;
   }
   return {
-    key: unescape(rawKey, line),
-    value: unescape(logical.slice(valueStart), line),
+    key: decodeEscapes(rawKey, line),
+    value: decodeEscapes(logical.slice(valueStart), line),
     line,
   };
 }
 
-function unescape(text: string, line: number): string {
+function decodeEscapes(text: string, line: number): string {
   if (!text.includes('\\')) return text;
   let out = '';
   for (let j = 0; j < text.length; j += 1) {
