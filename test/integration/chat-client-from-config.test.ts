@@ -11,6 +11,7 @@ import {
 } from '../../src/config/index.js';
 import {
   CONVERSATION_ID,
+  jsonSchema,
   type Message,
   type ToolResponseMessage,
   ToolSearchToolCallingAdvisor,
@@ -35,8 +36,12 @@ const run = `${process.pid}_${Date.now().toString(36)}`;
 const counter = tool({
   name: 'countWords',
   description: 'Counts the words of a text',
-  inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
-  execute: (input: { text: string }) => input.text.split(/\s+/).length,
+  inputSchema: jsonSchema<{ text: string }>({
+    type: 'object',
+    properties: { text: { type: 'string' } },
+    required: ['text'],
+  }),
+  execute: (input) => input.text.split(/\s+/).length,
 });
 
 function lastToolResponses(model: ScriptedChatModel, call: number) {
