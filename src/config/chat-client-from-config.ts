@@ -106,7 +106,11 @@ export async function chatClientFromConfig(
       repository === undefined
         ? undefined
         : new MessageWindowChatMemory({ repository, maxMessages: config.memory.maxMessages });
-    const mcpTools = await mcpToolsFromConfig(config, options, closers);
+    const mcpTools = await mcpToolsFromConfig(config, {
+      ...(options.mcpToolFilter ? { toolFilter: options.mcpToolFilter } : {}),
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+    });
+    if (mcpTools !== undefined) closers.push(() => mcpTools.close());
     const advisors: AdvisorEntry[] = [];
     if (chatMemory !== undefined) {
       advisors.push(
@@ -381,22 +385,33 @@ function readServersFile(path: string): Record<string, McpConnectionConfig> {
   return servers as Record<string, McpConnectionConfig>;
 }
 
-async function mcpToolsFromConfig(
+/** Options of {@link mcpToolsFromConfig}. */
+export interface McpToolsFromConfigOptions {
+  /** Applied after `toolloop.mcp.include-tools` / `exclude-tools`. */
+  toolFilter?: McpToolFilter;
+  /** Directory a relative servers-configuration path is resolved against. */
+  cwd?: string;
+}
+
+/**
+ * The configured MCP servers' tools as one `McpToolCallbackProvider` (named, filtered and
+ * collision-checked as the config says), or `undefined` when `spring.ai.mcp.client.enabled` is
+ * false or no server is configured. Nothing connects until tools are first listed; `close()` it
+ * when done. Needs the optional peer `@modelcontextprotocol/sdk`.
+ */
+export async function mcpToolsFromConfig(
   config: ToolloopConfig,
-  options: ChatClientFromConfigOptions,
-  closers: (() => Promise<void> | void)[],
+  options: McpToolsFromConfigOptions = {},
 ): Promise<McpToolCallbackProvider | undefined> {
   if (!config.mcp.enabled) return undefined;
   const connections = mcpConnectionsFromConfig(config, options.cwd);
   if (Object.keys(connections).length === 0) return undefined;
-  const { McpToolCallbackProvider } = await importPeer<typeof import('../mcp/index.js')>(
-    '@modelcontextprotocol/sdk/client/index.js',
-    'an MCP connection',
-  ).then(() => import('../mcp/index.js'));
+  await importPeer('@modelcontextprotocol/sdk/client/index.js', 'an MCP connection');
+  const { McpToolCallbackProvider } = await import('../mcp/index.js');
   const { includeTools, excludeTools } = config.mcp;
   const listed = (rules: readonly string[], server: string, tool: string) =>
     rules.includes(tool) || rules.includes(`${server}/${tool}`);
-  const provider = new McpToolCallbackProvider({
+  return new McpToolCallbackProvider({
     connections,
     clientOptions: {
       clientInfo: { name: config.mcp.name, version: config.mcp.version },
@@ -408,8 +423,6 @@ async function mcpToolsFromConfig(
     toolFilter: (connection, tool) =>
       (includeTools.length === 0 || listed(includeTools, connection.serverName, tool.name)) &&
       !listed(excludeTools, connection.serverName, tool.name) &&
-      (options.mcpToolFilter?.(connection, tool) ?? true),
+      (options.toolFilter?.(connection, tool) ?? true),
   });
-  closers.push(() => provider.close());
-  return provider;
 }

@@ -4,7 +4,9 @@ export {
   type ChatClientFromConfigOptions,
   type ConfiguredChatClient,
   chatClientFromConfig,
+  type McpToolsFromConfigOptions,
   mcpConnectionsFromConfig,
+  mcpToolsFromConfig,
 } from './chat-client-from-config.js';
 export {
   type ChatModelFactory,
