@@ -149,17 +149,37 @@ export async function chatCommand(args: readonly string[], io: CliOutput): Promi
   return EXIT_CODES.ok;
 }
 
-/** Writes the chat: streamed text and tool lines, starting a new line only when needed. */
+/**
+ * Writes the chat: streamed answer text after an `assistant> ` prefix (repeated after tool
+ * lines), and whole lines that start on a new line only when needed.
+ */
 class ChatPrinter {
   #atLineStart = true;
+  #answering = false;
+  #needPrefix = false;
   readonly #out: NodeJS.WritableStream;
 
   constructor(out: NodeJS.WritableStream) {
     this.#out = out;
   }
 
+  beginAnswer(): void {
+    this.#answering = true;
+    this.#needPrefix = true;
+  }
+
+  endAnswer(): void {
+    this.#answering = false;
+    if (!this.#atLineStart) this.#out.write('\n');
+    this.#atLineStart = true;
+  }
+
   text(delta: string): void {
     if (delta === '') return;
+    if (this.#needPrefix) {
+      this.#out.write(`${this.#atLineStart ? '' : '\n'}assistant> `);
+      this.#needPrefix = false;
+    }
     this.#out.write(delta);
     this.#atLineStart = delta.endsWith('\n');
   }
@@ -168,6 +188,7 @@ class ChatPrinter {
     if (!this.#atLineStart) this.#out.write('\n');
     this.#out.write(`${text}\n`);
     this.#atLineStart = true;
+    if (this.#answering) this.#needPrefix = true;
   }
 
   readonly observer: ToolCallObserver = {
@@ -242,15 +263,16 @@ async function runChatLoop(
     }
     running = new AbortController();
     try {
-      printer.text('assistant> ');
+      printer.beginAnswer();
       const stream = built.client
         .prompt(line)
         .advisors((a) => a.param(CONVERSATION_ID, conversationId))
         .stream({ signal: running.signal })
         .content();
       for await (const delta of stream) printer.text(delta);
-      printer.line('');
+      printer.endAnswer();
     } catch (error) {
+      printer.endAnswer();
       printer.line(running.signal.aborted ? '(stopped)' : `error: ${(error as Error).message}`);
     } finally {
       running = undefined;

@@ -30,6 +30,8 @@ const MCP_HELP = `Usage: toolloop mcp <serve|tools> ...
   mcp tools <config>   List the tools the configured MCP servers offer
 
 Run "toolloop mcp serve --help" or "toolloop mcp tools --help" for their options.
+
+Exit codes: 0 ok, 1 runtime error, 2 usage error or invalid configuration.
 `;
 
 type Command = (args: readonly string[], io: CliOutput) => Promise<number>;

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { plainRoundTripScript, runPlainRoundTripDemo } from '../../src/demo/plain-round-trip-demo.js';
+import {
+  plainRoundTripScript,
+  runPlainRoundTripDemo,
+} from '../../src/demo/plain-round-trip-demo.js';
 import { returnDirectScript, runReturnDirectDemo } from '../../src/demo/return-direct-demo.js';
 import { runToolContextDemo, toolContextScript } from '../../src/demo/tool-context-demo.js';
 
