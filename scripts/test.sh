@@ -4,7 +4,7 @@
 # tarball, included), stops the services it started, and ends with a plain "N passed, N failed"
 # line. On a fresh machine it installs what the tests need and is missing, from lock files and
 # Debian's packages only, upgrading nothing: the pinned benchmark peers (bench/), the MCP
-# conformance suite (test/conformance/), Redis, PostgreSQL and tmux. TOOLLOOP_NO_INSTALL=1 turns that off:
+# conformance suite (test/conformance/), Redis, PostgreSQL, chromium and tmux. TOOLLOOP_NO_INSTALL=1 turns that off:
 # what is missing is then listed with the command that installs it, and the tests needing it skip
 # (under CI=true they fail instead).
 set -uo pipefail
@@ -24,6 +24,15 @@ install_pinned() {
   missing+=("benchmark peers (bench/node_modules), for the benchmark smoke test: npm ci --prefix bench")
 [ -d test/conformance/node_modules/@modelcontextprotocol/conformance ] ||
   missing+=("MCP conformance suite (test/conformance/node_modules): npm ci --prefix test/conformance")
+# Debian's chromium, for the trace page's browser test (playwright-core drives it and never
+# downloads a browser of its own).
+if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = "0" ] && [ -z "${TOOLLOOP_NO_INSTALL:-}" ]; then
+  echo "[test] installing chromium (a Debian package; nothing installed is upgraded)"
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-upgrade chromium; } \
+    >/dev/null 2>&1 || echo "[test] could not install chromium"
+fi
+[ -x /usr/bin/chromium ] ||
+  missing+=("chromium, for the trace page's browser test: sudo apt-get install --no-upgrade chromium")
 [ -d ../shared/data ] ||
   missing+=("recorded transcripts and retrieval data sets (../shared/data): their tests skip")
 

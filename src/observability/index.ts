@@ -1,3 +1,12 @@
+export {
+  consoleDebugLogger,
+  type DebugLogger,
+  type DebugLogListenerOptions,
+  debugLoggingFromEnvironment,
+  debugLogListener,
+  environmentDebugLogListener,
+} from './debug-log-listener.js';
+export { redactTurnEvent } from './redact-turn-event.js';
 export type {
   ApprovalPendingEvent,
   IterationCapEvent,

@@ -13,16 +13,35 @@ const optionalPeers = Object.keys(manifest.peerDependencies ?? {});
 const allSubpaths = Object.keys(manifest.exports)
   .filter((key) => key !== './package.json')
   .map((key) => (key === '.' ? 'toolloop' : `toolloop/${key.slice(2)}`));
-/** Entry points that import their optional peer at load time (the MCP SDK). */
-const mcpSubpaths = ['toolloop/mcp', 'toolloop/mcp/server'];
-const subpaths = allSubpaths.filter((specifier) => !mcpSubpaths.includes(specifier));
 const mcpSdk = '@modelcontextprotocol/sdk';
-const mcpSdkVersion = JSON.parse(
-  readFileSync(join(projectRoot, 'node_modules', mcpSdk, 'package.json'), 'utf8'),
-) as { version: string };
+const otelApi = '@opentelemetry/api';
+/** Entry points that import their optional peer at load time, with that peer. */
+const peerSubpaths: Record<string, string> = {
+  'toolloop/mcp': mcpSdk,
+  'toolloop/mcp/server': mcpSdk,
+  'toolloop/otel': otelApi,
+};
+const subpaths = allSubpaths.filter((specifier) => !(specifier in peerSubpaths));
+const peerVersion = (name: string) =>
+  (
+    JSON.parse(readFileSync(join(projectRoot, 'node_modules', name, 'package.json'), 'utf8')) as {
+      version: string;
+    }
+  ).version;
 
-/** Every runtime name each MCP entry point exports: adding one is a deliberate decision. */
-const mcpPublicNames: Record<string, string[]> = {
+/** Every runtime name of the entry points that need no peer, beyond the root: deliberate. */
+const peerlessPublicNames: Record<string, string[]> = {
+  'toolloop/trace': [
+    'TURN_EVENT_RECORDING_FORMAT',
+    'TurnEventRecorder',
+    'parseTurnEventRecording',
+    'renderTracePage',
+    'renderTracePageFromRecording',
+  ],
+};
+
+/** Every runtime name each peer-needing entry point exports: adding one is a deliberate decision. */
+const peerPublicNames: Record<string, string[]> = {
   'toolloop/mcp': [
     'McpClient',
     'McpConnectionError',
@@ -40,6 +59,7 @@ const mcpPublicNames: Record<string, string[]> = {
     'mcpTool',
     'mcpToolResult',
   ],
+  'toolloop/otel': ['openTelemetryListener'],
 };
 
 function importNames(cwd: string, specifier: string): string[] {
@@ -120,15 +140,28 @@ describe('the packed package', () => {
     expect(importNames(consumer, specifier).length).toBeGreaterThan(0);
   });
 
-  it.each(mcpSubpaths)('%s without the MCP SDK fails naming the missing peer', (specifier) => {
-    expect(() => importNames(consumer, specifier)).toThrow(mcpSdk);
+  it.each(Object.keys(peerSubpaths))(
+    '%s without its peer fails naming the missing peer',
+    (specifier) => {
+      expect(() => importNames(consumer, specifier)).toThrow(peerSubpaths[specifier]);
+    },
+  );
+
+  it.each(Object.keys(peerlessPublicNames))('%s exports exactly its public names', (specifier) => {
+    expect(importNames(consumer, specifier)).toEqual(
+      [...(peerlessPublicNames[specifier] ?? [])].sort(),
+    );
   });
 
-  it('imports the MCP entry points, with exactly their public names, once the SDK is installed', () => {
-    installIntoConsumer(consumer, [`${mcpSdk}@${mcpSdkVersion.version}`], ['--no-save']);
-    for (const specifier of mcpSubpaths) {
+  it('imports the peer-needing entry points, with exactly their public names, once the peers are installed', () => {
+    installIntoConsumer(
+      consumer,
+      [`${mcpSdk}@${peerVersion(mcpSdk)}`, `${otelApi}@${peerVersion(otelApi)}`],
+      ['--no-save'],
+    );
+    for (const specifier of Object.keys(peerSubpaths)) {
       expect(importNames(consumer, specifier), specifier).toEqual(
-        [...(mcpPublicNames[specifier] ?? [])].sort(),
+        [...(peerPublicNames[specifier] ?? [])].sort(),
       );
     }
   }, 180_000);

@@ -87,14 +87,25 @@ describe('the published package', () => {
     const consumer = join(workDir, 'consumer');
     mkdirSync(consumer, { recursive: true });
     installIntoConsumer(consumer, [tarball], ['--omit=peer']);
-    // The MCP entry points' declarations name the SDK's types, like their code needs the SDK.
+    // The MCP entry points' declarations name the SDK's types, like their code needs the SDK;
     const sdk = JSON.parse(
       readFileSync(
         join(projectRoot, 'node_modules', '@modelcontextprotocol', 'sdk', 'package.json'),
         'utf8',
       ),
     ) as { version: string };
-    installIntoConsumer(consumer, [`@modelcontextprotocol/sdk@${sdk.version}`], ['--no-save']);
+    // toolloop/otel's declarations name the OpenTelemetry API's types, like its code needs it.
+    const otelApi = JSON.parse(
+      readFileSync(
+        join(projectRoot, 'node_modules', '@opentelemetry', 'api', 'package.json'),
+        'utf8',
+      ),
+    ) as { version: string };
+    installIntoConsumer(
+      consumer,
+      [`@modelcontextprotocol/sdk@${sdk.version}`, `@opentelemetry/api@${otelApi.version}`],
+      ['--no-save'],
+    );
     const specifiers = Object.keys(manifest.exports)
       .filter((key) => key !== './package.json')
       .map((key) => (key === '.' ? 'toolloop' : `toolloop/${key.slice(2)}`));

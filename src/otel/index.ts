@@ -1,0 +1,4 @@
+export {
+  type OpenTelemetryListenerOptions,
+  openTelemetryListener,
+} from './open-telemetry-listener.js';
