@@ -5,6 +5,7 @@ import { DEMO_HELP, demoCommand } from './demo-command.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { MCP_SERVE_HELP, mcpServeCommand } from './mcp-serve-command.js';
 import { MCP_TOOLS_HELP, mcpToolsCommand } from './mcp-tools-command.js';
+import { TRACE_HELP, traceCommand } from './trace-command.js';
 import { UsageError } from './usage-error.js';
 
 /** `toolloop --help`. */
@@ -15,6 +16,7 @@ Commands:
   chat                 Chat in the terminal with your tools, MCP servers and memory
   mcp serve <module>   Serve a module's tools as an MCP server (stdio, or --http <port>)
   mcp tools <config>   List the tools the configured MCP servers offer
+  trace <recording>    Draw the trace page (HTML) of recorded turns
 
 Run "toolloop <command> --help" for a command's options.
 
@@ -41,6 +43,7 @@ const COMMANDS: Record<string, { run: Command; help: string }> = {
   chat: { run: chatCommand, help: CHAT_HELP },
   'mcp serve': { run: mcpServeCommand, help: MCP_SERVE_HELP },
   'mcp tools': { run: mcpToolsCommand, help: MCP_TOOLS_HELP },
+  trace: { run: traceCommand, help: TRACE_HELP },
 };
 
 /**
