@@ -31,6 +31,16 @@ const peerVersion = (name: string) =>
 
 /** Every runtime name of the entry points that need no peer, beyond the root: deliberate. */
 const peerlessPublicNames: Record<string, string[]> = {
+  'toolloop/config': [
+    'ChatModelRegistry',
+    'ConfigError',
+    'chatClientFromConfig',
+    'defaultConfig',
+    'loadConfig',
+    'mcpConnectionsFromConfig',
+    'mcpToolsFromConfig',
+    'parseModelId',
+  ],
   'toolloop/trace': [
     'TURN_EVENT_RECORDING_FORMAT',
     'TurnEventRecorder',
@@ -150,6 +160,30 @@ describe('the packed package', () => {
   it.each(Object.keys(peerlessPublicNames))('%s exports exactly its public names', (specifier) => {
     expect(importNames(consumer, specifier)).toEqual(
       [...(peerlessPublicNames[specifier] ?? [])].sort(),
+    );
+  });
+
+  it('links the toolloop bin: npx toolloop --help works in the installing project', () => {
+    const help = execFileSync('npx', ['--no-install', 'toolloop', '--help'], {
+      cwd: consumer,
+      encoding: 'utf8',
+    });
+    expect(help).toContain('Usage: toolloop <command>');
+  });
+
+  it('toolloop/config names the driver a configured memory store needs when it is not installed', () => {
+    const script =
+      "const { loadConfig, chatClientFromConfig } = await import('toolloop/config');" +
+      "const { ScriptedChatModel } = await import('toolloop/testing');" +
+      "const config = await loadConfig({ env: false, overrides: { memory: { store: 'sqlite', sqlite: { path: 'x.db' } } } });" +
+      'try { await chatClientFromConfig(config, { chatModel: new ScriptedChatModel([]) }); console.log("built"); }' +
+      ' catch (error) { console.log(error.code, error.message); }';
+    const output = execFileSync('node', ['--input-type=module', '-e', script], {
+      cwd: consumer,
+      encoding: 'utf8',
+    });
+    expect(output).toContain(
+      'INVALID_ARGUMENT toolloop.memory.store=sqlite needs the package better-sqlite3: npm install better-sqlite3',
     );
   });
 
