@@ -52,6 +52,15 @@ export interface ChatClientFromConfigOptions {
   memoryRepository?: ChatMemoryRepository;
   /** Told about every executed tool call. */
   toolCallObserver?: ToolCallObserver;
+  /**
+   * Makes the tool loop advisor instead of the configured `ToolCallingAdvisor` /
+   * `ToolSearchToolCallingAdvisor`, from the configured manager: the place for a custom
+   * `ToolCallingAdvisor` subclass (Spring AI's `ToolCallingAdvisor.Builder<?>` bean).
+   */
+  toolCallingAdvisorFactory?: (
+    toolCallingManager: ToolCallingManager,
+    config: ToolloopConfig,
+  ) => ToolCallingAdvisor;
   /** Directory relative file paths (SQLite file, MCP servers file) are resolved against. */
   cwd?: string;
 }
@@ -99,7 +108,12 @@ export async function chatClientFromConfig(
   try {
     const chatModel = options.chatModel ?? (await modelFromConfig(config, options));
     const toolCallingManager = managerFromConfig(config, options);
-    const toolCallingAdvisor = toolAdvisorFromConfig(config, toolCallingManager, options);
+    const toolCallingAdvisor = options.toolCallingAdvisorFactory
+      ? options.toolCallingAdvisorFactory(toolCallingManager, config)
+      : toolAdvisorFromConfig(config, toolCallingManager, options);
+    if (!(toolCallingAdvisor instanceof ToolCallingAdvisor)) {
+      throw new InvalidArgumentError('toolCallingAdvisorFactory must return a ToolCallingAdvisor');
+    }
     const repository =
       options.memoryRepository ?? (await repositoryFromConfig(config, options, closers));
     const chatMemory =
