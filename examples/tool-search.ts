@@ -103,7 +103,9 @@ export async function runToolSearch(
       .advisors((a) => a.param(CONVERSATION_ID, 'user-1'))
       .call()
       .content();
-    offered.forEach((names, call) => log(`call ${call + 1} offered: ${names.join(', ')}`));
+    for (const [call, names] of offered.entries()) {
+      log(`call ${call + 1} offered: ${names.join(', ')}`);
+    }
     log(`answer: ${answer}`);
     return { answer, offered };
   } finally {
