@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
+import { RecordingChatModel } from '../src/demo/recording-chat-model.js';
 import {
   approveToolCall,
   ChatClient,
@@ -14,7 +15,6 @@ import {
   tool,
 } from '../src/index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../src/testing/index.js';
-import { RecordingChatModel } from './recording-chat-model.js';
 
 /** What the approval scenario showed. */
 export interface ApprovalDemoResult {

@@ -8,7 +8,7 @@
 #   bash scripts/services.sh stop LIST  stop the services named in LIST ("redis postgres"), i.e.
 #                                       only the ones a previous call started
 #
-# Debian's redis-server and postgresql are installed when missing and this user may run apt-get
+# Debian's redis-server and postgresql (and tmux, for the CLI chat tests) are installed when missing and this user may run apt-get
 # (root), so `npm test` works on a fresh machine; only missing packages are installed, installed ones
 # are never upgraded. TOOLLOOP_NO_INSTALL=1 turns installing off: a missing service is then reported
 # with the command that installs it, and its tests skip (under CI=true a missing service fails).
@@ -52,6 +52,8 @@ mkdir -p "$state_dir"
 missing_packages=()
 command -v redis-server >/dev/null 2>&1 || missing_packages+=(redis-server)
 [ -n "$(find_pg_bin)" ] || missing_packages+=(postgresql)
+# Not a service: the terminal the CLI chat tests drive (test/cli), installed the same way.
+command -v tmux >/dev/null 2>&1 || missing_packages+=(tmux)
 
 if [ "${#missing_packages[@]}" -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && [ -z "${TOOLLOOP_NO_INSTALL:-}" ]; then

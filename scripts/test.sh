@@ -4,7 +4,7 @@
 # tarball, included), stops the services it started, and ends with a plain "N passed, N failed"
 # line. On a fresh machine it installs what the tests need and is missing, from lock files and
 # Debian's packages only, upgrading nothing: the pinned benchmark peers (bench/), the MCP
-# conformance suite (test/conformance/), Redis, PostgreSQL and chromium. TOOLLOOP_NO_INSTALL=1 turns that off:
+# conformance suite (test/conformance/), Redis, PostgreSQL, chromium and tmux. TOOLLOOP_NO_INSTALL=1 turns that off:
 # what is missing is then listed with the command that installs it, and the tests needing it skip
 # (under CI=true they fail instead).
 set -uo pipefail
@@ -49,6 +49,7 @@ services="$(bash scripts/services.sh)" || { echo "could not start the test servi
 eval "$services"
 [ -n "${REDIS_URL:-}" ] || missing+=("redis-server: sudo apt-get install redis-server")
 [ -n "${DATABASE_URL:-}" ] || missing+=("postgresql: sudo apt-get install postgresql")
+command -v tmux >/dev/null 2>&1 || missing+=("tmux, for the CLI chat tests: sudo apt-get install tmux")
 
 print_missing() {
   [ "${#missing[@]}" -eq 0 ] && return

@@ -103,11 +103,13 @@ export {
   createDefaultToolExecutionExceptionProcessor,
   createToolCallingManager,
   ToolCallingAdvisor,
+  type ToolCallingAdvisorOptions,
   type ToolCallingManager,
   type ToolCallLimitBehavior,
   ToolCallLimitExceededError,
   type ToolExecutionExceptionProcessor,
   type ToolExecutionResult,
+  type ToolLoopContext,
 } from './tool-calling/index.js';
 export {
   Bm25ToolIndex,

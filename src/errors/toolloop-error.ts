@@ -16,7 +16,8 @@ export type ToolloopErrorCode =
   | 'MCP_CONNECTION_FAILED'
   | 'MCP_PROTOCOL_ERROR'
   | 'MCP_LIMIT_EXCEEDED'
-  | 'TOOL_APPROVAL_REFUSED';
+  | 'TOOL_APPROVAL_REFUSED'
+  | 'CONFIG_INVALID';
 
 /** Options shared by every toolloop error constructor. */
 export interface ToolloopErrorOptions {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoryDemoScript, runMemoryDemo } from '../../demo/memory-demo.js';
+import { memoryDemoScript, runMemoryDemo } from '../../src/demo/memory-demo.js';
 
 describe('npm start memory demo (scripted model)', () => {
   it('turn 2, after closing and reopening the SQLite file, is sent all of turn 1', async () => {

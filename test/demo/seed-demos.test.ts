@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { plainRoundTripScript, runPlainRoundTripDemo } from '../../demo/plain-round-trip-demo.js';
-import { returnDirectScript, runReturnDirectDemo } from '../../demo/return-direct-demo.js';
-import { runToolContextDemo, toolContextScript } from '../../demo/tool-context-demo.js';
+import {
+  plainRoundTripScript,
+  runPlainRoundTripDemo,
+} from '../../src/demo/plain-round-trip-demo.js';
+import { returnDirectScript, runReturnDirectDemo } from '../../src/demo/return-direct-demo.js';
+import { runToolContextDemo, toolContextScript } from '../../src/demo/tool-context-demo.js';
 
 function logger() {
   const lines: string[] = [];

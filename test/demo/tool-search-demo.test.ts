@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runToolSearchDemo, toolSearchScript } from '../../demo/tool-search-demo.js';
+import { runToolSearchDemo, toolSearchScript } from '../../src/demo/tool-search-demo.js';
 
 describe('npm start: the tool search scenario (scripted model)', () => {
   it('prints the domains, the footprint, the offered tools per call and the final answer', async () => {

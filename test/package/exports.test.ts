@@ -152,6 +152,30 @@ describe('the packed package', () => {
     },
   );
 
+  it('links the toolloop bin: npx toolloop --help works in the installing project', () => {
+    const help = execFileSync('npx', ['--no-install', 'toolloop', '--help'], {
+      cwd: consumer,
+      encoding: 'utf8',
+    });
+    expect(help).toContain('Usage: toolloop <command>');
+  });
+
+  it('toolloop/config names the driver a configured memory store needs when it is not installed', () => {
+    const script =
+      "const { loadConfig, chatClientFromConfig } = await import('toolloop/config');" +
+      "const { ScriptedChatModel } = await import('toolloop/testing');" +
+      "const config = await loadConfig({ env: false, overrides: { memory: { store: 'sqlite', sqlite: { path: 'x.db' } } } });" +
+      'try { await chatClientFromConfig(config, { chatModel: new ScriptedChatModel([]) }); console.log("built"); }' +
+      ' catch (error) { console.log(error.code, error.message); }';
+    const output = execFileSync('node', ['--input-type=module', '-e', script], {
+      cwd: consumer,
+      encoding: 'utf8',
+    });
+    expect(output).toContain(
+      'INVALID_ARGUMENT toolloop.memory.store=sqlite needs the package better-sqlite3: npm install better-sqlite3',
+    );
+  });
+
   it('imports the peer-needing entry points, with exactly their public names, once the peers are installed', () => {
     installIntoConsumer(
       consumer,

@@ -32,6 +32,17 @@ function repositoryEntry(specifier: string): string | undefined {
   return match[1] === undefined ? 'toolloop' : `toolloop/${match[1]}`;
 }
 
+/**
+ * In the packaged demo (`src/demo/`), `../index.js` is `toolloop`, `../x/index.js` is `toolloop/x`
+ * when that entry point exists, and otherwise a folder the root entry re-exports.
+ */
+function packagedDemoEntry(specifier: string): string | undefined {
+  const match = /^\.\.\/(?:(.+)\/)?index\.js$/.exec(specifier);
+  if (!match) return undefined;
+  const subpath = `toolloop/${match[1]}`;
+  return match[1] !== undefined && subpath in publicValues ? subpath : 'toolloop';
+}
+
 function samples(): CodeSample[] {
   const found: CodeSample[] = [];
   for (const match of readme.matchAll(/```(?:ts|typescript)\n([\s\S]*?)```/g)) {
@@ -51,6 +62,14 @@ function samples(): CodeSample[] {
         entryOf: repositoryEntry,
       });
     }
+  }
+  for (const file of readdirSync(join(projectRoot, 'src', 'demo'))) {
+    if (!file.endsWith('.ts') || file.endsWith('.test.ts')) continue;
+    found.push({
+      where: `src/demo/${file}`,
+      code: withoutComments(readFileSync(join(projectRoot, 'src', 'demo', file), 'utf8')),
+      entryOf: packagedDemoEntry,
+    });
   }
   return found;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type ToolContext, tool } from '../src/index.js';
+import { type ToolContext, tool } from '../index.js';
 
 // The tools of the seed article, with its fixture data.
 

@@ -1,5 +1,5 @@
-import { ChatClient, type ChatModel, type ToolResponse } from '../src/index.js';
-import { ScriptedChatModel, textResponse, toolCallResponse } from '../src/testing/index.js';
+import { ChatClient, type ChatModel, type ToolResponse } from '../index.js';
+import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
 import { RecordingChatModel } from './recording-chat-model.js';
 import { WeatherTools } from './seed-tools.js';
 

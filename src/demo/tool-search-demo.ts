@@ -7,13 +7,13 @@ import {
   type ToolCallback,
   ToolSearchToolCallingAdvisor,
   toolSearchTool,
-} from '../src/index.js';
-import { CONVERSATION_ID } from '../src/memory/index.js';
-import { ScriptedChatModel, textResponse, toolCallResponse } from '../src/testing/index.js';
+} from '../index.js';
+import { CONVERSATION_ID } from '../memory/index.js';
+import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
 import {
   generateToolLibrary,
   TOOL_LIBRARY_DOMAINS,
-} from '../src/tool-search/testing/generate-tool-library.js';
+} from '../tool-search/testing/generate-tool-library.js';
 import { RecordingChatModel } from './recording-chat-model.js';
 
 /** What the tool-search scenario showed. */

@@ -10,9 +10,9 @@ import {
   type Message,
   MessageChatMemoryAdvisor,
   MessageWindowChatMemory,
-} from '../src/index.js';
-import { SqliteChatMemoryRepository } from '../src/memory/sqlite/index.js';
-import { ScriptedChatModel, textResponse, toolCallResponse } from '../src/testing/index.js';
+} from '../index.js';
+import { SqliteChatMemoryRepository } from '../memory/sqlite/index.js';
+import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
 import { RecordingChatModel } from './recording-chat-model.js';
 import { WeatherTools } from './seed-tools.js';
 

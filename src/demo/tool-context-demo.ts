@@ -1,10 +1,5 @@
-import {
-  ChatClient,
-  type ChatModel,
-  type JsonSchema,
-  type ToolResponseMessage,
-} from '../src/index.js';
-import { ScriptedChatModel, textResponse, toolCallResponse } from '../src/testing/index.js';
+import { ChatClient, type ChatModel, type JsonSchema, type ToolResponseMessage } from '../index.js';
+import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
 import { RecordingChatModel } from './recording-chat-model.js';
 import { UserContextTools } from './seed-tools.js';
 

@@ -4,7 +4,7 @@ import type {
   ChatOptions,
   ChatResponse,
   Prompt,
-} from '../src/index.js';
+} from '../index.js';
 
 /**
  * Wraps any chat model and records the prompts it is sent, so the demo can print call counts and

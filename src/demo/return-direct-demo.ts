@@ -1,5 +1,5 @@
-import { ChatClient, type ChatModel } from '../src/index.js';
-import { ScriptedChatModel, toolCallResponse } from '../src/testing/index.js';
+import { ChatClient, type ChatModel } from '../index.js';
+import { ScriptedChatModel, toolCallResponse } from '../testing/index.js';
 import { RecordingChatModel } from './recording-chat-model.js';
 import { StatusTools } from './seed-tools.js';
 

@@ -1,0 +1,320 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import {
+  type ChatClientFromConfigOptions,
+  type ConfiguredChatClient,
+  chatClientFromConfig,
+  loadConfig,
+  type ToolloopConfigInput,
+} from '../config/index.js';
+import { CONVERSATION_ID } from '../memory/index.js';
+import type { Message } from '../messages/index.js';
+import type { ChatModel } from '../model/index.js';
+import type { ToolCallObserver } from '../tool-calling/index.js';
+import { collectToolSources, type ToolSource } from '../tools/index.js';
+import type { CliOutput } from './cli-output.js';
+import { EXIT_CODES } from './exit-codes.js';
+import { loadToolsModule } from './load-tools-module.js';
+import { parseCommandArgs, stringList } from './parse-command-args.js';
+import { scriptedModelFromFile } from './scripted-model-from-file.js';
+import { UsageError } from './usage-error.js';
+
+/** `toolloop chat --help`. */
+export const CHAT_HELP = `Usage: toolloop chat [options]
+
+A terminal chat with a model and your tools. Answers are streamed; tool calls are shown as
+they run. Conversations are kept in SQLite by default, so a chat can be resumed.
+
+Options:
+  --config <file>         A .properties, .yaml or .json file (Spring AI keys and toolloop.*);
+                          repeatable, later files win. MCP servers configured there are offered.
+  --tools <module>        A JavaScript module exporting tools (tool() callbacks, objects with
+                          @tool methods, or a default array of them); repeatable.
+  --model <id>            A model id: openai:<model>, anthropic:<model>, or "scripted".
+                          Default: toolloop.model from the config, else OpenAI when
+                          OPENAI_API_KEY or OPENAI_BASE_URL is set, else Anthropic when
+                          ANTHROPIC_API_KEY is set.
+  --script <file>         With --model scripted: a JSON array of responses to play, e.g.
+                          [{"toolCalls":[{"name":"getWeather","arguments":{"city":"Paris"}}]},
+                           {"text":"It is sunny in Paris."}]
+  --memory <where>        A SQLite file, "in-memory", or "none". Default: the store of the
+                          config, else $XDG_DATA_HOME/toolloop/chat.sqlite
+                          (~/.local/share/toolloop/chat.sqlite).
+  --conversation <id>     The conversation to continue or start. Default "default".
+  --system <text>         The system message.
+  -h, --help              Show this help.
+
+In the chat:
+  /tools     list the tools the model is offered
+  /history   show the stored conversation
+  /clear     forget the conversation
+  /exit      leave (Ctrl-D works too; Ctrl-C stops a running answer)
+
+Exit codes: 0 left normally, 1 runtime error, 2 usage error or invalid configuration.
+`;
+
+/** Where the chat keeps conversations when nothing else is chosen. */
+export function defaultChatMemoryPath(env: NodeJS.ProcessEnv = process.env): string {
+  const dataHome = env.XDG_DATA_HOME || join(homedir(), '.local', 'share');
+  return join(dataHome, 'toolloop', 'chat.sqlite');
+}
+
+function modelFromEnvironment(env: NodeJS.ProcessEnv): string | undefined {
+  if (env.OPENAI_API_KEY || env.OPENAI_BASE_URL) return 'openai';
+  if (env.ANTHROPIC_API_KEY || env.ANTHROPIC_BASE_URL) return 'anthropic';
+  return undefined;
+}
+
+function memoryOverrides(
+  memory: string | undefined,
+  configured: boolean,
+): ToolloopConfigInput['memory'] {
+  if (memory === 'none') return { store: 'none' };
+  if (memory === 'in-memory') return { store: 'in-memory' };
+  if (memory !== undefined) return { store: 'sqlite', sqlite: { path: memory } };
+  return configured ? undefined : { store: 'sqlite', sqlite: { path: defaultChatMemoryPath() } };
+}
+
+/** Runs `toolloop chat`. */
+export async function chatCommand(args: readonly string[], io: CliOutput): Promise<number> {
+  const parsed = parseCommandArgs(
+    args,
+    {
+      config: { type: 'string', multiple: true },
+      tools: { type: 'string', multiple: true },
+      model: { type: 'string' },
+      script: { type: 'string' },
+      memory: { type: 'string' },
+      conversation: { type: 'string' },
+      system: { type: 'string' },
+    },
+    CHAT_HELP,
+  );
+  if (parsed.help) {
+    io.out.write(CHAT_HELP);
+    return EXIT_CODES.ok;
+  }
+  if (parsed.positionals.length > 0) {
+    throw new UsageError(`unexpected argument: ${parsed.positionals[0]}`, CHAT_HELP);
+  }
+  const values = parsed.values as Record<string, string | undefined>;
+  const modelFlag = values.model;
+  if (values.script !== undefined && modelFlag !== 'scripted') {
+    throw new UsageError('--script goes with --model scripted', CHAT_HELP);
+  }
+  if (modelFlag === 'scripted' && values.script === undefined) {
+    throw new UsageError('--model scripted needs --script <file>', CHAT_HELP);
+  }
+
+  const files = stringList(parsed.values.config);
+  const fileConfig = await loadConfig({ files });
+  const memory = memoryOverrides(values.memory, fileConfig.memory.store !== 'none');
+  const overrides: ToolloopConfigInput = {
+    ...(modelFlag !== undefined && modelFlag !== 'scripted' ? { model: modelFlag } : {}),
+    ...(values.system !== undefined ? { chatClient: { system: values.system } } : {}),
+    ...(memory === undefined ? {} : { memory }),
+  };
+  let config = await loadConfig({ files, overrides });
+  let chatModel: ChatModel | undefined;
+  if (modelFlag === 'scripted') {
+    chatModel = await scriptedModelFromFile(values.script!);
+  } else if (config.model === undefined && config.chatProvider === undefined) {
+    const fromEnvironment = modelFromEnvironment(process.env);
+    if (fromEnvironment === undefined) {
+      throw new UsageError(
+        'no model: pass --model <provider:model>, set toolloop.model in a config file, set OPENAI_API_KEY or OPENAI_BASE_URL (or ANTHROPIC_API_KEY), or use --model scripted --script <file>',
+        CHAT_HELP,
+      );
+    }
+    config = await loadConfig({ files, overrides: { ...overrides, model: fromEnvironment } });
+  }
+
+  const tools: ToolSource[] = [];
+  for (const module of stringList(parsed.values.tools))
+    tools.push(...(await loadToolsModule(module)));
+
+  const printer = new ChatPrinter(io.out);
+  const options: ChatClientFromConfigOptions = {
+    tools,
+    toolCallObserver: printer.observer,
+    ...(chatModel === undefined ? {} : { chatModel }),
+  };
+  const built = await chatClientFromConfig(config, options);
+  try {
+    await runChatLoop(built, tools, values.conversation ?? 'default', printer, io);
+  } finally {
+    await built.close();
+  }
+  return EXIT_CODES.ok;
+}
+
+/**
+ * Writes the chat: streamed answer text after an `assistant> ` prefix (repeated after tool
+ * lines), and whole lines that start on a new line only when needed.
+ */
+class ChatPrinter {
+  #atLineStart = true;
+  #answering = false;
+  #needPrefix = false;
+  readonly #out: NodeJS.WritableStream;
+
+  constructor(out: NodeJS.WritableStream) {
+    this.#out = out;
+  }
+
+  beginAnswer(): void {
+    this.#answering = true;
+    this.#needPrefix = true;
+  }
+
+  endAnswer(): void {
+    this.#answering = false;
+    if (!this.#atLineStart) this.#out.write('\n');
+    this.#atLineStart = true;
+  }
+
+  text(delta: string): void {
+    if (delta === '') return;
+    if (this.#needPrefix) {
+      this.#out.write(`${this.#atLineStart ? '' : '\n'}assistant> `);
+      this.#needPrefix = false;
+    }
+    this.#out.write(delta);
+    this.#atLineStart = delta.endsWith('\n');
+  }
+
+  line(text: string): void {
+    if (!this.#atLineStart) this.#out.write('\n');
+    this.#out.write(`${text}\n`);
+    this.#atLineStart = true;
+    if (this.#answering) this.#needPrefix = true;
+  }
+
+  readonly observer: ToolCallObserver = {
+    includeContent: true,
+    onToolCallStart: (event) =>
+      this.line(`  [tool] ${event.toolName} ${event.arguments ?? ''}`.trimEnd()),
+    onToolCallEnd: (event) =>
+      this.line(
+        event.isError
+          ? `  [tool] ${event.toolName} failed (${event.outcome}) after ${Math.round(event.durationMs)} ms`
+          : `  [tool] ${event.toolName} returned ${preview(event.result ?? '')} in ${Math.round(event.durationMs)} ms`,
+      ),
+  };
+}
+
+function preview(text: string, max = 120): string {
+  const flat = text.replace(/\s+/g, ' ');
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+function describeMessage(message: Message): string {
+  switch (message.role) {
+    case 'system':
+      return `system: ${message.text}`;
+    case 'user':
+      return `you: ${message.text}`;
+    case 'assistant': {
+      const calls = message.toolCalls.map((call) => `${call.name}(${call.arguments})`).join(', ');
+      return `assistant: ${[message.text ?? '', calls === '' ? '' : `[calls ${calls}]`].filter(Boolean).join(' ')}`;
+    }
+    case 'tool':
+      return message.responses
+        .map((response) => `tool ${response.name}: ${preview(response.responseData)}`)
+        .join('\n');
+  }
+}
+
+async function runChatLoop(
+  built: ConfiguredChatClient,
+  tools: readonly ToolSource[],
+  conversationId: string,
+  printer: ChatPrinter,
+  io: CliOutput,
+): Promise<void> {
+  const input = process.stdin;
+  const rl = createInterface({
+    input,
+    output: io.out,
+    terminal: Boolean(input.isTTY),
+    prompt: 'you> ',
+  });
+  let running: AbortController | undefined;
+  rl.on('SIGINT', () => {
+    if (running !== undefined) running.abort();
+    else rl.close();
+  });
+  printer.line(
+    `toolloop chat: conversation "${conversationId}"${built.chatMemory ? '' : ' (memory off)'}. /tools /history /clear /exit`,
+  );
+  rl.prompt();
+  for await (const raw of rl) {
+    const line = raw.trim();
+    if (line === '/exit' || line === '/quit') break;
+    if (line === '') {
+      rl.prompt();
+      continue;
+    }
+    if (line.startsWith('/')) {
+      await runSlashCommand(line, built, tools, conversationId, printer);
+      rl.prompt();
+      continue;
+    }
+    running = new AbortController();
+    try {
+      printer.beginAnswer();
+      const stream = built.client
+        .prompt(line)
+        .advisors((a) => a.param(CONVERSATION_ID, conversationId))
+        .stream({ signal: running.signal })
+        .content();
+      for await (const delta of stream) printer.text(delta);
+      printer.endAnswer();
+    } catch (error) {
+      printer.endAnswer();
+      printer.line(running.signal.aborted ? '(stopped)' : `error: ${(error as Error).message}`);
+    } finally {
+      running = undefined;
+    }
+    rl.prompt();
+  }
+  rl.close();
+}
+
+async function runSlashCommand(
+  line: string,
+  built: ConfiguredChatClient,
+  tools: readonly ToolSource[],
+  conversationId: string,
+  printer: ChatPrinter,
+): Promise<void> {
+  const command = line.split(/\s+/)[0];
+  try {
+    if (command === '/tools') {
+      const { callbacks, providers } = collectToolSources([
+        ...tools,
+        ...(built.mcpTools ? [built.mcpTools] : []),
+      ]);
+      const all = [...callbacks];
+      for (const provider of providers) all.push(...(await provider.getToolCallbacks()));
+      if (all.length === 0) printer.line('no tools');
+      for (const tool of all) {
+        printer.line(`${tool.definition.name}: ${tool.definition.description.split('\n')[0]}`);
+      }
+    } else if (command === '/history') {
+      if (!built.chatMemory) return printer.line('memory is off (--memory none)');
+      const messages = await built.chatMemory.get(conversationId);
+      if (messages.length === 0) printer.line('no messages yet');
+      for (const message of messages) printer.line(describeMessage(message));
+    } else if (command === '/clear') {
+      if (!built.chatMemory) return printer.line('memory is off (--memory none)');
+      await built.chatMemory.clear(conversationId);
+      printer.line(`conversation "${conversationId}" cleared`);
+    } else {
+      printer.line(`unknown command ${command}: /tools /history /clear /exit`);
+    }
+  } catch (error) {
+    printer.line(`error: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,50 @@
+import type { CliOutput } from './cli-output.js';
+import { EXIT_CODES } from './exit-codes.js';
+import { parseCommandArgs } from './parse-command-args.js';
+import { UsageError } from './usage-error.js';
+
+/** `toolloop demo --help`. */
+export const DEMO_HELP = `Usage: toolloop demo
+
+Runs the tool-calling scenarios of the Spring AI articles toolloop follows, and prints what
+the model was sent and answered: a plain tool round trip, returnDirect, ToolContext, a
+230-tool library behind the tool search advisor, and chat memory in SQLite across a restart.
+Without configuration a scripted model plays the model's part; with OPENAI_API_KEY or
+OPENAI_BASE_URL (and OPENAI_MODEL) set, a real OpenAI-compatible model does.
+
+Needs the optional packages zod and better-sqlite3.
+
+Options:
+  -h, --help   Show this help.
+
+Exit codes: 0 ran, 1 runtime error, 2 usage error.
+`;
+
+/** Runs `toolloop demo`. */
+export async function demoCommand(args: readonly string[], io: CliOutput): Promise<number> {
+  const parsed = parseCommandArgs(args, {}, DEMO_HELP);
+  if (parsed.help) {
+    io.out.write(DEMO_HELP);
+    return EXIT_CODES.ok;
+  }
+  if (parsed.positionals.length > 0) {
+    throw new UsageError(`unexpected argument: ${parsed.positionals[0]}`, DEMO_HELP);
+  }
+  let demo: typeof import('../demo/run-demo.js');
+  try {
+    demo = await import('../demo/run-demo.js');
+  } catch (error) {
+    const missing = /Cannot find (?:package|module) '([^']+)'/.exec(
+      String((error as Error).message),
+    );
+    if (missing)
+      throw new Error(
+        `toolloop demo needs the package ${missing[1]}: npm install zod better-sqlite3`,
+      );
+    throw error;
+  }
+  const log = (line: string) => io.out.write(`${line}\n`);
+  const real = await demo.realModelFromEnvironment(process.env, log);
+  await demo.runDemo(real, log);
+  return EXIT_CODES.ok;
+}

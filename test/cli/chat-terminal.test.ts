@@ -1,0 +1,219 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FixtureHttpServer, sendEvents } from '../integration/support/fixture-http-server.js';
+import {
+  fixtureText,
+  frameChunksAsSse,
+  skipWithoutProviderFixtures,
+} from '../integration/support/provider-fixtures.js';
+import { assertCliBuilt, cleanEnv, cliPath } from './cli-process.js';
+import { writeToolsModule } from './tools-module.js';
+
+const haveTmux = spawnSync('sh', ['-c', 'command -v tmux']).status === 0;
+if (!haveTmux && process.env.CI) {
+  throw new Error(
+    'tmux is missing: the chat terminal tests cannot skip under CI (apt-get install tmux)',
+  );
+}
+if (!haveTmux) console.warn('[toolloop] tmux is not installed: skipping the chat terminal tests');
+
+const { dir, module } = writeToolsModule();
+const session = `toolloop-chat-${process.pid}`;
+
+function tmux(...args: string[]): string {
+  const run = spawnSync('tmux', args, { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`tmux ${args.join(' ')}: ${run.stderr}`);
+  return run.stdout;
+}
+
+/** The visible screen and scrollback of the chat's terminal, blank lines dropped. */
+function screen(): string {
+  return tmux('capture-pane', '-p', '-J', '-S', '-200', '-t', session)
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .join('\n');
+}
+
+async function waitFor(
+  test: (text: string) => boolean,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let text = '';
+  while (Date.now() < deadline) {
+    text = screen();
+    if (test(text)) return text;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out waiting for ${what}; the terminal shows:\n${text}`);
+}
+
+/** Starts `toolloop chat <args>` in a real terminal; the shell prints EXIT=<code> when it ends. */
+function startChat(args: string[], env: Record<string, string> = {}): void {
+  const environment = cleanEnv(env);
+  const exports = Object.entries(environment)
+    .filter(([name]) => /^[A-Z_][A-Z0-9_]*$/i.test(name))
+    .map(([name, value]) => `${name}=${JSON.stringify(value ?? '')}`)
+    .join(' ');
+  const command = `cd ${JSON.stringify(dir)} && env -i ${exports} ${JSON.stringify(process.execPath)} ${JSON.stringify(cliPath)} chat ${args.map((arg) => JSON.stringify(arg)).join(' ')}; echo EXIT=$?; sleep 60`;
+  tmux('new-session', '-d', '-s', session, '-x', '160', '-y', '50', command);
+}
+
+/** Types a line once the prompt is waiting for one. */
+async function type(line: string): Promise<void> {
+  const prompts = (screen().match(/^you> /gm) ?? []).length;
+  tmux('send-keys', '-t', session, '-l', line);
+  tmux('send-keys', '-t', session, 'Enter');
+  await waitFor(
+    (text) => (text.match(/^you> /gm) ?? []).length > prompts,
+    `the prompt after "${line}"`,
+  );
+}
+
+beforeAll(() => assertCliBuilt());
+afterEach(() => {
+  if (haveTmux) spawnSync('tmux', ['kill-session', '-t', session]);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe.skipIf(!haveTmux)('toolloop chat in a terminal', () => {
+  it('with the scripted model: tool calls shown as they run, /tools, /history, /clear, /exit', async () => {
+    const script = join(dir, 'script.json');
+    writeFileSync(
+      script,
+      JSON.stringify([
+        { toolCalls: [{ name: 'getWeather', arguments: { city: 'Paris' } }] },
+        { text: 'It is 21 degrees and sunny in Paris.' },
+      ]),
+    );
+    const memory = join(dir, 'scripted.sqlite');
+    startChat([
+      '--model',
+      'scripted',
+      '--script',
+      script,
+      '--tools',
+      module,
+      '--memory',
+      memory,
+      '--conversation',
+      'trip',
+    ]);
+    await waitFor((text) => /^you> /m.test(text), 'the first prompt');
+    expect(screen()).toContain('toolloop chat: conversation "trip"');
+
+    await type('What is the weather in Paris?');
+    const answered = screen();
+    expect(answered).toContain('  [tool] getWeather {"city":"Paris"}');
+    expect(answered).toMatch(
+      /\[tool\] getWeather returned \{"city":"Paris","temperature":21,"sky":"sunny"\} in \d+ ms/,
+    );
+    expect(answered).toContain('assistant> It is 21 degrees and sunny in Paris.');
+    // The tool lines come before the answer that used them.
+    expect(answered.indexOf('[tool] getWeather {')).toBeLessThan(
+      answered.indexOf('assistant> It is'),
+    );
+
+    await type('/tools');
+    expect(screen()).toContain('getWeather: Current weather of a city');
+    expect(screen()).toContain('failing: Always fails');
+
+    await type('/history');
+    const history = screen().slice(screen().lastIndexOf('you> /history'));
+    expect(history).toContain('you: What is the weather in Paris?');
+    expect(history).toContain('assistant: It is 21 degrees and sunny in Paris.');
+
+    await type('/clear');
+    expect(screen()).toContain('conversation "trip" cleared');
+    await type('/history');
+    expect(screen().slice(screen().lastIndexOf('you> /history'))).toContain('no messages yet');
+
+    tmux('send-keys', '-t', session, '-l', '/exit');
+    tmux('send-keys', '-t', session, 'Enter');
+    await waitFor((text) => text.includes('EXIT='), 'the chat to exit');
+    expect(screen()).toContain('EXIT=0');
+    expect(existsSync(memory)).toBe(true);
+  }, 90_000);
+
+  it.skipIf(skipWithoutProviderFixtures())(
+    'against a local OpenAI-compatible server: streamed answer, recorded tool call, memory kept across runs',
+    async () => {
+      const server = new FixtureHttpServer();
+      await server.start();
+      try {
+        // Turn 1: the recorded xAI stream calling `weather`, then a streamed answer in pieces.
+        const answer = ['Fog', 'gy in San', ' Francisco', ' today.'];
+        const textStream =
+          answer
+            .map(
+              (piece) =>
+                `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'local', choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })}\n\n`,
+            )
+            .join('') +
+          `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'local', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`;
+        server.reply(
+          sendEvents(
+            frameChunksAsSse(
+              fixtureText('openai-chat-completions/xai-tool-call.chunks.txt'),
+              'openai',
+            ),
+          ),
+          sendEvents(textStream),
+          sendEvents(textStream),
+        );
+        const memory = join(dir, 'openai.sqlite');
+        const env = { OPENAI_BASE_URL: `${server.baseUrl}/v1`, OPENAI_MODEL: 'local-model' };
+        startChat(['--tools', module, '--memory', memory], env);
+        await waitFor((text) => /^you> /m.test(text), 'the first prompt');
+        await type('Weather in San Francisco?');
+        const shown = screen();
+        expect(shown).toContain('[tool] weather {"location":"San Francisco"}');
+        expect(shown).toMatch(
+          /\[tool\] weather returned \{"location":"San Francisco","sky":"foggy"\}/,
+        );
+        expect(shown).toContain('assistant> Foggy in San Francisco today.');
+
+        const first = server.requests[0]?.body as {
+          model: string;
+          stream: boolean;
+          tools: { function: { name: string } }[];
+        };
+        expect(first.model).toBe('local-model');
+        expect(first.stream).toBe(true);
+        expect(first.tools.map((t) => t.function.name).sort()).toEqual([
+          'failing',
+          'getWeather',
+          'weather',
+        ]);
+        const second = server.requests[1]?.body as {
+          messages: { role: string; content?: string }[];
+        };
+        expect(second.messages.at(-1)).toMatchObject({ role: 'tool' });
+        expect(second.messages.at(-1)?.content).toContain('foggy');
+
+        tmux('send-keys', '-t', session, 'C-d');
+        await waitFor((text) => text.includes('EXIT='), 'the chat to exit on Ctrl-D');
+        expect(screen()).toContain('EXIT=0');
+        spawnSync('tmux', ['kill-session', '-t', session]);
+
+        // A new run of the chat continues the stored conversation: the model is sent turn 1.
+        startChat(['--tools', module, '--memory', memory], env);
+        await waitFor((text) => /^you> /m.test(text), 'the prompt of the second run');
+        await type('And tomorrow?');
+        const third = server.requests[2]?.body as {
+          messages: { role: string; content?: string }[];
+        };
+        expect(third.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+        expect(third.messages[0]?.content).toBe('Weather in San Francisco?');
+        expect(third.messages[1]?.content).toBe('Foggy in San Francisco today.');
+        expect(readFileSync(memory).length).toBeGreaterThan(0);
+      } finally {
+        await server.stop();
+      }
+    },
+    90_000,
+  );
+});
