@@ -1,12 +1,7 @@
-import { readFile } from 'node:fs/promises';
-import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
+import { bundledTableLoader, openTable, TABLE_HEADER_BYTES } from './bundled-table.js';
 
 /** The table's location: `lexicon/` at the package root (three levels above this file's folder). */
 const TABLE_URL = new URL('../../../lexicon/word-vectors.bin.gz', import.meta.url);
-const MAGIC = 'TLWV';
-const VERSION = 1;
-const HEADER_BYTES = 20;
 /**
  * Smooth inverse frequency (Arora, Liang and Ma, 2017): a word of probability p weighs
  * a / (a + p), so frequent words ("make", "get") count little and rare ones ("psychologist") fully.
@@ -64,23 +59,17 @@ export class WordVectors {
 
   /** Decodes the table's uncompressed bytes. @throws Error when they are not a table. */
   static decode(bytes: Uint8Array): WordVectors {
-    // A copy, so that the typed-array views below start at a 4-byte boundary.
-    const buffer = new Uint8Array(bytes).buffer;
-    const view = new DataView(buffer);
-    const magic = new TextDecoder().decode(new Uint8Array(buffer, 0, Math.min(4, bytes.length)));
-    if (bytes.length < HEADER_BYTES || magic !== MAGIC || view.getUint32(4, true) !== VERSION) {
-      throw new Error('the word-vectors table is not a version 1 TLWV table');
-    }
+    const { buffer, view } = openTable(bytes, 'TLWV', 'word-vectors');
     const wordCount = view.getUint32(8, true);
     const dimensions = view.getUint32(12, true);
     const textBytes = view.getUint32(16, true);
-    const scalesStart = HEADER_BYTES + textBytes + ((4 - (textBytes % 4)) % 4);
+    const scalesStart = TABLE_HEADER_BYTES + textBytes + ((4 - (textBytes % 4)) % 4);
     const componentsStart = scalesStart + wordCount * 4;
     if (componentsStart + wordCount * dimensions !== buffer.byteLength) {
       throw new Error('the word-vectors table is truncated or has trailing bytes');
     }
     const words = new TextDecoder()
-      .decode(new Uint8Array(buffer, HEADER_BYTES, textBytes))
+      .decode(new Uint8Array(buffer, TABLE_HEADER_BYTES, textBytes))
       .split('\n');
     if (words.length !== wordCount) throw new Error('the word-vectors table has a bad word list');
     return new WordVectors(
@@ -91,16 +80,7 @@ export class WordVectors {
   }
 }
 
-let loading: Promise<WordVectors> | undefined;
-
 /** The bundled table, read and decoded on the first call, then shared. */
-export function loadWordVectors(): Promise<WordVectors> {
-  loading ??= readFile(TABLE_URL)
-    .then((compressed) => promisify(gunzip)(compressed))
-    .then((bytes) => WordVectors.decode(bytes))
-    .catch((error: unknown) => {
-      loading = undefined;
-      throw error;
-    });
-  return loading;
-}
+export const loadWordVectors: () => Promise<WordVectors> = bundledTableLoader(TABLE_URL, (bytes) =>
+  WordVectors.decode(bytes),
+);
