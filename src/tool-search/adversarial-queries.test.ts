@@ -71,7 +71,13 @@ const indexes: { name: string; create: () => ToolIndex }[] = [
   { name: 'Bm25ToolIndex', create: () => new Bm25ToolIndex() },
   {
     name: 'LexicalToolIndex with every option',
-    create: () => new LexicalToolIndex({ expansion: true, prefix: true, abbreviations: true }),
+    create: () =>
+      new LexicalToolIndex({
+        expansion: true,
+        wordVectors: true,
+        prefix: true,
+        abbreviations: true,
+      }),
   },
   {
     name: 'VectorToolIndex',

@@ -118,6 +118,40 @@ describe('LexicalToolIndex', () => {
     );
   });
 
+  it('with word vectors, finds a tool that shares no word with the request', async () => {
+    const tools = [
+      ...payments,
+      ref('find_provider', 'Discover a therapist near the user', {
+        inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
+      }),
+      ref('find_movies', 'Search films showing at a theater'),
+    ];
+    const plain = new LexicalToolIndex();
+    const vectors = new LexicalToolIndex({ wordVectors: true });
+    await plain.indexTools('s', tools);
+    await vectors.indexTools('s', tools);
+    expect(await names(plain, 'I need a psychologist')).toEqual([]);
+    expect((await names(vectors, 'I need a psychologist'))[0]).toBe('find_provider');
+    expect((await names(vectors, 'any good cinema tonight'))[0]).toBe('find_movies');
+    // A word match still counts: the best lexical hit keeps the top.
+    expect((await names(vectors, 'restart the service'))[0]).toBe('devops_restart_service');
+  });
+
+  it('keeps word-vector scores in step with replaced tools, sessions and the category filter', async () => {
+    const index = new LexicalToolIndex({ wordVectors: 2 });
+    await index.indexTools('s', [
+      ref('a', 'Discover a therapist', { category: 'health' }),
+      ref('b', 'Search films', { category: 'media' }),
+    ]);
+    expect((await names(index, 'psychologist'))[0]).toBe('a');
+    await index.indexTool('s', ref('a', 'Tide tables for a harbour', { category: 'health' }));
+    expect(await names(index, 'psychologist', { maxResults: 1 })).not.toEqual(['a']);
+    expect(await names(index, 'cinema', { categoryFilter: 'health' })).toEqual([]);
+    expect(await names(index, 'cinema', { sessionId: 'other' })).toEqual([]);
+    index.clearIndex('s');
+    expect(await names(index, 'cinema')).toEqual([]);
+  });
+
   it('weighs expansion per source, and lightens it for long queries', async () => {
     const synonymsOnly = new LexicalToolIndex({ expansion: { relatedWords: 0 } });
     await synonymsOnly.indexTools('s', [ref('film_search', 'Search films')]);
@@ -204,6 +238,9 @@ describe('LexicalToolIndex', () => {
     );
     expect(() => new LexicalToolIndex({ expansion: { synonyms: Number.NaN } })).toThrow(
       InvalidArgumentError,
+    );
+    expect(() => new LexicalToolIndex({ wordVectors: -1 })).toThrow(
+      'wordVectors must be a boolean or a number >= 0',
     );
   });
 });

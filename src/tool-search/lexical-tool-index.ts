@@ -4,6 +4,8 @@ import { FieldWeightedBm25 } from '../internal/search-text/field-weighted-bm25.j
 import type { RelatedWords } from '../internal/search-text/related-words.js';
 import { STOP_WORDS } from '../internal/search-text/stop-words.js';
 import { stemTerm } from '../internal/search-text/suffix-stemmer.js';
+import type { WordVectorScorer } from '../internal/search-text/word-vector-scorer.js';
+import type { WordVectors } from '../internal/search-text/word-vectors.js';
 import { words } from '../internal/search-text/words.js';
 import { categoryMatcher } from './category-filter.js';
 import type { ToolIndex } from './tool-index.js';
@@ -60,6 +62,15 @@ export interface LexicalToolIndexOptions {
    * data sets; worth turning on for catalogues of terse identifiers.
    */
   readonly abbreviations?: boolean;
+  /**
+   * Also rank tools by how close their words are to the query's in meaning: the cosine similarity
+   * of smooth-inverse-frequency weighted sums of bundled GloVe word vectors (5 MB, read only when
+   * such an index is first used), added with this weight to the BM25 score divided by the best
+   * hit's. `true` means weight 1. Default `false`. Finds tools whose descriptions use none of
+   * the request's words ("psychologist" → a therapist finder); costs a 100-number dot product per
+   * tool and search.
+   */
+  readonly wordVectors?: boolean | number;
   /** Hits scoring below this are dropped. Default `0`. */
   readonly minScore?: number;
   /** Results when a request gives no `maxResults`. Default 10. */
@@ -77,6 +88,7 @@ const LENGTH_NORMALIZATION = 0.6;
 
 interface LexicalSession {
   readonly scorer: FieldWeightedBm25;
+  readonly vectorScorer: WordVectorScorer | undefined;
   readonly byName: Map<string, number>;
   readonly byId: Map<number, ToolReference>;
   nextId: number;
@@ -89,9 +101,12 @@ interface LexicalSession {
  * `expansion` each query word also searches for related words from a bundled table (WordNet 3.1
  * synonyms and GloVe nearest neighbours), which finds tools described in other words ("wire money
  * to a supplier" → `finance_pay_vendor_bill`) at some cost on requests that already use the tools'
- * words; the table (3.7 MB) is read only when an index with expansion is first used. Abbreviation
- * expansion and prefix matching are options. No network, no model; a search costs the postings of
- * its terms.
+ * words; the table (3.7 MB) is read only when an index with expansion is first used. With
+ * `wordVectors` the BM25 score (scaled to the best hit's) is added to the cosine similarity of the
+ * query's and each tool's smooth-inverse-frequency weighted GloVe word vectors (a bundled 5 MB
+ * table, read on first use), which ranks tools by meaning as well as by shared words. Abbreviation
+ * expansion and prefix matching are options. No network, no model download; a search costs the
+ * postings of its terms, plus one 100-number dot product per tool with word vectors.
  */
 export class LexicalToolIndex implements ToolIndex {
   readonly #sessions = new Map<string, LexicalSession>();
@@ -101,7 +116,10 @@ export class LexicalToolIndex implements ToolIndex {
   readonly #expansion: Required<LexicalQueryExpansion> | undefined;
   readonly #minScore: number;
   readonly #defaultMaxResults: number;
+  readonly #wordVectorWeight: number;
   #relatedWords: RelatedWords | undefined;
+  #wordVectors: WordVectors | undefined;
+  #createVectorScorer: ((vectors: WordVectors) => WordVectorScorer) | undefined;
   #loading: Promise<void> | undefined;
 
   /** @throws InvalidArgumentError when every field weight is 0 or a weight is negative. */
@@ -133,6 +151,11 @@ export class LexicalToolIndex implements ToolIndex {
           'expansion weights must be numbers >= 0 and fullWeightWords a number > 0',
         );
       }
+    }
+    const wordVectors = options.wordVectors ?? false;
+    this.#wordVectorWeight = wordVectors === true ? 1 : wordVectors === false ? 0 : wordVectors;
+    if (!(this.#wordVectorWeight >= 0)) {
+      throw new InvalidArgumentError('wordVectors must be a boolean or a number >= 0');
     }
     this.#prefix = options.prefix ?? false;
     this.#abbreviations = options.abbreviations ?? false;
@@ -170,14 +193,30 @@ export class LexicalToolIndex implements ToolIndex {
     return this.#sessions.get(sessionId)?.byName.size ?? 0;
   }
 
-  /** A promise while the related-words table still has to be loaded, else `undefined`. */
+  /** A promise while a bundled table the options need still has to be loaded, else `undefined`. */
   #ready(): Promise<void> | undefined {
-    if (this.#expansion === undefined || this.#relatedWords !== undefined) return undefined;
-    this.#loading ??= import('../internal/search-text/related-words.js')
-      .then((module) => module.loadRelatedWords())
-      .then((table) => {
-        this.#relatedWords = table;
-      })
+    const needsRelatedWords = this.#expansion !== undefined && this.#relatedWords === undefined;
+    const needsVectors = this.#wordVectorWeight > 0 && this.#wordVectors === undefined;
+    if (!needsRelatedWords && !needsVectors) return undefined;
+    this.#loading ??= Promise.all([
+      needsRelatedWords
+        ? import('../internal/search-text/related-words.js')
+            .then((module) => module.loadRelatedWords())
+            .then((table) => {
+              this.#relatedWords = table;
+            })
+        : undefined,
+      needsVectors
+        ? Promise.all([
+            import('../internal/search-text/word-vectors.js').then((m) => m.loadWordVectors()),
+            import('../internal/search-text/word-vector-scorer.js'),
+          ]).then(([table, scorer]) => {
+            this.#createVectorScorer = (vectors) => new scorer.WordVectorScorer(vectors);
+            this.#wordVectors = table;
+          })
+        : undefined,
+    ])
+      .then(() => undefined)
       .catch((error: unknown) => {
         this.#loading = undefined;
         throw error;
@@ -191,6 +230,7 @@ export class LexicalToolIndex implements ToolIndex {
       const previous = session.byName.get(reference.toolName);
       if (previous !== undefined) {
         session.scorer.remove(previous);
+        session.vectorScorer?.remove(previous);
         session.byId.delete(previous);
       }
       const id = session.nextId++;
@@ -203,10 +243,14 @@ export class LexicalToolIndex implements ToolIndex {
         parameters.names.join(' '),
         parameters.descriptions.join(' '),
       ];
+      const fieldWords = texts.map(contentWords);
       session.scorer.add(
         id,
-        texts.map((text, field) => (this.#fieldWeights[field] === 0 ? [] : this.#terms(text))),
+        fieldWords.map((words, field) =>
+          this.#fieldWeights[field] === 0 ? [] : this.#terms(words),
+        ),
       );
+      session.vectorScorer?.add(id, fieldWords.flat());
     }
   }
 
@@ -219,12 +263,14 @@ export class LexicalToolIndex implements ToolIndex {
     if (session !== undefined && !isBlank(request.query)) {
       const inCategory = categoryMatcher(session.byId.values(), request.categoryFilter);
       categoryFilterApplied = inCategory !== undefined;
-      const scores = session.scorer.score(
-        this.#queryTerms(request.query, session.scorer),
+      const accept =
         inCategory === undefined
           ? undefined
-          : (id) => inCategory(session.byId.get(id) as ToolReference),
-      );
+          : (id: number) => inCategory(session.byId.get(id) as ToolReference);
+      const scores = session.scorer.score(this.#queryTerms(request.query, session.scorer), accept);
+      if (session.vectorScorer !== undefined) {
+        this.#addVectorSimilarity(scores, session.vectorScorer, request.query, accept);
+      }
       const ranked = [...scores]
         .filter(([, score]) => score > 0 && score >= this.#minScore)
         .sort((a, b) => b[1] - a[1] || a[0] - b[0])
@@ -245,11 +291,28 @@ export class LexicalToolIndex implements ToolIndex {
     };
   }
 
-  /** Index terms of a text: stems of its words without stop words, plus abbreviation expansions. */
-  #terms(text: string): string[] {
+  /** Scales BM25 scores to the best hit's (1) and adds the weighted word-vector similarity. */
+  #addVectorSimilarity(
+    scores: Map<number, number>,
+    vectorScorer: WordVectorScorer,
+    query: string,
+    accept: ((id: number) => boolean) | undefined,
+  ): void {
+    let best = 0;
+    for (const score of scores.values()) best = Math.max(best, score);
+    if (best > 0) for (const [id, score] of scores) scores.set(id, score / best);
+    const similarities = vectorScorer.score(contentWords(query.slice(0, MAX_QUERY_LENGTH)), accept);
+    for (const [id, similarity] of similarities) {
+      if (similarity > 0) {
+        scores.set(id, (scores.get(id) ?? 0) + this.#wordVectorWeight * similarity);
+      }
+    }
+  }
+
+  /** Index terms of a text's content words: their stems, plus abbreviation expansions. */
+  #terms(contentWords: readonly string[]): string[] {
     const out: string[] = [];
-    for (const word of words(text)) {
-      if (STOP_WORDS.has(word)) continue;
+    for (const word of contentWords) {
       out.push(stemTerm(word));
       const expanded = this.#abbreviations ? ABBREVIATIONS.get(word) : undefined;
       if (expanded !== undefined) for (const full of expanded) out.push(stemTerm(full));
@@ -303,6 +366,10 @@ export class LexicalToolIndex implements ToolIndex {
     let session = this.#sessions.get(sessionId);
     if (session === undefined) {
       session = {
+        vectorScorer:
+          this.#wordVectors === undefined || this.#createVectorScorer === undefined
+            ? undefined
+            : this.#createVectorScorer(this.#wordVectors),
         scorer: new FieldWeightedBm25(
           this.#fieldWeights.map((weight) => ({
             weight,
@@ -317,4 +384,9 @@ export class LexicalToolIndex implements ToolIndex {
     }
     return session;
   }
+}
+
+/** The words of a text without stop words, repeats kept (a repeated word weighs more). */
+function contentWords(text: string): string[] {
+  return words(text).filter((word) => !STOP_WORDS.has(word));
 }

@@ -87,9 +87,12 @@ describe('the packed package', () => {
     expect(listing).not.toMatch(/\.test\.(js|d\.ts)/);
   });
 
-  it('loads the query-expansion table only when an index with expansion is used', () => {
+  it('loads the query-expansion table and the word vectors only when an index using them is used', () => {
     expect(
       existsSync(join(consumer, 'node_modules', 'toolloop', 'lexicon', 'related-words.bin.gz')),
+    ).toBe(true);
+    expect(
+      existsSync(join(consumer, 'node_modules', 'toolloop', 'lexicon', 'word-vectors.bin.gz')),
     ).toBe(true);
     // A module hook records every module URL Node loads.
     const log = join(consumer, 'loaded.txt');
@@ -113,14 +116,21 @@ describe('the packed package', () => {
       return readFileSync(log, 'utf8');
     };
     const rootOnly = loaded(
-      "const t = await import('toolloop'); new t.ToolSearchToolCallingAdvisor(); new t.LexicalToolIndex({ expansion: true });",
+      "const t = await import('toolloop'); new t.ToolSearchToolCallingAdvisor(); new t.LexicalToolIndex({ expansion: true, wordVectors: true });",
     );
     expect(rootOnly).toContain('/toolloop/dist/index.js');
     expect(rootOnly).not.toContain('related-words');
+    expect(rootOnly).not.toMatch(/word-vector/);
     const used = loaded(
       "const t = await import('toolloop'); const i = new t.LexicalToolIndex({ expansion: true }); await i.indexTools('s', [{ toolName: 'a', summary: 'b' }]);",
     );
     expect(used).toContain('/toolloop/dist/internal/search-text/related-words.js');
+    expect(used).not.toMatch(/word-vector/);
+    const withVectors = loaded(
+      "const t = await import('toolloop'); const i = new t.LexicalToolIndex({ wordVectors: true }); await i.indexTools('s', [{ toolName: 'a', summary: 'b' }]);",
+    );
+    expect(withVectors).toContain('/toolloop/dist/internal/search-text/word-vectors.js');
+    expect(withVectors).not.toContain('related-words');
   });
 
   it('lists every entry point of the exports map in the public names', () => {

@@ -1,6 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
+import { bundledTableLoader, openTable, TABLE_HEADER_BYTES } from './bundled-table.js';
 
 /** Where a relation between two words comes from. */
 export type RelatedWordSource = 'synonym' | 'neighbour';
@@ -15,9 +13,6 @@ export interface RelatedWord {
 
 /** The table's location: `lexicon/` at the package root (three levels above this file's folder). */
 const TABLE_URL = new URL('../../../lexicon/related-words.bin.gz', import.meta.url);
-const MAGIC = 'TLLX';
-const VERSION = 1;
-const HEADER_BYTES = 20;
 
 /**
  * The bundled word-relatedness table (`lexicon/related-words.bin.gz`, built by
@@ -73,23 +68,17 @@ export class RelatedWords {
 
   /** Decodes the table's uncompressed bytes. @throws Error when they are not a table. */
   static decode(bytes: Uint8Array): RelatedWords {
-    // A copy, so that the typed-array views below start at a 4-byte boundary.
-    const buffer = new Uint8Array(bytes).buffer;
-    const view = new DataView(buffer);
-    const magic = new TextDecoder().decode(new Uint8Array(buffer, 0, Math.min(4, bytes.length)));
-    if (bytes.length < HEADER_BYTES || magic !== MAGIC || view.getUint32(4, true) !== VERSION) {
-      throw new Error('the related-words table is not a version 1 TLLX table');
-    }
+    const { buffer, view } = openTable(bytes, 'TLLX', 'related-words');
     const wordCount = view.getUint32(8, true);
     const entryCount = view.getUint32(12, true);
     const textBytes = view.getUint32(16, true);
-    const offsetsStart = HEADER_BYTES + textBytes + ((4 - (textBytes % 4)) % 4);
+    const offsetsStart = TABLE_HEADER_BYTES + textBytes + ((4 - (textBytes % 4)) % 4);
     const entriesStart = offsetsStart + (wordCount + 1) * 4;
     if (entriesStart + entryCount * 4 !== buffer.byteLength) {
       throw new Error('the related-words table is truncated or has trailing bytes');
     }
     const words = new TextDecoder()
-      .decode(new Uint8Array(buffer, HEADER_BYTES, textBytes))
+      .decode(new Uint8Array(buffer, TABLE_HEADER_BYTES, textBytes))
       .split('\n');
     if (words.length !== wordCount) throw new Error('the related-words table has a bad word list');
     return new RelatedWords(
@@ -100,16 +89,8 @@ export class RelatedWords {
   }
 }
 
-let loading: Promise<RelatedWords> | undefined;
-
 /** The bundled table, read and decoded on the first call (a few hundred ms), then shared. */
-export function loadRelatedWords(): Promise<RelatedWords> {
-  loading ??= readFile(TABLE_URL)
-    .then((compressed) => promisify(gunzip)(compressed))
-    .then((bytes) => RelatedWords.decode(bytes))
-    .catch((error: unknown) => {
-      loading = undefined;
-      throw error;
-    });
-  return loading;
-}
+export const loadRelatedWords: () => Promise<RelatedWords> = bundledTableLoader(
+  TABLE_URL,
+  (bytes) => RelatedWords.decode(bytes),
+);

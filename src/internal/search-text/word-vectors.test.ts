@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { WordVectorScorer } from './word-vector-scorer.js';
+import { loadWordVectors, WordVectors } from './word-vectors.js';
+
+function cosine(a: Float32Array, b: Float32Array): number {
+  let ab = 0;
+  let aa = 0;
+  let bb = 0;
+  for (let i = 0; i < a.length; i++) {
+    ab += (a[i] as number) * (b[i] as number);
+    aa += (a[i] as number) ** 2;
+    bb += (b[i] as number) ** 2;
+  }
+  return ab / Math.sqrt(aa * bb);
+}
+
+describe('the bundled word vectors', () => {
+  it('place words of one meaning near each other, and skip unknown words', async () => {
+    const vectors = await loadWordVectors();
+    expect(vectors.size).toBe(50_000);
+    expect(vectors.dimensions).toBe(100);
+    const of = (word: string) => vectors.embed([word]) as Float32Array;
+    expect(cosine(of('film'), of('movie'))).toBeGreaterThan(0.7);
+    expect(cosine(of('film'), of('invoice'))).toBeLessThan(0.3);
+    expect(vectors.embed(['qqqzzz'])).toBeUndefined();
+    expect(vectors.embed(['qqqzzz', 'film'])).toEqual(of('film'));
+    expect(await loadWordVectors()).toBe(vectors);
+  });
+
+  it('weigh a frequent word less than a rare one', async () => {
+    const vectors = await loadWordVectors();
+    const length = (v: Float32Array) => Math.sqrt(v.reduce((sum, x) => sum + x * x, 0));
+    const rare = vectors.embed(['psychologist']) as Float32Array;
+    const frequent = vectors.embed(['make']) as Float32Array;
+    const mixed = vectors.embed(['make', 'psychologist']) as Float32Array;
+    expect(length(frequent)).toBeLessThan(length(rare) / 2);
+    expect(cosine(mixed, rare)).toBeGreaterThan(cosine(mixed, frequent));
+  });
+
+  it('rejects bytes that are not a complete version 1 table', () => {
+    expect(() => WordVectors.decode(new Uint8Array([1, 2, 3]))).toThrow('not a version 1');
+    const header = new Uint8Array(24);
+    header.set(new TextEncoder().encode('TLWV'));
+    new DataView(header.buffer).setUint32(4, 1, true);
+    new DataView(header.buffer).setUint32(8, 5, true);
+    new DataView(header.buffer).setUint32(12, 100, true);
+    expect(() => WordVectors.decode(header)).toThrow('truncated');
+  });
+});
+
+describe('WordVectorScorer', () => {
+  it('ranks documents by meaning, follows changes and honours a filter', async () => {
+    const scorer = new WordVectorScorer(await loadWordVectors());
+    scorer.add(1, ['discover', 'therapist']);
+    scorer.add(2, ['search', 'films', 'theater']);
+    scorer.add(3, ['pay', 'vendor', 'bill']);
+    scorer.add(4, ['qqqzzz']);
+    const best = (words: string[], accept?: (id: number) => boolean) =>
+      [...scorer.score(words, accept)].sort((a, b) => b[1] - a[1])[0]?.[0];
+    expect(best(['psychologist'])).toBe(1);
+    expect(best(['cinema'])).toBe(2);
+    expect(best(['invoice', 'supplier'])).toBe(3);
+    expect(scorer.score(['cinema']).has(4)).toBe(false);
+    expect(best(['cinema'], (id) => id !== 2)).not.toBe(2);
+    scorer.remove(2);
+    expect(scorer.score(['cinema']).has(2)).toBe(false);
+    scorer.add(1, ['movie', 'tickets']);
+    expect(best(['cinema'])).toBe(1);
+    expect(scorer.score(['qqqzzz']).size).toBe(0);
+  });
+});
