@@ -491,6 +491,28 @@ describe.each<Mode>(['call', 'stream'])('approval events in %s mode', (mode) => 
     expect(new Set(events.map((event) => event.turnId))).toEqual(new Set([pending.turnId]));
     expect(events.at(-1)).toMatchObject({ type: 'turn-finish', finishReason: 'stop' });
   });
+
+  it('a denied call is reported as a tool-result with outcome denied and its reason, and never starts', async () => {
+    const { transfers, tools } = bank();
+    const model = new ScriptedChatModel([
+      toolCallResponse([{ id: 't1', name: 'transfer', arguments: { to: 'bob', amount: 100 } }]),
+      textResponse('Not sent.'),
+    ]);
+    const events: TurnEvent[] = [];
+    const client = ChatClient.create(model, { tools, advisors: [listening(events)] });
+    const pending = pendingOf(await run(client.prompt('Pay bob 100'), mode));
+    events.length = 0;
+    await run(
+      client.resume(pending, [denyToolCall(pending.toolCalls[0] as never, 'Over budget')]),
+      mode,
+    );
+    expect(transfers).toHaveLength(0);
+    expect(events.map((event) => event.type)).not.toContain('tool-execution-start');
+    const results = events.filter((event) => event.type === 'tool-result');
+    expect(results).toHaveLength(1);
+    expect(results[0]).toMatchObject({ toolCallId: 't1', outcome: 'denied', isError: true });
+    expect((results[0] as { result: string }).result).toContain('Over budget');
+  });
 });
 
 describe.each<Mode>(['call', 'stream'])(

@@ -307,7 +307,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
     const iteration = options.iteration ?? 1;
     if (events !== undefined) {
       emitLimitsExceeded(events, iteration, breaches);
-      emitNotExecuted(events, iteration, calls, responses);
+      emitNotExecuted(events, iteration, calls, responses, denied);
     }
 
     let returnDirect = false;

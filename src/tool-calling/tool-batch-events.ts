@@ -30,17 +30,23 @@ export function emitLimitsExceeded(
   }
 }
 
-/** A `tool-result` with outcome `'not-executed'` for every call answered before the batch ran. */
+/**
+ * A `tool-result` for every call answered before the batch ran: outcome `'denied'` for a call a
+ * human denied (its id is in `denied`), `'not-executed'` for the others.
+ */
 export function emitNotExecuted(
   events: TurnEventEmitter,
   iteration: number,
   calls: readonly ToolCall[],
   responses: readonly (ToolResponse | undefined)[],
+  denied?: ReadonlyMap<string, unknown>,
 ): void {
   for (let index = 0; index < calls.length; index++) {
     const response = responses[index];
     if (response === undefined) continue;
-    emitToolResult(events, iteration, calls[index] as ToolCall, 'not-executed', response, 0);
+    const call = calls[index] as ToolCall;
+    const outcome = denied?.has(call.id) === true ? 'denied' : 'not-executed';
+    emitToolResult(events, iteration, call, outcome, response, 0);
   }
 }
 
