@@ -35,6 +35,7 @@ describe('finish reasons: providers map theirs to one union', () => {
     expect(new Set(Object.values(FinishReason)).size).toBe(Object.keys(FinishReason).length);
     expect(Object.values(FinishReason).sort()).toEqual(
       [
+        'approvalPending',
         'content_filter',
         'length',
         'maxIterations',
