@@ -81,16 +81,7 @@ export async function runToolLoop(
     if (state.approval.resume !== undefined) {
       const resumed = await resumeBatch(hooks, state);
       if (resumed.ending !== undefined) {
-        const final = withGenerations(resumed.response, resumed.ending);
-        let finalized = finalize(
-          hooks,
-          state,
-          withChatResponse(final, state.usage.apply(final.chatResponse)),
-        );
-        if (isThenable(finalized)) finalized = await finalized;
-        if (mode === 'stream') caller.emit(finalized);
-        if (events !== undefined) emitTurnEnd(state, finalized.chatResponse);
-        return finalized;
+        return await endWithToolResults(hooks, state, resumed.response, resumed.ending, caller);
       }
     }
 
@@ -170,17 +161,7 @@ export async function runToolLoop(
       const ending = await runToolRound(hooks, state, roundRequest, response);
       if (events !== undefined) emitStepFinish(state, response.chatResponse, true);
       if (ending !== undefined) {
-        // The `returnDirect` and limit-breach endings: the tool results are the answer.
-        const final = withGenerations(response, ending);
-        let finalized = finalize(
-          hooks,
-          state,
-          withChatResponse(final, state.usage.apply(final.chatResponse)),
-        );
-        if (isThenable(finalized)) finalized = await finalized;
-        if (mode === 'stream') caller.emit(finalized);
-        if (events !== undefined) emitTurnEnd(state, finalized.chatResponse);
-        return finalized;
+        return await endWithToolResults(hooks, state, response, ending, caller);
       }
     }
   } catch (error) {
@@ -330,6 +311,30 @@ function usageTrailer(
 }
 
 /** Runs `doFinalizeLoop`; awaited only when it answers asynchronously. */
+/**
+ * The endings where the tool results are the answer (`returnDirect`, a limit breach, and either of
+ * them reached by a resumed batch): the round's response with the tool-result generations,
+ * finalized, emitted as the last chunk in stream mode, and the turn's end reported.
+ */
+async function endWithToolResults(
+  hooks: ToolLoopHooks,
+  state: ToolLoopState,
+  response: ChatClientResponse,
+  ending: Generation[],
+  caller: ModelCaller,
+): Promise<ChatClientResponse> {
+  const final = withGenerations(response, ending);
+  let finalized = finalize(
+    hooks,
+    state,
+    withChatResponse(final, state.usage.apply(final.chatResponse)),
+  );
+  if (isThenable(finalized)) finalized = await finalized;
+  if (state.mode === 'stream') caller.emit(finalized);
+  if (state.events !== undefined) emitTurnEnd(state, finalized.chatResponse);
+  return finalized;
+}
+
 function finalize(
   hooks: ToolLoopHooks,
   state: ToolLoopState,
