@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type {
   CallAdvisorChain,
   ChatClientRequest,
@@ -8,10 +7,12 @@ import type {
 import { TOOL_LOOP_TURN_ID } from '../advisors/index.js';
 import { type ChatResponse, type Generation, isUsageEmpty, type Usage } from '../model/index.js';
 import { createTurnEventEmitter } from '../observability/turn-event-emitter.js';
+import { newTurnId } from './new-turn-id.js';
 import { runToolRound } from './run-tool-round.js';
 import { throwIfAborted } from './throw-if-aborted.js';
 import type { ExecuteToolCallsOptions } from './tool-calling-manager.js';
 import {
+  mayNeedApproval,
   pendingApprovalFor,
   pendingApprovalResponse,
   resumedBatch,
@@ -68,7 +69,7 @@ export async function runToolLoop(
 ): Promise<ChatClientResponse> {
   // A resume's state is checked before anything of the turn starts (ToolApprovalError).
   const start = startTurnApproval(request, hooks.approval);
-  const turnId = start.approval.resume?.state.turnId ?? randomUUID();
+  const turnId = start.approval.resume?.state.turnId ?? newTurnId();
   const events = createTurnEventEmitter(turnId, request.listeners);
   const seed = newState(hooks, start.request, mode, chain, events, turnId, start.approval);
   try {
@@ -137,14 +138,16 @@ export async function runToolLoop(
       }
 
       if (events !== undefined) emitToolCalls(state, response.chatResponse);
-      const pending = await pendingApprovalFor(state.approval, {
-        response: response.chatResponse,
-        options: state.options,
-        history: state.history,
-        turnId,
-        iteration: state.iteration,
-        usage: state.usage.total,
-      });
+      const pending = mayNeedApproval(state.approval, state.options)
+        ? await pendingApprovalFor(state.approval, {
+            response: response.chatResponse,
+            options: state.options,
+            history: state.history,
+            turnId,
+            iteration: state.iteration,
+            usage: state.usage.total,
+          })
+        : undefined;
       if (pending !== undefined) {
         // The approval ending: nothing of the batch has run; the state goes to the caller.
         const paused = pendingApprovalResponse(response, pending, state.usage.total);
