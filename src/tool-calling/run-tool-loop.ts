@@ -74,7 +74,10 @@ export async function runToolLoop(
   const seed = newState(hooks, start.request, mode, chain, events, turnId, start.approval);
   try {
     // Hooks that answer synchronously are not awaited: each await is a microtask hop.
-    let initialized = hooks.initialize(start.request, toolLoopContext(seed));
+    let initialized =
+      hooks.initialize === undefined
+        ? start.request
+        : hooks.initialize(start.request, toolLoopContext(seed));
     if (isThenable(initialized)) initialized = await initialized;
     const state = startState(seed, initialized, turnId);
     if (events !== undefined) emitTurnStart(state, initialized);
@@ -106,9 +109,11 @@ export async function runToolLoop(
         if (events !== undefined) emitTurnEnd(state, finalized.chatResponse);
         return finalized;
       }
-      let decided = hooks.afterCall(response, toolLoopContext(state));
-      if (isThenable(decided)) decided = await decided;
-      response = decided;
+      if (hooks.afterCall !== undefined) {
+        let decided = hooks.afterCall(response, toolLoopContext(state));
+        if (isThenable(decided)) decided = await decided;
+        response = decided;
+      }
       // Only a stream needs the usage before this round (a copy: `total` allocates).
       const previousUsage = mode === 'stream' ? state.usage.total : undefined;
       state.usage.addRound(response.chatResponse);
@@ -266,6 +271,7 @@ function prepareRound(
     context: { ...state.context },
   };
   if (state.signal !== undefined) request.signal = state.signal;
+  if (hooks.beforeCall === undefined) return finishRound(hooks, state, request);
   const prepared = hooks.beforeCall(request, toolLoopContext(state));
   return isThenable(prepared)
     ? Promise.resolve(prepared).then((ready) => finishRound(hooks, state, ready))
@@ -343,5 +349,5 @@ function finalize(
   state: ToolLoopState,
   response: ChatClientResponse,
 ): MaybePromise<ChatClientResponse> {
-  return hooks.finalize(response, toolLoopContext(state));
+  return hooks.finalize === undefined ? response : hooks.finalize(response, toolLoopContext(state));
 }
