@@ -157,16 +157,6 @@ class DefaultToolCallingManager implements ToolCallingManager {
   readonly #maxResultBytes: number;
 
   constructor(options: ToolCallingManagerOptions) {
-    if (options === null || typeof options !== 'object') {
-      throw new InvalidArgumentError('options must be an object');
-    }
-    if (options.toolCallbackResolver === null) {
-      throw new InvalidArgumentError('toolCallbackResolver cannot be null');
-    }
-    if (options.exceptionProcessor === null) {
-      throw new InvalidArgumentError('exceptionProcessor cannot be null');
-    }
-    if (options.limits === null) throw new InvalidArgumentError('limits cannot be null');
     if (options.exceptionProcessor !== undefined && options.throwExceptionOnError !== undefined) {
       throw new InvalidArgumentError(
         'throwExceptionOnError configures the default exception processor; it cannot be combined with exceptionProcessor',
@@ -215,7 +205,6 @@ class DefaultToolCallingManager implements ToolCallingManager {
   }
 
   resolveToolDefinitions(options: ChatOptions): ToolDefinition[] {
-    if (options == null) throw new InvalidArgumentError('chatOptions cannot be null');
     const callbacks = options.toolCallbacks ?? [];
     const definitions: ToolDefinition[] = new Array(callbacks.length);
     for (let index = 0; index < callbacks.length; index++) {
@@ -229,8 +218,6 @@ class DefaultToolCallingManager implements ToolCallingManager {
     chatResponse: ChatResponse,
     options: ExecuteToolCallsOptions = {},
   ): Promise<ToolExecutionResult> {
-    if (prompt == null) throw new InvalidArgumentError('prompt cannot be null');
-    if (chatResponse == null) throw new InvalidArgumentError('chatResponse cannot be null');
     const generation = firstGenerationWithToolCalls(chatResponse);
     if (generation === undefined) {
       throw new IllegalStateError('No tool call requested by the chat model');
