@@ -7,7 +7,7 @@ import type {
   StreamAdvisor,
   StreamAdvisorChain,
 } from '../advisors/index.js';
-import { TOOL_LOOP_TURN_ID } from '../advisors/index.js';
+import { HIGHEST_PRECEDENCE, TOOL_LOOP_TURN_ID } from '../advisors/index.js';
 import { InvalidArgumentError, ToolDefinitionError } from '../errors/index.js';
 import { assistantMessage, userMessage } from '../messages/index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
@@ -317,6 +317,50 @@ describe('ChatClient responses', () => {
       .stream();
     for await (const delta of stream.content()) events.push(delta);
     expect(events).toEqual(['One ', 'mome', 'nt. ', 'tool', 'Fou', 'nd ', 'it.']);
+  });
+
+  it('streams the same deltas and chunks through advisors written as async generators, outside and inside the tool loop', async () => {
+    /** A stream advisor written the plain way: an async generator that forwards every chunk. */
+    class ForwardingAdvisor implements StreamAdvisor {
+      readonly name: string;
+      chunks = 0;
+      constructor(readonly order: number) {
+        this.name = `Forwarding ${order}`;
+      }
+      async *adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain) {
+        for await (const chunk of chain.nextStream(request)) {
+          this.chunks++;
+          yield chunk;
+        }
+      }
+    }
+    const lookup = tool({ name: 'lookup', description: 'Looks up', execute: () => 'found' });
+    const run = async (advisors: ForwardingAdvisor[]) => {
+      const model = new ScriptedChatModel(
+        [
+          toolCallResponse([{ name: 'lookup' }], { text: 'One moment. ' }),
+          textResponse('Found it.', {
+            usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 },
+          }),
+        ],
+        { textChunks: 3 },
+      );
+      const spec = ChatClient.create(model, { tools: [lookup], advisors })
+        .prompt('Find it')
+        .stream();
+      const deltas: string[] = [];
+      for await (const delta of spec.content()) deltas.push(delta);
+      return deltas;
+    };
+    const plain = await run([]);
+    expect(plain).toEqual(['One ', 'mome', 'nt. ', 'Fou', 'nd ', 'it.']);
+    const outside = new ForwardingAdvisor(HIGHEST_PRECEDENCE + 100);
+    const inside = new ForwardingAdvisor(1_000);
+    expect(await run([outside, inside])).toEqual(plain);
+    // Inside the loop: both rounds' chunks (the third of the first round carries the tool call).
+    // Outside: what the loop passes on (that chunk's text alone, then the answer).
+    expect(inside.chunks).toBe(6);
+    expect(outside.chunks).toBe(6);
   });
 
   it('rejects a chat model or a tool advisor template of the wrong kind', () => {

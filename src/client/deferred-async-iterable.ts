@@ -1,17 +1,24 @@
-const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+import {
+  type ChunkReader,
+  plainReader,
+  READ_THROUGH,
+  type ReadThroughIterator,
+  readThrough,
+} from '../internal/read-through.js';
 
 /**
  * An async iterable whose source is built, asynchronously, when an iteration asks for its first
  * element; every iteration builds its own. Once built, `next` and `return` pass straight through
  * to the source's iterator, so a chunk costs no extra generator layer (an `async function*` that
  * did `yield*` would add one, with its microtask hops, to every chunk of a stream). A failed build
- * rejects that first `next`, and the iteration is over.
+ * rejects that first `next`, and the iteration is over. Reads go through to the source's reader
+ * too (see `readThrough`).
  */
 export function deferredAsyncIterable<T>(build: () => Promise<AsyncIterable<T>>): AsyncIterable<T> {
   return { [Symbol.asyncIterator]: () => new DeferredAsyncIterator(build) };
 }
 
-class DeferredAsyncIterator<T> implements AsyncIterator<T, unknown, undefined> {
+class DeferredAsyncIterator<T> implements ReadThroughIterator<T> {
   readonly #build: () => Promise<AsyncIterable<T>>;
   #source: AsyncIterator<T> | undefined;
   #starting: Promise<AsyncIterator<T> | undefined> | undefined;
@@ -24,10 +31,17 @@ class DeferredAsyncIterator<T> implements AsyncIterator<T, unknown, undefined> {
   next(): Promise<IteratorResult<T, unknown>> {
     const source = this.#source;
     if (source !== undefined) return source.next();
-    if (this.#finished) return Promise.resolve(DONE);
+    return this[READ_THROUGH](plainReader<T>());
+  }
+
+  [READ_THROUGH]<R>(reader: ChunkReader<T, R>): Promise<IteratorResult<R, undefined>> {
+    const source = this.#source;
+    if (source !== undefined) return readThrough(source, reader);
+    if (this.#finished) return Promise.resolve(reader.end());
     this.#starting ??= this.#start();
-    return this.#starting.then((started) =>
-      started === undefined ? DONE : (started.next() as Promise<IteratorResult<T, unknown>>),
+    return this.#starting.then(
+      (started) => (started === undefined ? reader.end() : readThrough(started, reader)),
+      (error: unknown) => reader.fail(error),
     );
   }
 

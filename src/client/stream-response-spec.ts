@@ -1,4 +1,5 @@
 import type { ChatClientResponse } from '../advisors/index.js';
+import { type ChunkReader, DONE, readThrough, SKIP } from '../internal/read-through.js';
 import { type ChatResponse, ChatResponseAggregator } from '../model/index.js';
 import type { TurnEvent, TurnEventListener } from '../observability/turn-event.js';
 import { streamTurnEvents } from './stream-turn-events.js';
@@ -96,17 +97,27 @@ async function aggregateStream(
   return { chatResponse: sawResponse ? aggregator.result() : null, context };
 }
 
-const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
-
 /**
  * The iteration of {@link StreamResponseSpec.content}. Like an async generator it runs the
  * request on the first `next`, is its own iterable (so it is iterated once), is over once the
- * chain's stream ends or fails, and stops that stream on `return`.
+ * chain's stream ends or fails, and stops that stream on `return`. It reads the chain through a
+ * reader (see `readThrough`), so a text delta costs no promise of this layer's own.
  */
 class TextDeltaIterator implements AsyncIterableIterator<string> {
   readonly #execute: StreamExecutor;
   #source: AsyncIterator<ChatClientResponse> | undefined;
   #finished = false;
+  readonly #reader: ChunkReader<ChatClientResponse, string> = {
+    element: textDelta,
+    end: () => {
+      this.#stop();
+      return DONE;
+    },
+    fail: (error) => {
+      this.#stop();
+      throw error;
+    },
+  };
 
   constructor(execute: StreamExecutor) {
     this.#execute = execute;
@@ -120,9 +131,10 @@ class TextDeltaIterator implements AsyncIterableIterator<string> {
     if (this.#finished) return Promise.resolve(DONE);
     try {
       this.#source ??= this.#execute()[Symbol.asyncIterator]();
-      return this.#source.next().then(this.#onChunk, this.#onError);
+      return readThrough(this.#source, this.#reader);
     } catch (error) {
-      return this.#onErrorAsync(error);
+      this.#stop();
+      return Promise.reject(error);
     }
   }
 
@@ -135,31 +147,14 @@ class TextDeltaIterator implements AsyncIterableIterator<string> {
     return { done: true, value };
   }
 
-  /** A chunk without text is skipped: the next one is awaited in its place. */
-  readonly #onChunk = (
-    result: IteratorResult<ChatClientResponse>,
-  ): IteratorResult<string, undefined> | Promise<IteratorResult<string, undefined>> => {
-    if (result.done) {
-      this.#finished = true;
-      this.#source = undefined;
-      return DONE;
-    }
-    const text = result.value.chatResponse?.results[0]?.output.text;
-    if (text) return { done: false, value: text };
-    const source = this.#source;
-    if (source === undefined) return DONE;
-    return source.next().then(this.#onChunk, this.#onError);
-  };
-
-  readonly #onError = (error: unknown): never => {
+  #stop(): void {
     this.#finished = true;
     this.#source = undefined;
-    throw error;
-  };
-
-  #onErrorAsync(error: unknown): Promise<never> {
-    this.#finished = true;
-    this.#source = undefined;
-    return Promise.reject(error);
   }
+}
+
+/** The text delta of a chunk's first generation as a reader's result; a chunk without one is skipped. */
+function textDelta(chunk: ChatClientResponse): IteratorResult<string, undefined> | typeof SKIP {
+  const text = chunk.chatResponse?.results[0]?.output.text;
+  return text ? { done: false, value: text } : SKIP;
 }
