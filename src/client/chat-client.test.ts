@@ -395,3 +395,54 @@ describe('ChatClient with a very long history', () => {
     expect(model.prompts[0]?.messages).toHaveLength(200_001);
   });
 });
+
+describe('ChatClient call runs sharing one client', () => {
+  it('runs requests with and without advisors of their own on one client, each with its own chain', async () => {
+    const model = new ScriptedChatModel([
+      toolCallResponse([{ name: 't1' }]),
+      textResponse('first'),
+      textResponse('second'),
+      toolCallResponse([{ name: 't1' }]),
+      textResponse('third'),
+      toolCallResponse([{ name: 't1' }]),
+    ]);
+    const client = ChatClient.create(model);
+    const recorder = new RecordingAdvisor();
+    expect(await client.prompt('a').tools(echoTool('t1')).call().content()).toBe('first');
+    expect(await client.prompt('b').advisors(recorder).call().content()).toBe('second');
+    expect(recorder.requests).toHaveLength(1);
+    expect(await client.prompt('c').tools(echoTool('t1')).call().content()).toBe('third');
+    // The recorder was on one request only; the next plain request still runs the loop.
+    expect(recorder.requests).toHaveLength(1);
+    const promptLengths = model.prompts.map((prompt) => prompt.messages.length);
+    expect(promptLengths).toEqual([1, 3, 1, 1, 3]);
+    // Auto-registration turned off for one request: its tool calls come back unexecuted.
+    const raw = await client
+      .prompt('d')
+      .tools(echoTool('t1'))
+      .advisors(noAutoRegister())
+      .call()
+      .chatResponse();
+    expect(raw?.results[0]?.output.toolCalls[0]?.name).toBe('t1');
+  });
+
+  it('rejects, never throws, when the request cannot be built (aborted signal, colliding names)', async () => {
+    const model = new ScriptedChatModel([textResponse('never')]);
+    const client = ChatClient.create(model);
+    const aborted = AbortSignal.abort();
+    let response: Promise<unknown> | undefined;
+    expect(() => {
+      response = client.prompt('x').call({ signal: aborted }).chatClientResponse();
+    }).not.toThrow();
+    await expect(response).rejects.toThrow();
+    expect(() => {
+      response = client
+        .prompt('x')
+        .tools(echoTool('same'), echoTool('same'))
+        .call()
+        .chatClientResponse();
+    }).not.toThrow();
+    await expect(response).rejects.toBeInstanceOf(ToolDefinitionError);
+    expect(model.callCount).toBe(0);
+  });
+});

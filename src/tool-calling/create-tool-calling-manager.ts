@@ -18,9 +18,9 @@ import { type PlannedToolCall, runToolCallBatch } from './run-tool-call-batch.js
 import { emitLimitsExceeded, emitNotExecuted } from './tool-batch-events.js';
 import { ToolCallLimitExceededError } from './tool-call-limit-exceeded-error.js';
 import {
-  countPriorToolCalls,
-  decideToolCallLimits,
+  findToolCallLimitBreaches,
   resolveToolCallLimits,
+  type ToolCallLimitBreach,
   type ToolCallLimits,
   type ToolCallLimitsOptions,
 } from './tool-call-limits.js';
@@ -244,24 +244,22 @@ class DefaultToolCallingManager implements ToolCallingManager {
     const callbacks = prompt.options?.toolCallbacks ?? [];
     for (let index = 0; index < calls.length; index++) checkCallShape(calls[index], index, calls);
     const outputTruncated = generation.metadata?.finishReason === 'length';
-    const breaches = decideToolCallLimits(
-      calls,
-      countPriorToolCalls(prompt.messages),
-      this.#limits,
-    );
+    const breaches = findToolCallLimitBreaches(calls, prompt.messages, this.#limits);
     const throwOnBreach = this.#limits.onLimitExceeded === 'THROW';
 
     const responses: ToolResponse[] = new Array(calls.length);
     const plans: PlannedToolCall[] = [];
-    // A single call cannot repeat an id; most batches hold one call.
-    const seenIds = calls.length > 1 ? new Set<string>() : undefined;
+    // Small batches look back over the earlier calls instead of filling a set.
+    const seenIds = calls.length > SMALL_BATCH ? new Set<string>() : undefined;
     let breachIndex = -1;
     for (let index = 0; index < calls.length; index++) {
       const call = calls[index] as ToolCall;
-      let duplicate = false;
+      let duplicate: boolean;
       if (seenIds !== undefined) {
         duplicate = seenIds.has(call.id);
         seenIds.add(call.id);
+      } else {
+        duplicate = usedEarlier(calls, index);
       }
       if (breachIndex !== -1) {
         responses[index] = errorResponse(
@@ -270,7 +268,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
         );
         continue;
       }
-      const breach = breaches[index];
+      const breach = breaches?.[index];
       if (breach !== undefined) {
         responses[index] = errorResponse(call, breach.message);
         if (throwOnBreach) breachIndex = index;
@@ -306,7 +304,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
     const events = options.events;
     const iteration = options.iteration ?? 1;
     if (events !== undefined) {
-      emitLimitsExceeded(events, iteration, breaches);
+      if (breaches !== undefined) emitLimitsExceeded(events, iteration, breaches);
       emitNotExecuted(events, iteration, calls, responses, denied);
     }
 
@@ -334,7 +332,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
     const history: Message[] = prompt.messages.slice();
     history.push(assistant, { role: 'tool', responses });
     if (breachIndex !== -1) {
-      const breach = breaches[breachIndex] as NonNullable<(typeof breaches)[number]>;
+      const breach = breaches?.[breachIndex] as ToolCallLimitBreach;
       throw new ToolCallLimitExceededError({
         toolName: breach.toolName,
         limit: breach.limit,
@@ -403,6 +401,18 @@ class DefaultToolCallingManager implements ToolCallingManager {
 }
 
 const EMPTY_CONTEXT: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/** Batches up to this many calls find repeated ids by looking back rather than with a set. */
+const SMALL_BATCH = 8;
+
+/** Whether a call before `index` has the id of the call at `index`. */
+function usedEarlier(calls: readonly ToolCall[], index: number): boolean {
+  const id = (calls[index] as ToolCall).id;
+  for (let earlier = 0; earlier < index; earlier++) {
+    if ((calls[earlier] as ToolCall).id === id) return true;
+  }
+  return false;
+}
 
 function frozenCopy(
   context: Record<string, unknown> | undefined,

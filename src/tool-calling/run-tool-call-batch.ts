@@ -155,20 +155,28 @@ class ToolCallBatch implements DeferredSignalOwner {
           this.#fail(new AbortError(undefined, { cause: signal.reason }));
           return;
         }
+        this.#onCallerAbort = () => {
+          this.#fail(new AbortError(undefined, { cause: signal.reason }));
+        };
         signal.addEventListener('abort', this.#onCallerAbort, { once: true });
       }
       this.#pump();
     });
   }
 
-  readonly #onCallerAbort = (): void => {
-    this.#fail(new AbortError(undefined, { cause: this.#settings.signal?.reason }));
-  };
+  /** Fails the batch when the caller aborts; made only when the caller gave a signal. */
+  #onCallerAbort: (() => void) | undefined;
+
+  #removeAbortListener(): void {
+    if (this.#onCallerAbort !== undefined) {
+      this.#settings.signal?.removeEventListener('abort', this.#onCallerAbort);
+    }
+  }
 
   #fail(error: unknown): void {
     if (this.#settled) return;
     this.#settled = true;
-    this.#settings.signal?.removeEventListener('abort', this.#onCallerAbort);
+    this.#removeAbortListener();
     this.#failure = { reason: error };
     this.#controller?.abort(error);
     if (this.#timedCalls !== undefined) {
@@ -191,7 +199,7 @@ class ToolCallBatch implements DeferredSignalOwner {
     }
     if (!this.#settled && this.#running === 0 && this.#next >= plans.length) {
       this.#settled = true;
-      this.#settings.signal?.removeEventListener('abort', this.#onCallerAbort);
+      this.#removeAbortListener();
       this.#resolve(this.#directSuccesses === plans.length);
     }
   }
