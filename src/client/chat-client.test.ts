@@ -10,6 +10,7 @@ import type {
 import { HIGHEST_PRECEDENCE, TOOL_LOOP_TURN_ID } from '../advisors/index.js';
 import { InvalidArgumentError, ToolDefinitionError } from '../errors/index.js';
 import { assistantMessage, userMessage } from '../messages/index.js';
+import type { ChatModel, ChatResponse } from '../model/index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
 import { tool } from '../tools/tool.js';
 import type { ToolCallback, ToolCallbackProvider } from '../tools/tool-callback.js';
@@ -317,6 +318,58 @@ describe('ChatClient responses', () => {
       .stream();
     for await (const delta of stream.content()) events.push(delta);
     expect(events).toEqual(['One ', 'mome', 'nt. ', 'tool', 'Fou', 'nd ', 'it.']);
+  });
+
+  it('streams chatResponse() chunks of every round, and a break stops the model stream and aborts its signal', async () => {
+    const lookup = tool({ name: 'lookup', description: 'Looks up', execute: () => 'found' });
+    const model = new ScriptedChatModel(
+      [toolCallResponse([{ name: 'lookup' }], { text: 'Wait. ' }), textResponse('Found it.')],
+      { textChunks: 2 },
+    );
+    const responses: ChatResponse[] = [];
+    for await (const response of ChatClient.create(model, { tools: [lookup] })
+      .prompt('Find it')
+      .stream()
+      .chatResponse()) {
+      responses.push(response);
+    }
+    expect(responses.map((response) => response.results[0]?.output.text).join('')).toBe(
+      'Wait. Found it.',
+    );
+    expect(responses.at(-1)?.results[0]?.metadata.finishReason).toBe('stop');
+    expect(responses.every((response) => response.results[0]?.output.toolCalls.length === 0)).toBe(
+      true,
+    );
+
+    let closed = false;
+    let signal: AbortSignal | undefined;
+    const endless: ChatModel = {
+      call: () => Promise.reject(new Error('streams only')),
+      async *stream(_prompt, options) {
+        signal = options?.signal;
+        try {
+          for (;;) {
+            yield {
+              results: [
+                {
+                  output: { role: 'assistant', text: 'more ', toolCalls: [] },
+                  metadata: { finishReason: null },
+                },
+              ],
+              metadata: {},
+            };
+          }
+        } finally {
+          closed = true;
+        }
+      },
+    };
+    let read = 0;
+    for await (const _response of ChatClient.create(endless).prompt('go').stream().chatResponse()) {
+      if (++read === 3) break;
+    }
+    expect(closed).toBe(true);
+    expect(signal?.aborted).toBe(true);
   });
 
   it('streams the same deltas and chunks through advisors written as async generators, outside and inside the tool loop', async () => {
