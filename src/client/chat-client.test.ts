@@ -320,6 +320,30 @@ describe('ChatClient responses', () => {
     expect(events).toEqual(['One ', 'mome', 'nt. ', 'tool', 'Fou', 'nd ', 'it.']);
   });
 
+  it.each(['call', 'stream'] as const)(
+    '%s: requests with and without advisors of their own, one after another on one client, each run their own chain',
+    async (mode) => {
+      const model = new ScriptedChatModel(Array.from({ length: 4 }, () => textResponse('ok')));
+      const client = ChatClient.create(model);
+      const recording = new RecordingAdvisor();
+      const run = async (spec: ReturnType<typeof client.prompt>) => {
+        if (mode === 'call') return (await spec.call().content()) ?? '';
+        let text = '';
+        for await (const delta of spec.stream().content()) text += delta;
+        return text;
+      };
+      expect(await run(client.prompt('plain'))).toBe('ok');
+      expect(await run(client.prompt('advised').advisors(recording))).toBe('ok');
+      expect(await run(client.prompt('plain again'))).toBe('ok');
+      expect(await run(client.prompt('no loop').advisors(noAutoRegister(), recording))).toBe('ok');
+      expect(recording.requests.map((request) => request.prompt.messages.at(-1))).toMatchObject([
+        { text: 'advised' },
+        { text: 'no loop' },
+      ]);
+      expect(model.callCount).toBe(4);
+    },
+  );
+
   it('streams chatResponse() chunks of every round, and a break stops the model stream and aborts its signal', async () => {
     const lookup = tool({ name: 'lookup', description: 'Looks up', execute: () => 'found' });
     const model = new ScriptedChatModel(
