@@ -4,7 +4,8 @@ import type { StreamConverter } from '../internal/provider-transport.js';
 import type { ServerSentEvent } from '../internal/server-sent-events.js';
 import { WireReader } from '../internal/wire-reader.js';
 import type { Metadata, ToolCall } from '../messages/index.js';
-import { type ChatResponse, FinishReason } from '../model/index.js';
+import { type ChatResponse, FinishReason, type ToolCallDelta } from '../model/index.js';
+import { JsonWhitespaceCompactor } from './json-whitespace-compactor.js';
 import type { AnthropicWireBlock, AnthropicWireUsage } from './anthropic-wire.js';
 import {
   anthropicReportedError,
@@ -19,10 +20,21 @@ import {
 interface OpenBlock {
   start: AnthropicWireBlock;
   json: string;
+  /** A `tool_use` block's call as its deltas name it (its id is the complete call's id too). */
+  call?: StreamedCall;
   /** The first `partial_json` value that was not text, kept so the call is refused, not guessed. */
   nonTextJson?: unknown;
   thinking: string;
   signature: string;
+}
+
+interface StreamedCall {
+  id: string;
+  /** Counts the message's `tool_use` blocks from 0: the `index` of its deltas. */
+  ordinal: number;
+  compactor: JsonWhitespaceCompactor;
+  /** Whether any argument text went out in a delta. */
+  streamedText: boolean;
 }
 
 const USAGE_COUNTS = ['input_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens'];
@@ -32,7 +44,12 @@ const USAGE_COUNTS = ['input_tokens', 'cache_read_input_tokens', 'cache_creation
  * with `output.text`; a `tool_use` block's `input_json_delta`s are collected and the whole call
  * is emitted at its `content_block_stop` (empty input becomes `{}`, and the JSON text is written
  * as `JSON.stringify` writes the non-streamed input, so call and stream agree; a block without an
- * id gets a fresh random one); thinking blocks (with signatures) and server-run blocks go to the
+ * id gets a fresh random one). As the input streams, the call also goes out piece by piece as
+ * display-only `toolCallDeltas`: a first delta with its name at `content_block_start`, then each
+ * `input_json_delta` with the whitespace between JSON tokens dropped (so the pieces add up to the
+ * finished call's arguments; `{}` goes out at the end when no input streamed), all with the id of
+ * the finished call and the block's position among the message's `tool_use` blocks as `index`;
+ * thinking blocks (with signatures) and server-run blocks go to the
  * assistant metadata; the stop reason and usage come with `message_delta`. A block still open
  * when the output limit stops the message is emitted marked `metadata.truncated = true`. A second
  * `message_start` before the first message ended starts over: the unfinished blocks of the
@@ -54,6 +71,8 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
   private started = false;
   private stopped = false;
   private finished = false;
+  /** `tool_use` blocks started in the current message. */
+  private toolUseCount = 0;
 
   constructor(errors: ProviderErrors = new ProviderErrors('anthropic')) {
     this.errors = errors;
@@ -86,8 +105,23 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
           payload.content_block,
           'content_block_start.content_block',
         );
-        this.blocks.set(index, { start: block, json: '', thinking: '', signature: '' });
+        const open: OpenBlock = { start: block, json: '', thinking: '', signature: '' };
+        this.blocks.set(index, open);
         if (block.type === 'text' && block.text) yield this.chunk({ text: block.text });
+        if (block.type === 'tool_use') {
+          const call: StreamedCall = {
+            id: block.id || fallbackToolCallId('toolu'),
+            ordinal: this.toolUseCount++,
+            compactor: new JsonWhitespaceCompactor(),
+            streamedText: false,
+          };
+          open.call = call;
+          yield this.chunk({
+            toolCallDeltas: [
+              { id: call.id, index: call.ordinal, name: block.name ?? '', arguments: '' },
+            ],
+          });
+        }
         return;
       }
       case 'content_block_delta': {
@@ -103,8 +137,19 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
           case 'input_json_delta': {
             const json = delta.partial_json;
             if (!block || json === undefined || json === null) return;
-            if (typeof json === 'string') block.json += json;
-            else if (!('nonTextJson' in block)) block.nonTextJson = json;
+            if (typeof json !== 'string') {
+              if (!('nonTextJson' in block)) block.nonTextJson = json;
+              return;
+            }
+            block.json += json;
+            const call = block.call;
+            if (call === undefined || 'nonTextJson' in block) return;
+            const piece = call.compactor.push(json);
+            if (piece === '') return;
+            call.streamedText = true;
+            yield this.chunk({
+              toolCallDeltas: [{ id: call.id, index: call.ordinal, arguments: piece }],
+            });
             return;
           }
           case 'thinking_delta':
@@ -190,6 +235,7 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
     this.blocks.clear();
     this.thinking = [];
     this.serverToolBlocks = [];
+    this.toolUseCount = 0;
     this.started = true;
     this.stopped = false;
     this.finished = false;
@@ -204,8 +250,9 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
   private *closeBlock(block: OpenBlock, truncated: boolean): Iterable<ChatResponse> {
     const { start } = block;
     if (start.type === 'tool_use') {
+      const streamed = block.call;
       const call: ToolCall = {
-        id: start.id || fallbackToolCallId('toolu'),
+        id: streamed?.id ?? (start.id || fallbackToolCallId('toolu')),
         name: start.name ?? '',
         arguments:
           'nonTextJson' in block
@@ -215,7 +262,13 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
               : inputText(block.json, start.input),
       };
       if (truncated) call.metadata = { truncated: true };
-      yield this.chunk({ toolCalls: [call] });
+      // No argument text streamed (an empty input becomes `{}`): the whole text goes out as the
+      // call's last delta, so its deltas still add up to its arguments.
+      const toolCallDeltas =
+        streamed !== undefined && !streamed.streamedText && typeof call.arguments === 'string'
+          ? [{ id: streamed.id, index: streamed.ordinal, arguments: call.arguments }]
+          : undefined;
+      yield this.chunk({ toolCalls: [call], toolCallDeltas });
     } else if (start.type === 'thinking' || start.type === 'redacted_thinking') {
       this.thinking = [
         ...this.thinking,
@@ -238,6 +291,7 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
   private chunk(parts: {
     text?: string;
     toolCalls?: ToolCall[];
+    toolCallDeltas?: ToolCallDelta[] | undefined;
     metadata?: Metadata;
     finishReason?: FinishReason | null;
     usage?: boolean;
@@ -255,6 +309,7 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
             ...(parts.metadata ? { metadata: parts.metadata } : {}),
           },
           metadata: { finishReason: parts.finishReason ?? null },
+          ...(parts.toolCallDeltas ? { toolCallDeltas: parts.toolCallDeltas } : {}),
         },
       ],
       metadata: messageMetadata(this.started ? this.message : {}, usage),

@@ -47,6 +47,8 @@ export interface ChatClientRuntime {
   readonly toolCallingAdvisor: ToolCallingAdvisor;
   /** The call chain of requests without advisors of their own, once one has run (`callChain`). */
   plainCallChain?: DefaultCallAdvisorChain;
+  /** The same for streams (`streamChain`). */
+  plainStreamChain?: DefaultStreamAdvisorChain;
 }
 
 /** @internal Applies `.advisors(...)` entries to a state. */
@@ -188,19 +190,15 @@ export class ChatClientRequestSpec<Ctx extends object = ToolContextMap> {
     // however the stream is consumed or piped.
     return new StreamResponseSpec((run) =>
       abortOnReturn(combineSignals(options.signal, run?.signal), (signal) =>
-        deferredAsyncIterable(async (): Promise<AsyncIterable<ChatClientResponse>> => {
+        deferredAsyncIterable(() => {
           const runState =
             run?.listener === undefined
               ? state
               : { ...state, listeners: [...state.listeners, run.listener] };
-          const request = await buildChatClientRequest(runtime.chatModel, runState, signal);
-          const advisors = buildAdvisorChain(
-            runtime.chatModel,
-            state.advisors,
-            request.context,
-            runtime.toolCallingAdvisor,
-          );
-          return DefaultStreamAdvisorChain.of(advisors).nextStream(request);
+          const request = buildChatClientRequest(runtime.chatModel, runState, signal);
+          return request instanceof Promise
+            ? request.then((ready) => streamChain(runtime, state, ready))
+            : streamChain(runtime, state, request);
         }),
       ),
     );
@@ -234,6 +232,32 @@ function callChain(
   // Only when the tool advisor is the client's own (not a per-request copy).
   if (plain && advisors[0] === runtime.toolCallingAdvisor) runtime.plainCallChain = chain;
   return chain;
+}
+
+/**
+ * The stream of one request through its chain; a request with no advisors besides the tool loop
+ * uses the client's own stream chain, built once (as {@link callChain}).
+ */
+function streamChain(
+  runtime: ChatClientRuntime,
+  state: ChatClientRequestState,
+  request: ChatClientRequest,
+): AsyncIterable<ChatClientResponse> {
+  const plain =
+    state.advisors.length === 0 &&
+    request.context[AdvisorParams.TOOL_CALLING_ADVISOR_AUTO_REGISTER] !== false;
+  if (plain && runtime.plainStreamChain !== undefined) {
+    return runtime.plainStreamChain.nextStream(request);
+  }
+  const advisors = buildAdvisorChain(
+    runtime.chatModel,
+    state.advisors,
+    request.context,
+    runtime.toolCallingAdvisor,
+  );
+  const chain = DefaultStreamAdvisorChain.of(advisors);
+  if (plain && advisors[0] === runtime.toolCallingAdvisor) runtime.plainStreamChain = chain;
+  return chain.nextStream(request);
 }
 
 /** The caller's signal and a run's own (`.events()` aborts when its reader stops), as one. */

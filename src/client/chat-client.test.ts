@@ -7,9 +7,10 @@ import type {
   StreamAdvisor,
   StreamAdvisorChain,
 } from '../advisors/index.js';
-import { TOOL_LOOP_TURN_ID } from '../advisors/index.js';
+import { HIGHEST_PRECEDENCE, TOOL_LOOP_TURN_ID } from '../advisors/index.js';
 import { InvalidArgumentError, ToolDefinitionError } from '../errors/index.js';
 import { assistantMessage, userMessage } from '../messages/index.js';
+import type { ChatModel, ChatResponse } from '../model/index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
 import { tool } from '../tools/tool.js';
 import type { ToolCallback, ToolCallbackProvider } from '../tools/tool-callback.js';
@@ -317,6 +318,126 @@ describe('ChatClient responses', () => {
       .stream();
     for await (const delta of stream.content()) events.push(delta);
     expect(events).toEqual(['One ', 'mome', 'nt. ', 'tool', 'Fou', 'nd ', 'it.']);
+  });
+
+  it.each(['call', 'stream'] as const)(
+    '%s: requests with and without advisors of their own, one after another on one client, each run their own chain',
+    async (mode) => {
+      const model = new ScriptedChatModel(Array.from({ length: 4 }, () => textResponse('ok')));
+      const client = ChatClient.create(model);
+      const recording = new RecordingAdvisor();
+      const run = async (spec: ReturnType<typeof client.prompt>) => {
+        if (mode === 'call') return (await spec.call().content()) ?? '';
+        let text = '';
+        for await (const delta of spec.stream().content()) text += delta;
+        return text;
+      };
+      expect(await run(client.prompt('plain'))).toBe('ok');
+      expect(await run(client.prompt('advised').advisors(recording))).toBe('ok');
+      expect(await run(client.prompt('plain again'))).toBe('ok');
+      expect(await run(client.prompt('no loop').advisors(noAutoRegister(), recording))).toBe('ok');
+      expect(recording.requests.map((request) => request.prompt.messages.at(-1))).toMatchObject([
+        { text: 'advised' },
+        { text: 'no loop' },
+      ]);
+      expect(model.callCount).toBe(4);
+    },
+  );
+
+  it('streams chatResponse() chunks of every round, and a break stops the model stream and aborts its signal', async () => {
+    const lookup = tool({ name: 'lookup', description: 'Looks up', execute: () => 'found' });
+    const model = new ScriptedChatModel(
+      [toolCallResponse([{ name: 'lookup' }], { text: 'Wait. ' }), textResponse('Found it.')],
+      { textChunks: 2 },
+    );
+    const responses: ChatResponse[] = [];
+    for await (const response of ChatClient.create(model, { tools: [lookup] })
+      .prompt('Find it')
+      .stream()
+      .chatResponse()) {
+      responses.push(response);
+    }
+    expect(responses.map((response) => response.results[0]?.output.text).join('')).toBe(
+      'Wait. Found it.',
+    );
+    expect(responses.at(-1)?.results[0]?.metadata.finishReason).toBe('stop');
+    expect(responses.every((response) => response.results[0]?.output.toolCalls.length === 0)).toBe(
+      true,
+    );
+
+    let closed = false;
+    let signal: AbortSignal | undefined;
+    const endless: ChatModel = {
+      call: () => Promise.reject(new Error('streams only')),
+      async *stream(_prompt, options) {
+        signal = options?.signal;
+        try {
+          for (;;) {
+            yield {
+              results: [
+                {
+                  output: { role: 'assistant', text: 'more ', toolCalls: [] },
+                  metadata: { finishReason: null },
+                },
+              ],
+              metadata: {},
+            };
+          }
+        } finally {
+          closed = true;
+        }
+      },
+    };
+    let read = 0;
+    for await (const _response of ChatClient.create(endless).prompt('go').stream().chatResponse()) {
+      if (++read === 3) break;
+    }
+    expect(closed).toBe(true);
+    expect(signal?.aborted).toBe(true);
+  });
+
+  it('streams the same deltas and chunks through advisors written as async generators, outside and inside the tool loop', async () => {
+    /** A stream advisor written the plain way: an async generator that forwards every chunk. */
+    class ForwardingAdvisor implements StreamAdvisor {
+      readonly name: string;
+      chunks = 0;
+      constructor(readonly order: number) {
+        this.name = `Forwarding ${order}`;
+      }
+      async *adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain) {
+        for await (const chunk of chain.nextStream(request)) {
+          this.chunks++;
+          yield chunk;
+        }
+      }
+    }
+    const lookup = tool({ name: 'lookup', description: 'Looks up', execute: () => 'found' });
+    const run = async (advisors: ForwardingAdvisor[]) => {
+      const model = new ScriptedChatModel(
+        [
+          toolCallResponse([{ name: 'lookup' }], { text: 'One moment. ' }),
+          textResponse('Found it.', {
+            usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 },
+          }),
+        ],
+        { textChunks: 3 },
+      );
+      const spec = ChatClient.create(model, { tools: [lookup], advisors })
+        .prompt('Find it')
+        .stream();
+      const deltas: string[] = [];
+      for await (const delta of spec.content()) deltas.push(delta);
+      return deltas;
+    };
+    const plain = await run([]);
+    expect(plain).toEqual(['One ', 'mome', 'nt. ', 'Fou', 'nd ', 'it.']);
+    const outside = new ForwardingAdvisor(HIGHEST_PRECEDENCE + 100);
+    const inside = new ForwardingAdvisor(1_000);
+    expect(await run([outside, inside])).toEqual(plain);
+    // Inside the loop: both rounds' chunks (the third of the first round carries the tool call).
+    // Outside: what the loop passes on (that chunk's text alone, then the answer).
+    expect(inside.chunks).toBe(6);
+    expect(outside.chunks).toBe(6);
   });
 
   it('rejects a chat model or a tool advisor template of the wrong kind', () => {

@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import {
+  CONVERSATION_ID,
+  InMemoryChatMemoryRepository,
+  MessageChatMemoryAdvisor,
+  MessageWindowChatMemory,
+} from '../memory/index.js';
 import type { TurnEvent } from '../observability/turn-event.js';
 import { createTurnEventEmitter } from '../observability/turn-event-emitter.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
@@ -338,6 +344,75 @@ describe('.stream().events()', () => {
     expect(types).toContain('tool-result');
     expect(types.filter((type) => type === 'step-finish')).toHaveLength(2);
     expect(types.at(-1)).toBe('turn-finish');
+  });
+
+  it('yields tool-call-delta events of streamed calls before their tool-call, adding up to their arguments', async () => {
+    const calls = [
+      { id: 'c1', name: 'weather', arguments: { city: 'Oslo', unit: 'celsius' } },
+      { id: 'c2', name: 'weather', arguments: { city: 'Bergen', unit: 'celsius' } },
+    ];
+    const model = new ScriptedChatModel(
+      [toolCallResponse(calls, { text: 'Checking.' }), textResponse('Sunny in both.')],
+      { argumentChunks: 4 },
+    );
+    const events: TurnEvent[] = [];
+    for await (const event of ChatClient.create(model)
+      .prompt('Weather?')
+      .tools(weather)
+      .stream()
+      .events())
+      events.push(event);
+    const deltas = events.filter((event) => event.type === 'tool-call-delta');
+    expect(deltas.length).toBe(8);
+    for (const call of calls) {
+      const own = deltas.filter((event) => event.toolCallId === call.id);
+      expect(own.map((event) => event.toolName)).toEqual([
+        'weather',
+        undefined,
+        undefined,
+        undefined,
+      ]);
+      expect(own.map((event) => event.argumentsDelta).join('')).toBe(
+        JSON.stringify(call.arguments),
+      );
+      expect(own.every((event) => event.iteration === 1)).toBe(true);
+      const toolCallAt = events.findIndex(
+        (event) => event.type === 'tool-call' && event.toolCall.id === call.id,
+      );
+      expect(toolCallAt).toBeGreaterThan(events.lastIndexOf(own.at(-1) as TurnEvent));
+    }
+  });
+
+  it('streamed argument pieces change nothing of the answer, the messages sent back or memory', async () => {
+    async function converse(argumentChunks: number) {
+      const repository = new InMemoryChatMemoryRepository();
+      const memory = new MessageChatMemoryAdvisor({
+        chatMemory: new MessageWindowChatMemory({ repository }),
+      });
+      const model = new ScriptedChatModel(
+        [
+          toolCallResponse([{ id: 'c1', name: 'weather', arguments: { city: 'Oslo' } }]),
+          textResponse('It is sunny.'),
+        ],
+        { argumentChunks },
+      );
+      const spec = ChatClient.create(model, { advisors: [memory] })
+        .prompt('Weather?')
+        .tools(weather)
+        .advisors((a) => a.param(CONVERSATION_ID, 'conv-1'))
+        .stream();
+      const response = await spec;
+      return {
+        response: response.chatResponse,
+        stored: await repository.findByConversationId('conv-1'),
+        secondPrompt: model.prompts[1]?.messages,
+      };
+    }
+    const plain = await converse(0);
+    const streamed = await converse(5);
+    expect(streamed).toEqual(plain);
+    expect(plain.secondPrompt?.some((message) => message.role === 'tool')).toBe(true);
+    expect(plain.stored.at(-1)).toMatchObject({ role: 'assistant', text: 'It is sunny.' });
   });
 
   it('breaking out aborts the running tool and makes no further model call', async () => {
