@@ -459,6 +459,37 @@ describe('.stream().events()', () => {
     expect(modelSignal?.aborted).toBe(true);
   });
 
+  it("the caller's signal aborts the running tool and ends the events with a turn-error", async () => {
+    let toolSignal: AbortSignal | undefined;
+    const controller = new AbortController();
+    const waiting = tool({
+      name: 'waiting',
+      inputSchema: z.object({}),
+      execute: (_input, { signal }) => {
+        toolSignal = signal;
+        return new Promise((_resolve, reject) => {
+          signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+        });
+      },
+    });
+    const model = new ScriptedChatModel([
+      toolCallResponse([{ id: 'w1', name: 'waiting', arguments: {} }]),
+      textResponse('never'),
+    ]);
+    const types: string[] = [];
+    for await (const event of ChatClient.create(model)
+      .prompt('go')
+      .tools(waiting)
+      .stream({ signal: controller.signal })
+      .events()) {
+      types.push(event.type);
+      if (event.type === 'tool-execution-start') controller.abort();
+    }
+    expect(toolSignal?.aborted).toBe(true);
+    expect(types.at(-1)).toBe('turn-error');
+    expect(model.callCount).toBe(1);
+  });
+
   it('a failure before the turn begins is thrown', async () => {
     const model = new ScriptedChatModel([]);
     const duplicate = [weather, weather];
