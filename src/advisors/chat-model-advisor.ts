@@ -35,9 +35,10 @@ export class ChatModelAdvisor implements CallAdvisor, StreamAdvisor {
     try {
       request.signal?.throwIfAborted();
       const prompt = toModelPrompt(request.prompt);
-      return Promise.resolve(this.chatModel.call(prompt, { signal: request.signal })).then(
-        (chatResponse) => ({ chatResponse, context: { ...request.context } }),
-      );
+      const signal = request.signal;
+      return Promise.resolve(
+        this.chatModel.call(prompt, signal === undefined ? NO_CALL_OPTIONS : { signal }),
+      ).then((chatResponse) => ({ chatResponse, context: { ...request.context } }));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -51,6 +52,9 @@ export class ChatModelAdvisor implements CallAdvisor, StreamAdvisor {
     return { [Symbol.asyncIterator]: () => new ModelResponseIterator(chatModel, request) };
   }
 }
+
+/** The call options of a request without a signal: one frozen object for every call. */
+const NO_CALL_OPTIONS = Object.freeze({});
 
 /**
  * One iteration of {@link ChatModelAdvisor.adviseStream}: on the first read, checks the signal,

@@ -153,7 +153,7 @@ describe.each(['call', 'stream'] as const)('ChatClient request assembly (%s)', (
     expect(() => spec.toolContext(new Map([['k', 'secret']]) as never)).toThrow(
       InvalidArgumentError,
     );
-    expect(() => spec.toolContext({ '': 'secret' })).toThrow('context key cannot be null or empty');
+    expect(() => spec.toolContext({ '': 'secret' })).toThrow('context keys cannot be empty');
     expect(() =>
       ChatClient.create(new ScriptedChatModel(), { toolContext: 'secret' as never }),
     ).toThrow(InvalidArgumentError);

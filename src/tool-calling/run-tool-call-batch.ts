@@ -1,4 +1,5 @@
 import { AbortError, ToolExecutionError, ToolloopError } from '../errors/index.js';
+import { keepInstanceShape } from '../internal/keep-instance-shape.js';
 import type { Message, ToolCall, ToolResponse } from '../messages/index.js';
 import type { ToolResultOutcome } from '../observability/turn-event.js';
 import type { TurnEventEmitter } from '../observability/turn-event-emitter.js';
@@ -414,6 +415,8 @@ class ToolCallBatch implements DeferredSignalOwner {
 }
 
 function noop(): void {}
+
+keepInstanceShape(new ToolCallBatch([], {} as ToolCallBatchSettings));
 
 /** How each way an executed call ends is reported in a `tool-result` event. */
 const RESULT_OUTCOMES: Readonly<Record<ToolCallOutcome, ToolResultOutcome>> = {

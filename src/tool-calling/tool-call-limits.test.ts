@@ -84,10 +84,10 @@ describe('resolveToolCallLimits', () => {
     ).toBe(true);
   });
 
-  it('rejects a null onLimitExceeded with the reference text', () => {
-    expect(() => resolveToolCallLimits({ onLimitExceeded: null as unknown as 'THROW' })).toThrow(
-      'onLimitExceeded cannot be null',
-    );
+  it('reads a null onLimitExceeded (a config file leaving it empty) as the default', () => {
+    expect(
+      resolveToolCallLimits({ onLimitExceeded: null as unknown as 'THROW' }).onLimitExceeded,
+    ).toBe('THROW');
   });
 
   it('rejects an unknown onLimitExceeded behaviour', () => {

@@ -68,9 +68,6 @@ export function resolveToolCallLimits(options: ToolCallLimitsOptions = {}): Tool
     options.maxTotalToolCalls ?? DEFAULT_MAX_TOTAL_TOOL_CALLS,
     'maxTotalToolCalls',
   );
-  if (options.onLimitExceeded === null) {
-    throw new InvalidArgumentError('onLimitExceeded cannot be null');
-  }
   const onLimitExceeded = options.onLimitExceeded ?? 'THROW';
   if (onLimitExceeded !== 'THROW' && onLimitExceeded !== 'RETURN_ERROR_RESPONSE') {
     throw new InvalidArgumentError("onLimitExceeded must be 'THROW' or 'RETURN_ERROR_RESPONSE'");

@@ -131,17 +131,11 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
   readonly #hooks: ToolLoopHooks;
 
   /**
-   * @throws InvalidArgumentError for a `null` manager or checker, an order outside
+   * @throws InvalidArgumentError for an order outside
    *   (`HIGHEST_PRECEDENCE`, `LOWEST_PRECEDENCE`), or a `maxIterations` that is not a positive
    *   integer.
    */
   constructor(options: ToolCallingAdvisorOptions = {}) {
-    if ((options.toolCallingManager as unknown) === null) {
-      throw new InvalidArgumentError('toolCallingManager must not be null');
-    }
-    if ((options.toolExecutionEligibilityChecker as unknown) === null) {
-      throw new InvalidArgumentError('toolExecutionEligibilityChecker must not be null');
-    }
     const order = options.order ?? ToolCallingAdvisor.DEFAULT_ORDER;
     if (!(order > HIGHEST_PRECEDENCE && order < LOWEST_PRECEDENCE)) {
       throw new InvalidArgumentError(
@@ -241,12 +235,6 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
    */
   adviseCall(request: ChatClientRequest, chain: CallAdvisorChain): Promise<ChatClientResponse> {
     // Not async: the loop's promise is returned as it is, without another promise around it.
-    if (chain == null) {
-      return Promise.reject(new InvalidArgumentError('callAdvisorChain must not be null'));
-    }
-    if (request == null) {
-      return Promise.reject(new InvalidArgumentError('chatClientRequest must not be null'));
-    }
     if (request.prompt?.options == null) return chain.nextCall(request);
     return callToolLoop(this.#hooks, request, chain);
   }
@@ -268,8 +256,6 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
     request: ChatClientRequest,
     chain: StreamAdvisorChain,
   ): AsyncIterable<ChatClientResponse> {
-    if (chain == null) throw new InvalidArgumentError('streamAdvisorChain must not be null');
-    if (request == null) throw new InvalidArgumentError('chatClientRequest must not be null');
     if (request.prompt?.options == null) return chain.nextStream(request);
     return streamToolLoop(this.#hooks, request, chain);
   }
