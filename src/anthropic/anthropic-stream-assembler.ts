@@ -5,7 +5,6 @@ import type { ServerSentEvent } from '../internal/server-sent-events.js';
 import { WireReader } from '../internal/wire-reader.js';
 import type { Metadata, ToolCall } from '../messages/index.js';
 import { type ChatResponse, FinishReason, type ToolCallDelta } from '../model/index.js';
-import { JsonWhitespaceCompactor } from './json-whitespace-compactor.js';
 import type { AnthropicWireBlock, AnthropicWireUsage } from './anthropic-wire.js';
 import {
   anthropicReportedError,
@@ -16,6 +15,7 @@ import {
   readAnthropicBlock,
   thinkingBlock,
 } from './from-anthropic-response.js';
+import { JsonWhitespaceCompactor } from './json-whitespace-compactor.js';
 
 interface OpenBlock {
   start: AnthropicWireBlock;

@@ -7,6 +7,10 @@ import { streamTurnEvents } from './stream-turn-events.js';
 /** What one run of a stream may add: a listener of its events and a signal of its own. */
 export interface StreamRun {
   readonly listener?: TurnEventListener;
+  /**
+   * The run's own signal, which its owner aborts when it stops reading (as `.events()` does): the
+   * run then needs no abort-on-return of its own.
+   */
   readonly signal?: AbortSignal;
 }
 

@@ -459,6 +459,58 @@ describe('.stream().events()', () => {
     expect(modelSignal?.aborted).toBe(true);
   });
 
+  it("the caller's signal aborts the running tool and ends the events with a turn-error", async () => {
+    let toolSignal: AbortSignal | undefined;
+    const controller = new AbortController();
+    const waiting = tool({
+      name: 'waiting',
+      inputSchema: z.object({}),
+      execute: (_input, { signal }) => {
+        toolSignal = signal;
+        return new Promise((_resolve, reject) => {
+          signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+        });
+      },
+    });
+    const model = new ScriptedChatModel([
+      toolCallResponse([{ id: 'w1', name: 'waiting', arguments: {} }]),
+      textResponse('never'),
+    ]);
+    const types: string[] = [];
+    for await (const event of ChatClient.create(model)
+      .prompt('go')
+      .tools(waiting)
+      .stream({ signal: controller.signal })
+      .events()) {
+      types.push(event.type);
+      if (event.type === 'tool-execution-start') controller.abort();
+    }
+    expect(toolSignal?.aborted).toBe(true);
+    expect(types.at(-1)).toBe('turn-error');
+    expect(model.callCount).toBe(1);
+  });
+
+  it('an events iteration runs nothing until its first next, and stays done after its end', async () => {
+    const model = new ScriptedChatModel([textResponse('hi'), textResponse('again')]);
+    const events = ChatClient.create(model).prompt('go').stream().events();
+    const unread = events[Symbol.asyncIterator]();
+    expect(await unread.return?.()).toEqual({ done: true, value: undefined });
+    expect(await unread.next()).toEqual({ done: true, value: undefined });
+    expect(model.callCount).toBe(0);
+
+    const iterator = events[Symbol.asyncIterator]();
+    const types: string[] = [];
+    for (let result = await iterator.next(); !result.done; result = await iterator.next()) {
+      types.push(result.value.type);
+    }
+    expect(types[0]).toBe('turn-start');
+    expect(types.at(-1)).toBe('turn-finish');
+    expect(types).toContain('text-delta');
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+    expect(await iterator.return?.()).toEqual({ done: true, value: undefined });
+    expect(model.callCount).toBe(1);
+  });
+
   it('a failure before the turn begins is thrown', async () => {
     const model = new ScriptedChatModel([]);
     const duplicate = [weather, weather];
