@@ -121,7 +121,8 @@ export class OpenAiStreamAssembler implements StreamConverter<ChatResponse> {
           `${where}.delta.tool_calls[${callPosition}]`,
         );
         if (streamed === undefined) continue;
-        (generation.toolCallDeltas ??= []).push(streamed);
+        if (generation.toolCallDeltas === undefined) generation.toolCallDeltas = [streamed];
+        else generation.toolCallDeltas.push(streamed);
         meaningful = true;
       }
       if (finishReason && !state.finished) {
