@@ -12,7 +12,9 @@ import {
   operationsFor,
   progress,
   runSequentially,
+  type Sample,
   SMOKE,
+  summarize,
   table,
   verdict,
   warmUp,
@@ -103,7 +105,18 @@ interface Row {
   textPhaseChunksPerSecond: number;
 }
 
-const rows: Row[] = [];
+/** One pipeline's plan: its conversation, how many a repetition runs, and what was measured. */
+interface Plan {
+  entry: Entry;
+  conversation: () => Promise<number>;
+  conversations: number;
+  repetitions: number;
+  samples: Sample[];
+  /** Text-phase nanoseconds of each repetition, in the order of `samples`. */
+  phases: bigint[];
+}
+
+const plans: Plan[] = [];
 for (const entry of entries) {
   const conversation = () => consume(entry.stream());
   const chunks = await conversation();
@@ -116,21 +129,34 @@ for (const entry of entries) {
     maxRuns: count(20_000, 4),
   });
   const conversations = operationsFor(msPerConversation, CONVERSATIONS, MIN_CONVERSATIONS);
-  const phases: bigint[] = [];
-  const measurement = await measure(
-    async () => {
-      textPhaseNs = 0n;
-      await runSequentially(conversations, conversation);
-      phases.push(textPhaseNs);
-    },
-    {
-      operations: conversations,
-      repetitions: SMOKE ? 2 : conversations === CONVERSATIONS ? 5 : 3,
-      warmup: 0,
-    },
-  );
+  const repetitions = SMOKE ? 2 : conversations === CONVERSATIONS ? 5 : 3;
+  plans.push({ entry, conversation, conversations, repetitions, samples: [], phases: [] });
+}
+
+// Repetitions take turns across the pipelines (bare, hand-written, toolloop, AI SDK, bare, …)
+// rather than running each pipeline's repetitions back to back: on a shared machine, a burst of
+// load from elsewhere then slows one repetition of every pipeline rather than all of one.
+const rounds = Math.max(...plans.map((plan) => plan.repetitions));
+for (let round = 0; round < rounds; round++) {
+  for (const plan of plans) {
+    if (round >= plan.repetitions) continue;
+    const measurement = await measure(
+      async () => {
+        textPhaseNs = 0n;
+        await runSequentially(plan.conversations, plan.conversation);
+      },
+      { operations: plan.conversations, repetitions: 1, warmup: 0 },
+    );
+    plan.samples.push(measurement.median);
+    plan.phases.push(textPhaseNs);
+  }
+}
+
+const rows: Row[] = [];
+for (const { entry, conversations, samples, phases } of plans) {
+  const measurement = summarize(samples, conversations);
   // The text phase of the repetition whose wall time is the median.
-  const medianPhase = phases[measurement.samples.indexOf(measurement.median)]!;
+  const medianPhase = phases[samples.indexOf(measurement.median)]!;
   const chunksPerSecond = (conversations * STREAM_DELTAS) / (measurement.median.ms / 1000);
   const textPhaseChunksPerSecond =
     (conversations * (STREAM_DELTAS - 1)) / (Number(medianPhase) / 1e9);
@@ -147,7 +173,7 @@ const aiSdk = byId.get('ai-sdk')!;
 
 const out: string[] = ['## Streaming', ''];
 out.push(
-  `Workload: up to ${fmt(CONVERSATIONS)} conversations per repetition, one after another (a pipeline slower than ~0.75 ms per conversation runs as many as fit in ~1.5 s, at least ${MIN_CONVERSATIONS}, 3 repetitions instead of 5); each streams with the tool loop active — round 1: the model streams ${3} complete tool calls, the no-op tools run; round 2: the model streams ${STREAM_DELTAS} text deltas, which the consumer reads one by one. "Whole conversation" counts the text deltas the consumer received over the whole conversation time (tool round included); "text round only" counts them from the first text delta to the end of the stream, i.e. the per-chunk cost of passing text through the chain once the answer streams. The bare async iterator only yields the ${STREAM_DELTAS} deltas (it has no tool round, so both of its rates are the pure iteration rate). Median repetition after a time-boxed warm-up.`,
+  `Workload: up to ${fmt(CONVERSATIONS)} conversations per repetition, one after another (a pipeline slower than ~0.75 ms per conversation runs as many as fit in ~1.5 s, at least ${MIN_CONVERSATIONS}, 3 repetitions instead of 5); each streams with the tool loop active — round 1: the model streams ${3} complete tool calls, the no-op tools run; round 2: the model streams ${STREAM_DELTAS} text deltas, which the consumer reads one by one. "Whole conversation" counts the text deltas the consumer received over the whole conversation time (tool round included); "text round only" counts them from the first text delta to the end of the stream, i.e. the per-chunk cost of passing text through the chain once the answer streams. The bare async iterator only yields the ${STREAM_DELTAS} deltas (it has no tool round, so both of its rates are the pure iteration rate). Median repetition after a time-boxed warm-up; the pipelines' repetitions take turns, so load from elsewhere on a shared machine falls on all of them alike.`,
   '',
 );
 out.push(
@@ -187,7 +213,7 @@ out.push(
 if (ofBare < 0.3 || vsAiSdk < 50) {
   out.push(
     '',
-    "Why: the bare iterator does nothing but yield; every toolloop text chunk passes through about six nested async generators (model advisor → ToolCallingAdvisor round → chain → request spec → `chatClientResponse()` → `content()`), each adding a promise and an iterator result per chunk, and the ToolCallingAdvisor feeds every chunk to the round's aggregator (needed to decide on tool calls at the end of the round). The whole-conversation rate also pays the tool round (see Loop overhead), which the bare iterator does not have at all; even the hand-written streaming loop reaches only part of the bare rate for that reason.",
+    "Why: the bare iterator does nothing but yield strings. A toolloop text chunk is a model response (results, output and metadata objects the model allocates) passed through the default chain in one promise reaction: the model advisor, the ToolCallingAdvisor's round, the request spec and `.content()` hand one reader down to the model's stream instead of adding a `then`, a promise and an iterator result each (an advisor written as an async generator in between adds its own layer), and the round's aggregator sees every chunk (needed to decide on tool calls at the end of the round). The whole-conversation rate also pays building the request, the tool round (see Loop overhead) and the AbortSignal each stream run makes so that a stopped stream aborts its model request and tools (about 10 µs to create on Node 20), none of which the bare iterator has; the hand-written streaming loop, with a request and a tool round but no signal, also reaches only part of the bare rate.",
   );
 }
 process.stdout.write(`${out.join('\n')}\n`);

@@ -117,11 +117,16 @@ export async function measure(
       gcMs: gcMicros / 1000,
     });
   }
+  return summarize(samples, options.operations);
+}
+
+/** The measurement of timed samples of `operations` operations each: the median and the range. */
+export function summarize(samples: Sample[], operations: number): Measurement {
   const sorted = [...samples].sort((a, b) => a.ms - b.ms);
   const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
-  const perOp = (sample: Sample) => (sample.ms * 1000) / options.operations;
+  const perOp = (sample: Sample) => (sample.ms * 1000) / operations;
   return {
-    operations: options.operations,
+    operations,
     samples,
     median,
     usPerOp: perOp(median),

@@ -31,6 +31,8 @@ export function sortAdvisors<T extends Advisor>(advisors: readonly T[]): T[] {
 export class DefaultCallAdvisorChain implements CallAdvisorChain {
   readonly callAdvisors: readonly CallAdvisor[];
   private readonly position: number;
+  /** The chain after this position, made once: a chain is immutable, so it can be shared. */
+  #rest: DefaultCallAdvisorChain | undefined;
 
   /** `advisors` must already be sorted; use {@link DefaultCallAdvisorChain.of} to sort. */
   constructor(advisors: readonly CallAdvisor[], position = 0) {
@@ -48,10 +50,8 @@ export class DefaultCallAdvisorChain implements CallAdvisorChain {
     if (!advisor) {
       return Promise.reject(new IllegalStateError('No CallAdvisors available to execute'));
     }
-    return advisor.adviseCall(
-      request,
-      new DefaultCallAdvisorChain(this.callAdvisors, this.position + 1),
-    );
+    this.#rest ??= new DefaultCallAdvisorChain(this.callAdvisors, this.position + 1);
+    return advisor.adviseCall(request, this.#rest);
   }
 
   copy(after: Advisor): CallAdvisorChain {
@@ -61,7 +61,10 @@ export class DefaultCallAdvisorChain implements CallAdvisorChain {
         `The specified advisor is not part of the chain: ${after.name}`,
       );
     }
-    return new DefaultCallAdvisorChain(this.callAdvisors, index + 1);
+    // The usual copy is the chain the advisor was given: this one.
+    return index + 1 === this.position
+      ? this
+      : new DefaultCallAdvisorChain(this.callAdvisors, index + 1);
   }
 }
 
@@ -69,6 +72,8 @@ export class DefaultCallAdvisorChain implements CallAdvisorChain {
 export class DefaultStreamAdvisorChain implements StreamAdvisorChain {
   readonly streamAdvisors: readonly StreamAdvisor[];
   private readonly position: number;
+  /** The chain after this position, made once (as in {@link DefaultCallAdvisorChain}). */
+  #rest: DefaultStreamAdvisorChain | undefined;
 
   /** `advisors` must already be sorted; use {@link DefaultStreamAdvisorChain.of} to sort. */
   constructor(advisors: readonly StreamAdvisor[], position = 0) {
@@ -84,10 +89,8 @@ export class DefaultStreamAdvisorChain implements StreamAdvisorChain {
   nextStream(request: ChatClientRequest): AsyncIterable<ChatClientResponse> {
     const advisor = this.streamAdvisors[this.position];
     if (!advisor) throw new IllegalStateError('No StreamAdvisors available to execute');
-    return advisor.adviseStream(
-      request,
-      new DefaultStreamAdvisorChain(this.streamAdvisors, this.position + 1),
-    );
+    this.#rest ??= new DefaultStreamAdvisorChain(this.streamAdvisors, this.position + 1);
+    return advisor.adviseStream(request, this.#rest);
   }
 
   copy(after: Advisor): StreamAdvisorChain {
@@ -97,6 +100,9 @@ export class DefaultStreamAdvisorChain implements StreamAdvisorChain {
         `The specified advisor is not part of the chain: ${after.name}`,
       );
     }
-    return new DefaultStreamAdvisorChain(this.streamAdvisors, index + 1);
+    // The usual copy is the chain the advisor was given: this one.
+    return index + 1 === this.position
+      ? this
+      : new DefaultStreamAdvisorChain(this.streamAdvisors, index + 1);
   }
 }

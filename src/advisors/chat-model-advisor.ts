@@ -1,3 +1,12 @@
+import {
+  type ChunkReader,
+  DONE,
+  type MaybeAsyncResult,
+  plainReader,
+  READ_THROUGH,
+  type ReadThroughIterator,
+  SKIP,
+} from '../internal/read-through.js';
 import type { ChatModel, ChatResponse } from '../model/index.js';
 import type { CallAdvisor, StreamAdvisor } from './advisor.js';
 import { LOWEST_PRECEDENCE } from './advisor-order.js';
@@ -26,9 +35,10 @@ export class ChatModelAdvisor implements CallAdvisor, StreamAdvisor {
     try {
       request.signal?.throwIfAborted();
       const prompt = toModelPrompt(request.prompt);
-      return Promise.resolve(this.chatModel.call(prompt, { signal: request.signal })).then(
-        (chatResponse) => ({ chatResponse, context: { ...request.context } }),
-      );
+      const signal = request.signal;
+      return Promise.resolve(
+        this.chatModel.call(prompt, signal === undefined ? NO_CALL_OPTIONS : { signal }),
+      ).then((chatResponse) => ({ chatResponse, context: { ...request.context } }));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -37,26 +47,31 @@ export class ChatModelAdvisor implements CallAdvisor, StreamAdvisor {
   adviseStream(request: ChatClientRequest): AsyncIterable<ChatClientResponse> {
     const chatModel = this.chatModel;
     // An iterator of its own rather than an async generator: every chunk of every stream passes
-    // here, and a generator's `yield` costs extra microtask hops per chunk.
+    // here, and it hands each chunk to the caller's reader within its own reaction (see
+    // `readThrough`) instead of adding a promise per layer.
     return { [Symbol.asyncIterator]: () => new ModelResponseIterator(chatModel, request) };
   }
 }
 
-const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+/** The call options of a request without a signal: one frozen object for every call. */
+const NO_CALL_OPTIONS = Object.freeze({});
 
 /**
- * One iteration of {@link ChatModelAdvisor.adviseStream}: on the first `next`, checks the signal,
+ * One iteration of {@link ChatModelAdvisor.adviseStream}: on the first read, checks the signal,
  * copies the request context and starts the model's stream (or its `call`, as a single chunk);
  * then wraps each chunk with that context. Once the model's stream ends or fails, the iteration
- * is over; `return` stops the model's stream.
+ * is over; `return` stops the model's stream. It reads through the caller's reader (see
+ * `readThrough`), so the layers above pay no promise of their own per chunk.
  */
-class ModelResponseIterator implements AsyncIterator<ChatClientResponse, undefined, undefined> {
+class ModelResponseIterator implements ReadThroughIterator<ChatClientResponse> {
   readonly #chatModel: ChatModel;
   readonly #request: ChatClientRequest;
   #context: Record<string, unknown> = {};
   #source: AsyncIterator<ChatResponse> | undefined;
   #started = false;
   #finished = false;
+  /** The reader of the read in flight (reads are sequential, as in a `for await`). */
+  #reader: ChunkReader<ChatClientResponse, unknown> = plainReader();
 
   constructor(chatModel: ChatModel, request: ChatClientRequest) {
     this.#chatModel = chatModel;
@@ -64,9 +79,18 @@ class ModelResponseIterator implements AsyncIterator<ChatClientResponse, undefin
   }
 
   next(): Promise<IteratorResult<ChatClientResponse, undefined>> {
-    if (this.#finished) return Promise.resolve(DONE);
-    if (!this.#started) return this.#start();
-    return (this.#source as AsyncIterator<ChatResponse>).next().then(this.#wrap, this.#fail);
+    return this[READ_THROUGH](plainReader<ChatClientResponse>());
+  }
+
+  [READ_THROUGH]<R>(
+    reader: ChunkReader<ChatClientResponse, R>,
+  ): Promise<IteratorResult<R, undefined>> {
+    if (this.#finished) return Promise.resolve(reader.end());
+    this.#reader = reader;
+    if (!this.#started) return this.#start(reader);
+    return (this.#source as AsyncIterator<ChatResponse>)
+      .next()
+      .then(this.#onResult, this.#onFailure) as Promise<IteratorResult<R, undefined>>;
   }
 
   async return(): Promise<IteratorResult<ChatClientResponse, undefined>> {
@@ -78,7 +102,7 @@ class ModelResponseIterator implements AsyncIterator<ChatClientResponse, undefin
     return DONE;
   }
 
-  #start(): Promise<IteratorResult<ChatClientResponse, undefined>> {
+  #start<R>(reader: ChunkReader<ChatClientResponse, R>): Promise<IteratorResult<R, undefined>> {
     this.#started = true;
     const request = this.#request;
     try {
@@ -88,33 +112,42 @@ class ModelResponseIterator implements AsyncIterator<ChatClientResponse, undefin
       const prompt = toModelPrompt(request.prompt);
       if (!chatModel.stream) {
         this.#finished = true;
-        return chatModel.call(prompt, { signal: request.signal }).then((chatResponse) => ({
-          done: false,
-          value: { chatResponse, context: this.#context },
-        }));
+        return chatModel.call(prompt, { signal: request.signal }).then(
+          (chatResponse) => {
+            const outcome = reader.element({ chatResponse, context: this.#context });
+            return outcome === SKIP ? reader.end() : outcome;
+          },
+          (error: unknown) => reader.fail(error),
+        );
       }
       this.#source = chatModel.stream(prompt, { signal: request.signal })[Symbol.asyncIterator]();
-      return this.#source.next().then(this.#wrap, this.#fail);
+      return this.#source.next().then(this.#onResult, this.#onFailure) as Promise<
+        IteratorResult<R, undefined>
+      >;
     } catch (error) {
       this.#finished = true;
-      return Promise.reject(error);
+      return Promise.resolve(reader.fail(error));
     }
   }
 
-  readonly #wrap = (
-    result: IteratorResult<ChatResponse>,
-  ): IteratorResult<ChatClientResponse, undefined> => {
+  readonly #onResult = (result: IteratorResult<ChatResponse>): MaybeAsyncResult<unknown> => {
+    const reader = this.#reader;
     if (result.done) {
       this.#finished = true;
       this.#source = undefined;
-      return DONE;
+      return reader.end();
     }
-    return { done: false, value: { chatResponse: result.value, context: this.#context } };
+    const outcome = reader.element({ chatResponse: result.value, context: this.#context });
+    if (outcome !== SKIP) return outcome;
+    const source = this.#source;
+    // The reader closed this iterator while handling the element.
+    if (source === undefined) return reader.end();
+    return source.next().then(this.#onResult, this.#onFailure);
   };
 
-  readonly #fail = (error: unknown): never => {
+  readonly #onFailure = (error: unknown): MaybeAsyncResult<unknown> => {
     this.#finished = true;
     this.#source = undefined;
-    throw error;
+    return this.#reader.fail(error);
   };
 }

@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import {
+  fixtureText,
+  frameChunksAsSse,
+  skipWithoutProviderFixtures,
+} from '../../test/integration/support/provider-fixtures.js';
 import { assembleSse, splitAt } from '../../test/support/assemble-sse.js';
 import { cutAtFractions } from '../../test/support/cut-at-fractions.js';
+import { expectDeltasMatchCalls, streamedCalls } from '../../test/support/streamed-tool-calls.js';
 import { ChatModelError } from '../errors/index.js';
 import { AnthropicStreamAssembler } from './anthropic-stream-assembler.js';
 import type { AnthropicWireBlock } from './anthropic-wire.js';
@@ -183,6 +189,7 @@ describe('AnthropicStreamAssembler', () => {
           new AnthropicStreamAssembler(),
         );
         expect(response).toEqual(fromAnthropicResponse(body));
+        expectDeltasMatchCalls(chunks, response);
         // Each call arrives whole, alone, in the chunk of its content_block_stop.
         const callCounts = chunks
           .map((emitted) => emitted.results[0]?.output.toolCalls.length ?? 0)
@@ -323,5 +330,197 @@ describe('AnthropicStreamAssembler', () => {
         id: undefined,
       }),
     ).toBe(false);
+  });
+});
+
+/** A recorded Messages stream as the server sent it (re-framed where the recorder stripped it). */
+function recordedStream(file: string): Uint8Array {
+  const text = fixtureText(`anthropic-messages/${file}`);
+  return encoder.encode(file.endsWith('.chunks.txt') ? frameChunksAsSse(text, 'anthropic') : text);
+}
+
+/** The streamed bodies of a recorded HTTP transcript (a tool-runner loop with `stream: true`). */
+function transcriptStreams(file: string): Uint8Array[] {
+  const entries = JSON.parse(fixtureText(`anthropic-messages/${file}`)) as {
+    response: { body: unknown };
+  }[];
+  return entries
+    .map((entry) => entry.response.body)
+    .filter((body): body is string => typeof body === 'string')
+    .map((body) => encoder.encode(body));
+}
+
+describe.skipIf(skipWithoutProviderFixtures())('AnthropicStreamAssembler tool-call deltas', () => {
+  it.each(['tool_use_response.txt', 'anthropic-json-tool.1.chunks.txt'])(
+    '%s: announces the call at its block start, then its input pieces, adding up to its arguments',
+    async (file) => {
+      const { response, chunks } = await assembleSse(
+        [recordedStream(file)],
+        new AnthropicStreamAssembler(),
+      );
+      const [call, ...others] = expectDeltasMatchCalls(chunks, response);
+      expect(others).toEqual([]);
+      // The announcement, then one delta per input_json_delta with text in it.
+      const recordedPieces = new TextDecoder()
+        .decode(recordedStream(file))
+        .split('\n')
+        .filter((line) => line.startsWith('data: {') && line.includes('input_json_delta'))
+        .map((line) => JSON.parse(line.slice(6)).delta.partial_json as string);
+      expect(call?.pieces).toBe(1 + recordedPieces.filter((piece) => piece.trim() !== '').length);
+      expect(call?.pieces).toBeGreaterThan(2);
+      // The recorded text has spaces between tokens; the pieces are the same JSON without them.
+      expect(recordedPieces.join('')).toMatch(/": /);
+      expect(JSON.parse(call?.text as string)).toEqual(JSON.parse(recordedPieces.join('')));
+    },
+  );
+
+  it('sends `{}` as the one argument piece of a call whose input streamed empty', async () => {
+    const { response, chunks } = await assembleSse(
+      [recordedStream('anthropic-tool-no-args.chunks.txt')],
+      new AnthropicStreamAssembler(),
+    );
+    const [call] = expectDeltasMatchCalls(chunks, response);
+    expect(call).toMatchObject({ name: 'updateIssueList', text: '{}', pieces: 2 });
+  });
+
+  it('streams the call of each response of a recorded streaming tool loop', async () => {
+    const streams = transcriptStreams('771c64ff-a0af-4cd9-8080-a5a539da7cb9.json');
+    expect(streams.length).toBeGreaterThan(1);
+    let calls = 0;
+    for (const stream of streams) {
+      const { response, chunks } = await assembleSse([stream], new AnthropicStreamAssembler());
+      calls += expectDeltasMatchCalls(chunks, response).length;
+    }
+    expect(calls).toBeGreaterThan(0);
+  });
+
+  it('streams a call cut off by max_tokens, which is then marked truncated under the same id', async () => {
+    const { response, chunks } = await assembleSse(
+      [recordedStream('incomplete_partial_json_response.txt')],
+      new AnthropicStreamAssembler(),
+    );
+    const [call] = response.results[0]?.output.toolCalls ?? [];
+    expect(call?.metadata).toEqual({ truncated: true });
+    const [streamed] = streamedCalls(chunks);
+    expect(streamed?.id).toBe(call?.id);
+    expect(streamed?.pieces).toBeGreaterThan(1);
+    // A cut-off call keeps its arguments as sent; its pieces are the same text without the
+    // whitespace between tokens.
+    const withoutWhitespace = (text: string) => text.replace(/\s/g, '');
+    expect(withoutWhitespace(streamed?.text as string)).toBe(
+      withoutWhitespace(call?.arguments as string),
+    );
+  });
+
+  it('never completes the call of a message abandoned by a second message_start', async () => {
+    const { response, chunks } = await assembleSse(
+      [recordedStream('spliced-message-start.chunks.txt')],
+      new AnthropicStreamAssembler(),
+    );
+    expect(response.results[0]?.output.toolCalls.map((call) => call.id)).toEqual(['toolu_second']);
+    expect(streamedCalls(chunks).map((call) => call.id)).toEqual(['toolu_first', 'toolu_second']);
+    const second = chunks.slice(chunks.findIndex((chunk) => chunk.metadata.id === 'msg_second'));
+    expectDeltasMatchCalls(second, response);
+  });
+});
+
+describe('AnthropicStreamAssembler tool-call deltas from hostile streams', () => {
+  const start = { type: 'message_start', message: { id: 'm', model: 'c', usage: {} } };
+  const end = [
+    { type: 'message_delta', delta: { stop_reason: 'tool_use' }, usage: { output_tokens: 1 } },
+    { type: 'message_stop' },
+  ];
+
+  it('gives the deltas of a block without an id the fresh id the call gets', async () => {
+    const { response, chunks } = await assembleSse(
+      [
+        sse([
+          start,
+          {
+            type: 'content_block_start',
+            index: 0,
+            content_block: { type: 'tool_use', name: 'f', input: {} },
+          },
+          {
+            type: 'content_block_delta',
+            index: 0,
+            delta: { type: 'input_json_delta', partial_json: '{"a": "b c"}' },
+          },
+          { type: 'content_block_stop', index: 0 },
+          ...end,
+        ]),
+      ],
+      new AnthropicStreamAssembler(),
+    );
+    const [call] = expectDeltasMatchCalls(chunks, response);
+    expect(call?.id).toMatch(/^toolu_[0-9a-f]{32}$/);
+    expect(call?.text).toBe('{"a":"b c"}');
+  });
+
+  it('ignores deltas for unknown blocks and stops streaming a call once its input is not text', async () => {
+    const { response, chunks } = await assembleSse(
+      [
+        sse([
+          start,
+          {
+            type: 'content_block_start',
+            index: 0,
+            content_block: { type: 'tool_use', id: 'toolu_a', name: 'rm', input: {} },
+          },
+          {
+            type: 'content_block_delta',
+            index: 7,
+            delta: { type: 'input_json_delta', partial_json: '{"path":"/"}' },
+          },
+          {
+            type: 'content_block_delta',
+            index: 0,
+            delta: { type: 'input_json_delta', partial_json: '{"p' },
+          },
+          {
+            type: 'content_block_delta',
+            index: 0,
+            delta: { type: 'input_json_delta', partial_json: { path: '/' } },
+          },
+          {
+            type: 'content_block_delta',
+            index: 0,
+            delta: { type: 'input_json_delta', partial_json: 'ath":"/"}' },
+          },
+          { type: 'content_block_stop', index: 0 },
+          { type: 'content_block_stop', index: 7 },
+          ...end,
+        ]),
+      ],
+      new AnthropicStreamAssembler(),
+    );
+    expect(streamedCalls(chunks).map((call) => [call.id, call.text])).toEqual([['toolu_a', '{"p']]);
+    expect(response.results[0]?.output.toolCalls).toEqual([
+      { id: 'toolu_a', name: 'rm', arguments: { path: '/' } },
+    ]);
+  });
+
+  it('streams no server-run block (its input is not a call the loop runs)', async () => {
+    const { chunks } = await assembleSse(
+      [
+        sse([
+          start,
+          {
+            type: 'content_block_start',
+            index: 0,
+            content_block: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search' },
+          },
+          {
+            type: 'content_block_delta',
+            index: 0,
+            delta: { type: 'input_json_delta', partial_json: '{"query":"x"}' },
+          },
+          { type: 'content_block_stop', index: 0 },
+          ...end,
+        ]),
+      ],
+      new AnthropicStreamAssembler(),
+    );
+    expect(streamedCalls(chunks)).toEqual([]);
   });
 });

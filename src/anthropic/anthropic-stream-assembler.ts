@@ -4,7 +4,12 @@ import type { StreamConverter } from '../internal/provider-transport.js';
 import type { ServerSentEvent } from '../internal/server-sent-events.js';
 import { WireReader } from '../internal/wire-reader.js';
 import type { Metadata, ToolCall } from '../messages/index.js';
-import { type ChatResponse, FinishReason } from '../model/index.js';
+import {
+  type ChatResponse,
+  FinishReason,
+  type Generation,
+  type ToolCallDelta,
+} from '../model/index.js';
 import type { AnthropicWireBlock, AnthropicWireUsage } from './anthropic-wire.js';
 import {
   anthropicReportedError,
@@ -15,14 +20,26 @@ import {
   readAnthropicBlock,
   thinkingBlock,
 } from './from-anthropic-response.js';
+import { JsonWhitespaceCompactor } from './json-whitespace-compactor.js';
 
 interface OpenBlock {
   start: AnthropicWireBlock;
   json: string;
+  /** A `tool_use` block's call as its deltas name it (its id is the complete call's id too). */
+  call?: StreamedCall;
   /** The first `partial_json` value that was not text, kept so the call is refused, not guessed. */
   nonTextJson?: unknown;
   thinking: string;
   signature: string;
+}
+
+interface StreamedCall {
+  id: string;
+  /** Counts the message's `tool_use` blocks from 0: the `index` of its deltas. */
+  ordinal: number;
+  compactor: JsonWhitespaceCompactor;
+  /** Whether any argument text went out in a delta. */
+  streamedText: boolean;
 }
 
 const USAGE_COUNTS = ['input_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens'];
@@ -32,7 +49,12 @@ const USAGE_COUNTS = ['input_tokens', 'cache_read_input_tokens', 'cache_creation
  * with `output.text`; a `tool_use` block's `input_json_delta`s are collected and the whole call
  * is emitted at its `content_block_stop` (empty input becomes `{}`, and the JSON text is written
  * as `JSON.stringify` writes the non-streamed input, so call and stream agree; a block without an
- * id gets a fresh random one); thinking blocks (with signatures) and server-run blocks go to the
+ * id gets a fresh random one). As the input streams, the call also goes out piece by piece as
+ * display-only `toolCallDeltas`: a first delta with its name at `content_block_start`, then each
+ * `input_json_delta` with the whitespace between JSON tokens dropped (so the pieces add up to the
+ * finished call's arguments; `{}` goes out at the end when no input streamed), all with the id of
+ * the finished call and the block's position among the message's `tool_use` blocks as `index`;
+ * thinking blocks (with signatures) and server-run blocks go to the
  * assistant metadata; the stop reason and usage come with `message_delta`. A block still open
  * when the output limit stops the message is emitted marked `metadata.truncated = true`. A second
  * `message_start` before the first message ended starts over: the unfinished blocks of the
@@ -54,6 +76,8 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
   private started = false;
   private stopped = false;
   private finished = false;
+  /** `tool_use` blocks started in the current message. */
+  private toolUseCount = 0;
 
   constructor(errors: ProviderErrors = new ProviderErrors('anthropic')) {
     this.errors = errors;
@@ -88,6 +112,8 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
         );
         this.blocks.set(index, { start: block, json: '', thinking: '', signature: '' });
         if (block.type === 'text' && block.text) yield this.chunk({ text: block.text });
+        // No new local here: every event allocates this generator's frame, one slot per local.
+        if (block.type === 'tool_use') yield this.announceCall(index, block);
         return;
       }
       case 'content_block_delta': {
@@ -101,10 +127,9 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
             return;
           }
           case 'input_json_delta': {
-            const json = delta.partial_json;
-            if (!block || json === undefined || json === null) return;
-            if (typeof json === 'string') block.json += json;
-            else if (!('nonTextJson' in block)) block.nonTextJson = json;
+            // One local, as before the pieces (see content_block_start).
+            const streamed = this.addInputJson(block, delta.partial_json);
+            if (streamed !== undefined) yield streamed;
             return;
           }
           case 'thinking_delta':
@@ -173,6 +198,40 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
     return this.stopped;
   }
 
+  /** Starts the call of the `tool_use` block just opened at `index`: the chunk announcing it. */
+  private announceCall(index: number, start: AnthropicWireBlock): ChatResponse {
+    const call: StreamedCall = {
+      id: start.id || fallbackToolCallId('toolu'),
+      ordinal: this.toolUseCount++,
+      compactor: new JsonWhitespaceCompactor(),
+      streamedText: false,
+    };
+    (this.blocks.get(index) as OpenBlock).call = call;
+    return this.callChunk([
+      { id: call.id, index: call.ordinal, name: start.name ?? '', arguments: '' },
+    ]);
+  }
+
+  /**
+   * Adds an `input_json_delta` to its block; returns the chunk with the call's next argument
+   * piece when there is one to show. Input that is not text is kept (for the manager to refuse)
+   * and ends the call's pieces.
+   */
+  private addInputJson(block: OpenBlock | undefined, json: unknown): ChatResponse | undefined {
+    if (!block || json === undefined || json === null) return undefined;
+    if (typeof json !== 'string') {
+      if (!('nonTextJson' in block)) block.nonTextJson = json;
+      return undefined;
+    }
+    block.json += json;
+    const call = block.call;
+    if (call === undefined || 'nonTextJson' in block) return undefined;
+    const piece = call.compactor.push(json);
+    if (piece === '') return undefined;
+    call.streamedText = true;
+    return this.callChunk([{ id: call.id, index: call.ordinal, arguments: piece }]);
+  }
+
   private blockIndex(value: unknown, event: string): number {
     const index = this.read.optionalIndex(value, `${event}.index`, MAX_ANTHROPIC_CONTENT_BLOCKS);
     if (index === undefined) throw this.errors.malformed(`${event} has no index`);
@@ -190,6 +249,7 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
     this.blocks.clear();
     this.thinking = [];
     this.serverToolBlocks = [];
+    this.toolUseCount = 0;
     this.started = true;
     this.stopped = false;
     this.finished = false;
@@ -204,8 +264,9 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
   private *closeBlock(block: OpenBlock, truncated: boolean): Iterable<ChatResponse> {
     const { start } = block;
     if (start.type === 'tool_use') {
+      const streamed = block.call;
       const call: ToolCall = {
-        id: start.id || fallbackToolCallId('toolu'),
+        id: streamed?.id ?? (start.id || fallbackToolCallId('toolu')),
         name: start.name ?? '',
         arguments:
           'nonTextJson' in block
@@ -215,7 +276,13 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
               : inputText(block.json, start.input),
       };
       if (truncated) call.metadata = { truncated: true };
-      yield this.chunk({ toolCalls: [call] });
+      // No argument text streamed (an empty input becomes `{}`): the whole text goes out as the
+      // call's last delta, so its deltas still add up to its arguments.
+      const toolCallDeltas =
+        streamed !== undefined && !streamed.streamedText && typeof call.arguments === 'string'
+          ? [{ id: streamed.id, index: streamed.ordinal, arguments: call.arguments }]
+          : undefined;
+      yield this.callChunk(toolCallDeltas, [call]);
     } else if (start.type === 'thinking' || start.type === 'redacted_thinking') {
       this.thinking = [
         ...this.thinking,
@@ -233,6 +300,17 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
       this.serverToolBlocks = [...this.serverToolBlocks, finished];
       yield this.chunk({ metadata: { serverToolBlocks: this.serverToolBlocks } });
     }
+  }
+
+  /**
+   * A chunk with tool-call pieces (and the complete call, when it ends): the pieces are set on
+   * the generation afterwards, so `chunk`, which every text delta goes through, stays as it was.
+   */
+  private callChunk(toolCallDeltas: ToolCallDelta[] | undefined, toolCalls?: ToolCall[]) {
+    const chunk = this.chunk(toolCalls === undefined ? {} : { toolCalls });
+    if (toolCallDeltas !== undefined)
+      (chunk.results[0] as Generation).toolCallDeltas = toolCallDeltas;
+    return chunk;
   }
 
   private chunk(parts: {

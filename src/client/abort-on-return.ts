@@ -1,4 +1,10 @@
 import { AbortError } from '../errors/index.js';
+import {
+  type ChunkReader,
+  READ_THROUGH,
+  type ReadThroughIterator,
+  readThrough,
+} from '../internal/read-through.js';
 
 /**
  * An async iterable whose every iteration runs `run` with a signal of its own (following
@@ -6,20 +12,21 @@ import { AbortError } from '../errors/index.js';
  * cancelled response body, a destroyed pipe). Stopping a stream therefore stops the model request
  * and the tools running at that moment: without the abort, a generator busy in a tool round only
  * sees its `return()` at its next chunk, after the tools finished and the next model call began.
- * `next()` passes straight through (no extra promise per chunk).
+ * `next()` and reads (see `readThrough`) pass straight through (no extra promise per chunk).
  */
 export function abortOnReturn<T>(
   outer: AbortSignal | undefined,
   run: (signal: AbortSignal) => AsyncIterable<T>,
 ): AsyncIterable<T> {
   return {
-    [Symbol.asyncIterator](): AsyncIterator<T> {
+    [Symbol.asyncIterator](): ReadThroughIterator<T> {
       const controller = new AbortController();
       const signal =
         outer === undefined ? controller.signal : AbortSignal.any([outer, controller.signal]);
       const source = run(signal)[Symbol.asyncIterator]();
       return {
-        next: (...args: [] | [undefined]) => source.next(...args),
+        next: () => source.next(),
+        [READ_THROUGH]: <R>(reader: ChunkReader<T, R>) => readThrough(source, reader),
         async return(value?: unknown): Promise<IteratorResult<T>> {
           if (!controller.signal.aborted)
             controller.abort(new AbortError('The stream was stopped by its consumer'));

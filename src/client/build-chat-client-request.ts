@@ -1,7 +1,8 @@
 import type { ChatClientRequest } from '../advisors/index.js';
-import type { Message } from '../messages/index.js';
+import type { Message, UserMessage } from '../messages/index.js';
 import type { ChatModel, ChatOptions } from '../model/index.js';
 import { assertUniqueToolNames } from '../tools/assert-unique-tool-names.js';
+import type { ToolCallback } from '../tools/tool-callback.js';
 import { resolveToolCallbacks } from '../tools/tool-sources.js';
 import type { ChatClientRequestState } from './chat-client-request-state.js';
 import { mergeChatOptions } from './merge-chat-options.js';
@@ -19,36 +20,54 @@ import { mergeChatOptions } from './merge-chat-options.js';
  * - Tool context: the options' context, then the client's and the call's `.toolContext()`.
  * - Context: a copy of the advisor params.
  * - Listeners: the client's and the request's turn-event listeners, when there are any.
+ *
+ * Without tool providers everything is known now and the request is returned as it is, not in a
+ * promise: `.call()` then hands it to the chain in the same tick.
  */
-export async function buildChatClientRequest(
+export function buildChatClientRequest(
   chatModel: ChatModel,
   state: ChatClientRequestState,
   signal: AbortSignal | undefined,
-): Promise<ChatClientRequest> {
+): ChatClientRequest | Promise<ChatClientRequest> {
   signal?.throwIfAborted();
-  const messages: Message[] = [];
-  if (state.system !== undefined && state.system.trim() !== '') {
-    messages.push({ role: 'system', text: state.system });
+  if (state.tools.providers.length === 0) {
+    return assembleRequest(chatModel, state, state.tools.callbacks.slice(), signal);
   }
-  // A loop, not push(...spread): spreading a history of ~100k messages overflows the call stack.
-  for (const message of state.messages) messages.push(message);
+  return resolveToolCallbacks(state.tools).then((toolCallbacks) =>
+    assembleRequest(chatModel, state, toolCallbacks, signal),
+  );
+}
+
+function assembleRequest(
+  chatModel: ChatModel,
+  state: ChatClientRequestState,
+  toolCallbacks: ToolCallback[],
+  signal: AbortSignal | undefined,
+): ChatClientRequest {
+  const withSystem = state.system !== undefined && state.system.trim() !== '';
   const user = state.user;
-  if (user && (user.text.trim() !== '' || (user.media?.length ?? 0) > 0)) {
-    messages.push({
-      role: 'user',
-      text: user.text,
-      ...(user.media !== undefined && { media: user.media }),
-      ...(user.metadata !== undefined && { metadata: user.metadata }),
-    });
+  const withUser = user !== undefined && (user.text.trim() !== '' || (user.media?.length ?? 0) > 0);
+  // Made at its final length (pushing onto `[]` grew it to 17 slots), and filled by a loop: a
+  // push(...spread) of a history of ~100k messages overflows the call stack.
+  const messages: Message[] = new Array(
+    state.messages.length + (withSystem ? 1 : 0) + (withUser ? 1 : 0),
+  );
+  let next = 0;
+  if (withSystem) messages[next++] = { role: 'system', text: state.system as string };
+  for (const message of state.messages) messages[next++] = message;
+  if (withUser) {
+    const message: UserMessage = { role: 'user', text: user.text };
+    if (user.media !== undefined) message.media = user.media;
+    if (user.metadata !== undefined) message.metadata = user.metadata;
+    messages[next] = message;
   }
 
   const options: ChatOptions = mergeChatOptions(chatModel.defaultOptions, state.options);
-  const toolCallbacks = await resolveToolCallbacks(state.tools);
   if (toolCallbacks.length > 0) {
     assertUniqueToolNames(toolCallbacks, 'the ChatClient request');
     options.toolCallbacks = toolCallbacks;
   }
-  if (Object.keys(state.toolContext).length > 0) {
+  if (hasEntries(state.toolContext)) {
     options.toolContext = { ...options.toolContext, ...state.toolContext };
   }
 
@@ -59,4 +78,9 @@ export async function buildChatClientRequest(
   if (signal !== undefined) request.signal = signal;
   if (state.listeners.length > 0) request.listeners = state.listeners;
   return request;
+}
+
+function hasEntries(record: Readonly<Record<string, unknown>>): boolean {
+  for (const _key in record) return true;
+  return false;
 }

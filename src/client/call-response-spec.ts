@@ -1,4 +1,5 @@
 import type { Advisor, ChatClientResponse } from '../advisors/index.js';
+import { keepInstanceShape } from '../internal/keep-instance-shape.js';
 import { type ChatResponse, responseText } from '../model/index.js';
 import type { JsonSchema } from '../tools/json-schema.js';
 import type { InferStandardOutput, StandardSchemaV1 } from '../tools/schema/standard-schema.js';
@@ -95,3 +96,5 @@ function chatResponseOf(response: ChatClientResponse): ChatResponse | null {
 function contentOf(response: ChatClientResponse): string | null {
   return responseText(response.chatResponse);
 }
+
+keepInstanceShape(new CallResponseSpec(() => Promise.resolve({ chatResponse: null, context: {} })));

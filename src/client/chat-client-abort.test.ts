@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { isAbortError } from '../errors/index.js';
+import type { ChatModel, ChatResponse } from '../model/index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
 import { tool } from '../tools/tool.js';
 import type { ToolCallback } from '../tools/tool-callback.js';
@@ -88,6 +89,50 @@ describe('ChatClient abort', () => {
     expect(isAbortError(error)).toBe(true);
     expect(sawAbort.sort()).toEqual(['slow_a', 'slow_b']);
     expect(model.callCount).toBe(1);
+  });
+
+  it('stream: aborting while the answer streams closes the model stream and fails the reader', async () => {
+    let closed = false;
+    let completed = false;
+    const model: ChatModel = {
+      call: () => Promise.reject(new Error('streams only')),
+      async *stream() {
+        try {
+          for (let index = 0; index < 100; index++) {
+            yield {
+              results: [
+                {
+                  output: { role: 'assistant', text: `${index} `, toolCalls: [] },
+                  metadata: { finishReason: null },
+                },
+              ],
+              metadata: {},
+            } satisfies ChatResponse;
+          }
+          completed = true;
+        } finally {
+          closed = true;
+        }
+      },
+    };
+    const controller = new AbortController();
+    const deltas: string[] = [];
+    const error = await (async () => {
+      for await (const delta of ChatClient.create(model)
+        .prompt('go')
+        .stream({ signal: controller.signal })
+        .content()) {
+        deltas.push(delta);
+        controller.abort();
+      }
+    })().then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    expect(isAbortError(error)).toBe(true);
+    expect(deltas).toEqual(['0 ']);
+    expect(closed).toBe(true);
+    expect(completed).toBe(false);
   });
 
   it('an already aborted signal makes no model call at all', async () => {

@@ -30,6 +30,9 @@ export interface ChatClientRequestState {
 
 /** Concatenates two collections of tool sources, keeping their order. */
 export function concatTools(first: CollectedTools, second: CollectedTools): CollectedTools {
+  // Collections are never changed once made, so an empty side needs no copy.
+  if (first.callbacks.length === 0 && first.providers.length === 0) return second;
+  if (second.callbacks.length === 0 && second.providers.length === 0) return first;
   return {
     callbacks: [...first.callbacks, ...second.callbacks],
     providers: [...first.providers, ...second.providers],

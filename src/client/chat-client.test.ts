@@ -7,9 +7,10 @@ import type {
   StreamAdvisor,
   StreamAdvisorChain,
 } from '../advisors/index.js';
-import { TOOL_LOOP_TURN_ID } from '../advisors/index.js';
+import { HIGHEST_PRECEDENCE, TOOL_LOOP_TURN_ID } from '../advisors/index.js';
 import { InvalidArgumentError, ToolDefinitionError } from '../errors/index.js';
 import { assistantMessage, userMessage } from '../messages/index.js';
+import type { ChatModel, ChatResponse } from '../model/index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
 import { tool } from '../tools/tool.js';
 import type { ToolCallback, ToolCallbackProvider } from '../tools/tool-callback.js';
@@ -152,7 +153,7 @@ describe.each(['call', 'stream'] as const)('ChatClient request assembly (%s)', (
     expect(() => spec.toolContext(new Map([['k', 'secret']]) as never)).toThrow(
       InvalidArgumentError,
     );
-    expect(() => spec.toolContext({ '': 'secret' })).toThrow('context key cannot be null or empty');
+    expect(() => spec.toolContext({ '': 'secret' })).toThrow('context keys cannot be empty');
     expect(() =>
       ChatClient.create(new ScriptedChatModel(), { toolContext: 'secret' as never }),
     ).toThrow(InvalidArgumentError);
@@ -319,6 +320,126 @@ describe('ChatClient responses', () => {
     expect(events).toEqual(['One ', 'mome', 'nt. ', 'tool', 'Fou', 'nd ', 'it.']);
   });
 
+  it.each(['call', 'stream'] as const)(
+    '%s: requests with and without advisors of their own, one after another on one client, each run their own chain',
+    async (mode) => {
+      const model = new ScriptedChatModel(Array.from({ length: 4 }, () => textResponse('ok')));
+      const client = ChatClient.create(model);
+      const recording = new RecordingAdvisor();
+      const run = async (spec: ReturnType<typeof client.prompt>) => {
+        if (mode === 'call') return (await spec.call().content()) ?? '';
+        let text = '';
+        for await (const delta of spec.stream().content()) text += delta;
+        return text;
+      };
+      expect(await run(client.prompt('plain'))).toBe('ok');
+      expect(await run(client.prompt('advised').advisors(recording))).toBe('ok');
+      expect(await run(client.prompt('plain again'))).toBe('ok');
+      expect(await run(client.prompt('no loop').advisors(noAutoRegister(), recording))).toBe('ok');
+      expect(recording.requests.map((request) => request.prompt.messages.at(-1))).toMatchObject([
+        { text: 'advised' },
+        { text: 'no loop' },
+      ]);
+      expect(model.callCount).toBe(4);
+    },
+  );
+
+  it('streams chatResponse() chunks of every round, and a break stops the model stream and aborts its signal', async () => {
+    const lookup = tool({ name: 'lookup', description: 'Looks up', execute: () => 'found' });
+    const model = new ScriptedChatModel(
+      [toolCallResponse([{ name: 'lookup' }], { text: 'Wait. ' }), textResponse('Found it.')],
+      { textChunks: 2 },
+    );
+    const responses: ChatResponse[] = [];
+    for await (const response of ChatClient.create(model, { tools: [lookup] })
+      .prompt('Find it')
+      .stream()
+      .chatResponse()) {
+      responses.push(response);
+    }
+    expect(responses.map((response) => response.results[0]?.output.text).join('')).toBe(
+      'Wait. Found it.',
+    );
+    expect(responses.at(-1)?.results[0]?.metadata.finishReason).toBe('stop');
+    expect(responses.every((response) => response.results[0]?.output.toolCalls.length === 0)).toBe(
+      true,
+    );
+
+    let closed = false;
+    let signal: AbortSignal | undefined;
+    const endless: ChatModel = {
+      call: () => Promise.reject(new Error('streams only')),
+      async *stream(_prompt, options) {
+        signal = options?.signal;
+        try {
+          for (;;) {
+            yield {
+              results: [
+                {
+                  output: { role: 'assistant', text: 'more ', toolCalls: [] },
+                  metadata: { finishReason: null },
+                },
+              ],
+              metadata: {},
+            };
+          }
+        } finally {
+          closed = true;
+        }
+      },
+    };
+    let read = 0;
+    for await (const _response of ChatClient.create(endless).prompt('go').stream().chatResponse()) {
+      if (++read === 3) break;
+    }
+    expect(closed).toBe(true);
+    expect(signal?.aborted).toBe(true);
+  });
+
+  it('streams the same deltas and chunks through advisors written as async generators, outside and inside the tool loop', async () => {
+    /** A stream advisor written the plain way: an async generator that forwards every chunk. */
+    class ForwardingAdvisor implements StreamAdvisor {
+      readonly name: string;
+      chunks = 0;
+      constructor(readonly order: number) {
+        this.name = `Forwarding ${order}`;
+      }
+      async *adviseStream(request: ChatClientRequest, chain: StreamAdvisorChain) {
+        for await (const chunk of chain.nextStream(request)) {
+          this.chunks++;
+          yield chunk;
+        }
+      }
+    }
+    const lookup = tool({ name: 'lookup', description: 'Looks up', execute: () => 'found' });
+    const run = async (advisors: ForwardingAdvisor[]) => {
+      const model = new ScriptedChatModel(
+        [
+          toolCallResponse([{ name: 'lookup' }], { text: 'One moment. ' }),
+          textResponse('Found it.', {
+            usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 },
+          }),
+        ],
+        { textChunks: 3 },
+      );
+      const spec = ChatClient.create(model, { tools: [lookup], advisors })
+        .prompt('Find it')
+        .stream();
+      const deltas: string[] = [];
+      for await (const delta of spec.content()) deltas.push(delta);
+      return deltas;
+    };
+    const plain = await run([]);
+    expect(plain).toEqual(['One ', 'mome', 'nt. ', 'Fou', 'nd ', 'it.']);
+    const outside = new ForwardingAdvisor(HIGHEST_PRECEDENCE + 100);
+    const inside = new ForwardingAdvisor(1_000);
+    expect(await run([outside, inside])).toEqual(plain);
+    // Inside the loop: both rounds' chunks (the third of the first round carries the tool call).
+    // Outside: what the loop passes on (that chunk's text alone, then the answer).
+    expect(inside.chunks).toBe(6);
+    expect(outside.chunks).toBe(6);
+  });
+
   it('rejects a chat model or a tool advisor template of the wrong kind', () => {
     expect(() => ChatClient.create({} as never)).toThrow('chatModel must be a ChatModel');
     expect(() =>
@@ -349,5 +470,56 @@ describe('ChatClient with a very long history', () => {
       .content();
     expect(answer).toBe('still here');
     expect(model.prompts[0]?.messages).toHaveLength(200_001);
+  });
+});
+
+describe('ChatClient call runs sharing one client', () => {
+  it('runs requests with and without advisors of their own on one client, each with its own chain', async () => {
+    const model = new ScriptedChatModel([
+      toolCallResponse([{ name: 't1' }]),
+      textResponse('first'),
+      textResponse('second'),
+      toolCallResponse([{ name: 't1' }]),
+      textResponse('third'),
+      toolCallResponse([{ name: 't1' }]),
+    ]);
+    const client = ChatClient.create(model);
+    const recorder = new RecordingAdvisor();
+    expect(await client.prompt('a').tools(echoTool('t1')).call().content()).toBe('first');
+    expect(await client.prompt('b').advisors(recorder).call().content()).toBe('second');
+    expect(recorder.requests).toHaveLength(1);
+    expect(await client.prompt('c').tools(echoTool('t1')).call().content()).toBe('third');
+    // The recorder was on one request only; the next plain request still runs the loop.
+    expect(recorder.requests).toHaveLength(1);
+    const promptLengths = model.prompts.map((prompt) => prompt.messages.length);
+    expect(promptLengths).toEqual([1, 3, 1, 1, 3]);
+    // Auto-registration turned off for one request: its tool calls come back unexecuted.
+    const raw = await client
+      .prompt('d')
+      .tools(echoTool('t1'))
+      .advisors(noAutoRegister())
+      .call()
+      .chatResponse();
+    expect(raw?.results[0]?.output.toolCalls[0]?.name).toBe('t1');
+  });
+
+  it('rejects, never throws, when the request cannot be built (aborted signal, colliding names)', async () => {
+    const model = new ScriptedChatModel([textResponse('never')]);
+    const client = ChatClient.create(model);
+    const aborted = AbortSignal.abort();
+    let response: Promise<unknown> | undefined;
+    expect(() => {
+      response = client.prompt('x').call({ signal: aborted }).chatClientResponse();
+    }).not.toThrow();
+    await expect(response).rejects.toThrow();
+    expect(() => {
+      response = client
+        .prompt('x')
+        .tools(echoTool('same'), echoTool('same'))
+        .call()
+        .chatClientResponse();
+    }).not.toThrow();
+    await expect(response).rejects.toBeInstanceOf(ToolDefinitionError);
+    expect(model.callCount).toBe(0);
   });
 });

@@ -76,6 +76,7 @@ export class ChatClient<Ctx extends object = ToolContextMap> {
   readonly defaults: Readonly<ChatClientOptions<Ctx>>;
   private readonly runtime: ChatClientRuntime;
   private readonly defaultState: ChatClientRequestState;
+  #baseSpec: ChatClientRequestSpec<Ctx> | undefined;
 
   private constructor(chatModel: ChatModel, defaults: ChatClientOptions<Ctx>) {
     if (
@@ -184,8 +185,10 @@ export class ChatClient<Ctx extends object = ToolContextMap> {
 
   /** Starts a request, optionally with the user text. */
   prompt(userText?: string): ChatClientRequestSpec<Ctx> {
-    const spec = new ChatClientRequestSpec<Ctx>(this.runtime, this.defaultState);
-    return userText === undefined ? spec : spec.user(userText);
+    // Specs are immutable, so one base spec serves every request; it also keeps the specs' hidden
+    // class alive between turns (see keepInstanceShape for why that matters).
+    this.#baseSpec ??= new ChatClientRequestSpec<Ctx>(this.runtime, this.defaultState);
+    return userText === undefined ? this.#baseSpec : this.#baseSpec.user(userText);
   }
 }
 

@@ -116,6 +116,42 @@ describe('pipeServerSentEvents', () => {
     expect(events.at(-1)).toMatchObject({ event: 'done', data: '[DONE]' });
   });
 
+  it('forwards the tool-call-delta events of spec.events() as data frames, in order', async () => {
+    const weather = tool({
+      name: 'weather',
+      inputSchema: z.object({ city: z.string() }),
+      execute: ({ city }) => `Sunny in ${city}`,
+    });
+    const model = new ScriptedChatModel(
+      [
+        toolCallResponse([{ id: 'c1', name: 'weather', arguments: { city: 'Oslo' } }]),
+        textResponse('Sunny.'),
+      ],
+      { argumentChunks: 3 },
+    );
+    let piped: Promise<void> = Promise.resolve();
+    const url = await serve((res) => {
+      piped = pipeServerSentEvents(
+        ChatClient.create(model).prompt('Weather?').tools(weather).stream().events(),
+        res,
+      );
+    });
+    const frames = (await readAll(await request(url)))
+      .filter((event) => event.event === undefined)
+      .map((event) => JSON.parse(event.data) as { type: string; [key: string]: unknown });
+    await piped;
+    const deltas = frames.filter((frame) => frame.type === 'tool-call-delta');
+    expect(deltas.map((frame) => [frame.toolCallId, frame.toolName, frame.argumentsDelta])).toEqual(
+      [
+        ['c1', 'weather', '{"cit'],
+        ['c1', undefined, 'y":"O'],
+        ['c1', undefined, 'slo"}'],
+      ],
+    );
+    const callAt = frames.findIndex((frame) => frame.type === 'tool-call');
+    expect(frames.indexOf(deltas.at(-1) as (typeof frames)[number])).toBeLessThan(callAt);
+  });
+
   it('a client that disconnects mid-turn aborts the running tool, and no further model call happens', async () => {
     const model = slowModel();
     const { lookup, seen, started } = slowTool();

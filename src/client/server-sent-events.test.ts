@@ -39,6 +39,32 @@ describe('toServerSentEventsResponse', () => {
     expect(events).toHaveLength(4);
   });
 
+  it('forwards the tool-call-delta events of a turn as data frames', async () => {
+    const model = new ScriptedChatModel(
+      [
+        toolCallResponse([{ id: 'c1', name: 'lookup', arguments: { q: 'toolloop' } }]),
+        textResponse('Found it.'),
+      ],
+      { argumentChunks: 2 },
+    );
+    const lookup = tool({
+      name: 'lookup',
+      inputSchema: z.object({ q: z.string() }),
+      execute: ({ q }) => `result for ${q}`,
+    });
+    const events = await readEvents(
+      toServerSentEventsResponse(
+        ChatClient.create(model).prompt('Look it up').tools(lookup).stream().events(),
+      ),
+    );
+    const deltas = events
+      .filter((event) => event.event === undefined)
+      .map((event) => JSON.parse(event.data) as Record<string, unknown>)
+      .filter((frame) => frame.type === 'tool-call-delta');
+    expect(deltas.map((frame) => frame.argumentsDelta).join('')).toBe('{"q":"toolloop"}');
+    expect(deltas[0]).toMatchObject({ toolCallId: 'c1', toolName: 'lookup', iteration: 1 });
+  });
+
   it('round-trips ChatResponse chunks and honours status and headers', async () => {
     const chunks: ChatResponse[] = [textResponse('a'), textResponse('b', { id: 'x' })];
     const response = toServerSentEventsResponse(items(...chunks), {

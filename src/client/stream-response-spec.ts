@@ -1,4 +1,5 @@
 import type { ChatClientResponse } from '../advisors/index.js';
+import { type ChunkReader, DONE, readThrough, SKIP } from '../internal/read-through.js';
 import { type ChatResponse, ChatResponseAggregator } from '../model/index.js';
 import type { TurnEvent, TurnEventListener } from '../observability/turn-event.js';
 import { streamTurnEvents } from './stream-turn-events.js';
@@ -6,6 +7,10 @@ import { streamTurnEvents } from './stream-turn-events.js';
 /** What one run of a stream may add: a listener of its events and a signal of its own. */
 export interface StreamRun {
   readonly listener?: TurnEventListener;
+  /**
+   * The run's own signal, which its owner aborts when it stops reading (as `.events()` does): the
+   * run then needs no abort-on-return of its own.
+   */
   readonly signal?: AbortSignal;
 }
 
@@ -52,10 +57,8 @@ export class StreamResponseSpec implements PromiseLike<ChatClientResponse> {
   }
 
   /** The response chunks (text deltas, then the chunk carrying tool calls, finish reason and usage). */
-  async *chatResponse(): AsyncIterable<ChatResponse> {
-    for await (const response of this.execute()) {
-      if (response.chatResponse) yield response.chatResponse;
-    }
+  chatResponse(): AsyncIterable<ChatResponse> {
+    return new ChunkPartIterator(this.execute, chatResponseOf);
   }
 
   /**
@@ -73,9 +76,9 @@ export class StreamResponseSpec implements PromiseLike<ChatClientResponse> {
 
   /** The text deltas of the first generation; empty deltas are skipped. */
   content(): AsyncIterable<string> {
-    // An iterator of its own rather than an async generator: every text delta passes here, and a
-    // generator layer costs extra promises and microtask hops per delta.
-    return new TextDeltaIterator(this.execute);
+    // An iterator of its own rather than an async generator: every text delta passes here, and
+    // reading through the chain (see `readThrough`) spares each delta a promise per layer.
+    return new ChunkPartIterator(this.execute, textDelta);
   }
 }
 
@@ -96,37 +99,52 @@ async function aggregateStream(
   return { chatResponse: sawResponse ? aggregator.result() : null, context };
 }
 
-const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
-
 /**
- * The iteration of {@link StreamResponseSpec.content}. Like an async generator it runs the
+ * The iteration of {@link StreamResponseSpec.content} and {@link StreamResponseSpec.chatResponse}:
+ * one part of each chunk (chunks without it are skipped). Like an async generator it runs the
  * request on the first `next`, is its own iterable (so it is iterated once), is over once the
- * chain's stream ends or fails, and stops that stream on `return`.
+ * chain's stream ends or fails, and stops that stream on `return`. It reads the chain through a
+ * reader (see `readThrough`): measured with bench/streaming.ts, reading the default chain's
+ * layers through one reader took allocation from 1,402 to 1,170 B per text chunk and the text
+ * round from 33% to 45% of a bare async iterator's rate, against a `then` per layer.
  */
-class TextDeltaIterator implements AsyncIterableIterator<string> {
+class ChunkPartIterator<T> implements AsyncIterableIterator<T> {
   readonly #execute: StreamExecutor;
   #source: AsyncIterator<ChatClientResponse> | undefined;
   #finished = false;
+  readonly #reader: ChunkReader<ChatClientResponse, T>;
 
-  constructor(execute: StreamExecutor) {
+  constructor(execute: StreamExecutor, part: ChunkReader<ChatClientResponse, T>['element']) {
     this.#execute = execute;
+    this.#reader = {
+      element: part,
+      end: () => {
+        this.#stop();
+        return DONE;
+      },
+      fail: (error) => {
+        this.#stop();
+        throw error;
+      },
+    };
   }
 
   [Symbol.asyncIterator](): this {
     return this;
   }
 
-  next(): Promise<IteratorResult<string, undefined>> {
+  next(): Promise<IteratorResult<T, undefined>> {
     if (this.#finished) return Promise.resolve(DONE);
     try {
       this.#source ??= this.#execute()[Symbol.asyncIterator]();
-      return this.#source.next().then(this.#onChunk, this.#onError);
+      return readThrough(this.#source, this.#reader);
     } catch (error) {
-      return this.#onErrorAsync(error);
+      this.#stop();
+      return Promise.reject(error);
     }
   }
 
-  async return(value?: undefined): Promise<IteratorResult<string, undefined>> {
+  async return(value?: undefined): Promise<IteratorResult<T, undefined>> {
     const source = this.#source;
     const running = !this.#finished && source !== undefined;
     this.#finished = true;
@@ -135,31 +153,22 @@ class TextDeltaIterator implements AsyncIterableIterator<string> {
     return { done: true, value };
   }
 
-  /** A chunk without text is skipped: the next one is awaited in its place. */
-  readonly #onChunk = (
-    result: IteratorResult<ChatClientResponse>,
-  ): IteratorResult<string, undefined> | Promise<IteratorResult<string, undefined>> => {
-    if (result.done) {
-      this.#finished = true;
-      this.#source = undefined;
-      return DONE;
-    }
-    const text = result.value.chatResponse?.results[0]?.output.text;
-    if (text) return { done: false, value: text };
-    const source = this.#source;
-    if (source === undefined) return DONE;
-    return source.next().then(this.#onChunk, this.#onError);
-  };
-
-  readonly #onError = (error: unknown): never => {
+  #stop(): void {
     this.#finished = true;
     this.#source = undefined;
-    throw error;
-  };
-
-  #onErrorAsync(error: unknown): Promise<never> {
-    this.#finished = true;
-    this.#source = undefined;
-    return Promise.reject(error);
   }
+}
+
+/** The text delta of a chunk's first generation as a reader's result; a chunk without one is skipped. */
+function textDelta(chunk: ChatClientResponse): IteratorResult<string, undefined> | typeof SKIP {
+  const text = chunk.chatResponse?.results[0]?.output.text;
+  return text ? { done: false, value: text } : SKIP;
+}
+
+/** A chunk's response as a reader's result; a chunk without one is skipped. */
+function chatResponseOf(
+  chunk: ChatClientResponse,
+): IteratorResult<ChatResponse, undefined> | typeof SKIP {
+  const response = chunk.chatResponse;
+  return response ? { done: false, value: response } : SKIP;
 }

@@ -5,19 +5,15 @@ import { InvalidArgumentError } from '../errors/index.js';
  * the problem, never a value.
  */
 export function checkToolContext(context: unknown): Record<string, unknown> {
-  if (context === null || context === undefined) {
-    throw new InvalidArgumentError('context cannot be null');
-  }
-  const prototype = typeof context === 'object' ? Object.getPrototypeOf(context) : undefined;
-  if (
-    typeof context !== 'object' ||
-    Array.isArray(context) ||
-    (prototype !== Object.prototype && prototype !== null)
-  ) {
-    throw new InvalidArgumentError('context must be a plain object');
-  }
+  if (!isPlainObject(context)) throw new InvalidArgumentError('context must be a plain object');
   for (const key of Object.keys(context)) {
-    if (key === '') throw new InvalidArgumentError('context key cannot be null or empty');
+    if (key === '') throw new InvalidArgumentError('context keys cannot be empty');
   }
-  return { ...(context as Record<string, unknown>) };
+  return { ...context };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }

@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import {
+  CONVERSATION_ID,
+  InMemoryChatMemoryRepository,
+  MessageChatMemoryAdvisor,
+  MessageWindowChatMemory,
+} from '../memory/index.js';
 import type { TurnEvent } from '../observability/turn-event.js';
 import { createTurnEventEmitter } from '../observability/turn-event-emitter.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
@@ -340,6 +346,103 @@ describe('.stream().events()', () => {
     expect(types.at(-1)).toBe('turn-finish');
   });
 
+  it('yields tool-call-delta events of streamed calls before their tool-call, adding up to their arguments', async () => {
+    const calls = [
+      { id: 'c1', name: 'weather', arguments: { city: 'Oslo', unit: 'celsius' } },
+      { id: 'c2', name: 'weather', arguments: { city: 'Bergen', unit: 'celsius' } },
+    ];
+    const model = new ScriptedChatModel(
+      [toolCallResponse(calls, { text: 'Checking.' }), textResponse('Sunny in both.')],
+      { argumentChunks: 4 },
+    );
+    const events: TurnEvent[] = [];
+    for await (const event of ChatClient.create(model)
+      .prompt('Weather?')
+      .tools(weather)
+      .stream()
+      .events())
+      events.push(event);
+    const deltas = events.filter((event) => event.type === 'tool-call-delta');
+    expect(deltas.length).toBe(8);
+    for (const call of calls) {
+      const own = deltas.filter((event) => event.toolCallId === call.id);
+      expect(own.map((event) => event.toolName)).toEqual([
+        'weather',
+        undefined,
+        undefined,
+        undefined,
+      ]);
+      expect(own.map((event) => event.argumentsDelta).join('')).toBe(
+        JSON.stringify(call.arguments),
+      );
+      expect(own.every((event) => event.iteration === 1)).toBe(true);
+      const toolCallAt = events.findIndex(
+        (event) => event.type === 'tool-call' && event.toolCall.id === call.id,
+      );
+      expect(toolCallAt).toBeGreaterThan(events.lastIndexOf(own.at(-1) as TurnEvent));
+    }
+  });
+
+  it('reports no tool-call-delta in the tools-off round after the iteration cap (its calls are dropped)', async () => {
+    const model = new ScriptedChatModel(
+      [
+        toolCallResponse([{ id: 'c1', name: 'weather', arguments: { city: 'Oslo' } }]),
+        // A model that ignores the tools-off request and writes a call anyway.
+        toolCallResponse([{ id: 'c2', name: 'weather', arguments: { city: 'Rome' } }], {
+          text: 'Capped.',
+        }),
+      ],
+      { argumentChunks: 2 },
+    );
+    const advisor = new ToolCallingAdvisor({ maxIterations: 1 });
+    const events: TurnEvent[] = [];
+    for await (const event of ChatClient.create(model, { toolCallingAdvisor: advisor })
+      .prompt('Weather?')
+      .tools(weather)
+      .stream()
+      .events())
+      events.push(event);
+    const deltas = events.filter((event) => event.type === 'tool-call-delta');
+    expect(deltas.map((event) => [event.toolCallId, event.iteration])).toEqual([
+      ['c1', 1],
+      ['c1', 1],
+    ]);
+    expect(events.some((event) => event.type === 'iteration-cap')).toBe(true);
+    expect(events.at(-1)).toMatchObject({ type: 'turn-finish', text: 'Capped.' });
+  });
+
+  it('streamed argument pieces change nothing of the answer, the messages sent back or memory', async () => {
+    async function converse(argumentChunks: number) {
+      const repository = new InMemoryChatMemoryRepository();
+      const memory = new MessageChatMemoryAdvisor({
+        chatMemory: new MessageWindowChatMemory({ repository }),
+      });
+      const model = new ScriptedChatModel(
+        [
+          toolCallResponse([{ id: 'c1', name: 'weather', arguments: { city: 'Oslo' } }]),
+          textResponse('It is sunny.'),
+        ],
+        { argumentChunks },
+      );
+      const spec = ChatClient.create(model, { advisors: [memory] })
+        .prompt('Weather?')
+        .tools(weather)
+        .advisors((a) => a.param(CONVERSATION_ID, 'conv-1'))
+        .stream();
+      const response = await spec;
+      return {
+        response: response.chatResponse,
+        stored: await repository.findByConversationId('conv-1'),
+        secondPrompt: model.prompts[1]?.messages,
+      };
+    }
+    const plain = await converse(0);
+    const streamed = await converse(5);
+    expect(streamed).toEqual(plain);
+    expect(plain.secondPrompt?.some((message) => message.role === 'tool')).toBe(true);
+    expect(plain.stored.at(-1)).toMatchObject({ role: 'assistant', text: 'It is sunny.' });
+  });
+
   it('breaking out aborts the running tool and makes no further model call', async () => {
     let toolSignal: AbortSignal | undefined;
     const waiting = tool({
@@ -382,6 +485,58 @@ describe('.stream().events()', () => {
       if (event.type === 'text-delta') break;
     }
     expect(modelSignal?.aborted).toBe(true);
+  });
+
+  it("the caller's signal aborts the running tool and ends the events with a turn-error", async () => {
+    let toolSignal: AbortSignal | undefined;
+    const controller = new AbortController();
+    const waiting = tool({
+      name: 'waiting',
+      inputSchema: z.object({}),
+      execute: (_input, { signal }) => {
+        toolSignal = signal;
+        return new Promise((_resolve, reject) => {
+          signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+        });
+      },
+    });
+    const model = new ScriptedChatModel([
+      toolCallResponse([{ id: 'w1', name: 'waiting', arguments: {} }]),
+      textResponse('never'),
+    ]);
+    const types: string[] = [];
+    for await (const event of ChatClient.create(model)
+      .prompt('go')
+      .tools(waiting)
+      .stream({ signal: controller.signal })
+      .events()) {
+      types.push(event.type);
+      if (event.type === 'tool-execution-start') controller.abort();
+    }
+    expect(toolSignal?.aborted).toBe(true);
+    expect(types.at(-1)).toBe('turn-error');
+    expect(model.callCount).toBe(1);
+  });
+
+  it('an events iteration runs nothing until its first next, and stays done after its end', async () => {
+    const model = new ScriptedChatModel([textResponse('hi'), textResponse('again')]);
+    const events = ChatClient.create(model).prompt('go').stream().events();
+    const unread = events[Symbol.asyncIterator]();
+    expect(await unread.return?.()).toEqual({ done: true, value: undefined });
+    expect(await unread.next()).toEqual({ done: true, value: undefined });
+    expect(model.callCount).toBe(0);
+
+    const iterator = events[Symbol.asyncIterator]();
+    const types: string[] = [];
+    for (let result = await iterator.next(); !result.done; result = await iterator.next()) {
+      types.push(result.value.type);
+    }
+    expect(types[0]).toBe('turn-start');
+    expect(types.at(-1)).toBe('turn-finish');
+    expect(types).toContain('text-delta');
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+    expect(await iterator.return?.()).toEqual({ done: true, value: undefined });
+    expect(model.callCount).toBe(1);
   });
 
   it('a failure before the turn begins is thrown', async () => {

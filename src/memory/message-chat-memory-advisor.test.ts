@@ -21,7 +21,7 @@ import {
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
 import { createToolCallingManager, ToolCallingAdvisor } from '../tool-calling/index.js';
 import { tool } from '../tools/tool.js';
-import { type ChatMemory, CONVERSATION_ID } from './chat-memory.js';
+import { CONVERSATION_ID } from './chat-memory.js';
 import { InMemoryChatMemoryRepository } from './in-memory-chat-memory-repository.js';
 import { MessageChatMemoryAdvisor } from './message-chat-memory-advisor.js';
 import { MessageWindowChatMemory } from './message-window-chat-memory.js';
@@ -82,9 +82,6 @@ describe('MessageChatMemoryAdvisor', () => {
     expect(advisor.isMemoryAdvisor).toBe(true);
     expect(advisor.name).toBe('MessageChatMemoryAdvisor');
     expect(new MessageChatMemoryAdvisor({ chatMemory, order: 42 }).order).toBe(42);
-    expect(
-      () => new MessageChatMemoryAdvisor({ chatMemory: null as unknown as ChatMemory }),
-    ).toThrow(new InvalidArgumentError('chatMemory cannot be null'));
   });
 
   it('reads the conversation id from the advisor params', () => {

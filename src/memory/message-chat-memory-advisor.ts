@@ -64,7 +64,6 @@ export class MessageChatMemoryAdvisor implements CallAdvisor, StreamAdvisor, Mem
   readonly #openTurns: OpenTurns;
 
   constructor(options: MessageChatMemoryAdvisorOptions) {
-    if (options?.chatMemory == null) throw new InvalidArgumentError('chatMemory cannot be null');
     this.chatMemory = options.chatMemory;
     this.order = options.order ?? DEFAULT_CHAT_MEMORY_PRECEDENCE_ORDER;
     this.#openTurns = new OpenTurns(options.maxOpenTurns ?? 1024);

@@ -136,7 +136,7 @@ describe('MessageWindowChatMemory', () => {
     );
     await expect(memory.clear('')).rejects.toThrow('conversationId cannot be null or empty');
     await expect(memory.add('c', null as unknown as Message[])).rejects.toThrow(
-      'messages cannot be null',
+      'messages cannot contain null elements',
     );
     await expect(memory.add('c', [U('x'), null as unknown as Message])).rejects.toThrow(
       'messages cannot contain null elements',

@@ -39,9 +39,6 @@ export class MessageWindowChatMemory implements ChatMemory {
 
   async add(conversationId: string, messages: Message | readonly Message[]): Promise<void> {
     assertConversationId(conversationId);
-    if (messages === null || messages === undefined) {
-      throw new InvalidArgumentError('messages cannot be null');
-    }
     const list: readonly Message[] = Array.isArray(messages) ? messages : [messages as Message];
     assertMessages(list);
     if (list.length === 0) return;

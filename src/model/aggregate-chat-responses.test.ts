@@ -64,4 +64,27 @@ describe('aggregateChatResponses', () => {
     ]);
     expect(JSON.parse(JSON.stringify(result))).toEqual(result);
   });
+
+  it('leaves tool-call deltas out: the aggregate equals the one of the same chunks without them', () => {
+    const call = toolCall('call-1', 'weather', '{"city":"Oslo"}');
+    const withDeltas: ChatResponse[] = [
+      chunk('Let me check.'),
+      chunk(null),
+      chunk(null),
+      chunk(null, { calls: [call], finishReason: 'tool_calls' }),
+    ];
+    withDeltas[1]!.results[0]!.toolCallDeltas = [
+      { id: 'call-1', index: 0, name: 'weather', arguments: '{"city":' },
+    ];
+    withDeltas[2]!.results[0]!.toolCallDeltas = [{ id: 'call-1', index: 0, arguments: '"Oslo"}' }];
+    const plain = aggregateChatResponses([
+      chunk('Let me check.'),
+      chunk(null),
+      chunk(null),
+      chunk(null, { calls: [call], finishReason: 'tool_calls' }),
+    ]);
+    const result = aggregateChatResponses(withDeltas);
+    expect(result).toEqual(plain);
+    expect(JSON.stringify(result)).not.toContain('toolCallDeltas');
+  });
 });

@@ -18,7 +18,8 @@ interface GenerationAccumulator {
 /**
  * Folds streamed chunks into one response incrementally: text is concatenated per generation,
  * tool calls are kept whole in arrival order, usage is taken from the last chunk that carries
- * non-zero counts, and other metadata is merged with later chunks winning.
+ * non-zero counts, and other metadata is merged with later chunks winning. Tool-call deltas
+ * (`toolCallDeltas`) are for display only and are left out: the complete calls carry everything.
  */
 export class ChatResponseAggregator {
   private readonly generations: GenerationAccumulator[] = [];

@@ -9,7 +9,9 @@ export interface ChatModelCallOptions {
 
 /**
  * A chat model. It sends tool definitions and returns tool calls; it never executes tools.
- * A streaming model emits each `ToolCall` whole (arguments assembled) in the chunk where it ends.
+ * A streaming model emits each `ToolCall` whole (arguments assembled) in the chunk where it ends;
+ * it may also announce calls as they are written, with `toolCallDeltas` on the chunks before (see
+ * `ToolCallDelta`): the loop turns those into `tool-call-delta` events and otherwise ignores them.
  */
 export interface ChatModel {
   /** Options merged under every request's options (model name, temperature, default tools, …). */

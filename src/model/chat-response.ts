@@ -18,10 +18,35 @@ export interface GenerationMetadata {
   [key: string]: unknown;
 }
 
+/**
+ * A piece of a tool call the model is still writing, carried by a streamed chunk so a UI can show
+ * the call as it forms. A stream announces each call with a first delta that has its `name` (and
+ * possibly empty `arguments`); later deltas of the call carry the same `id` and `index` and the
+ * next piece of argument text. The concatenated `arguments` of a call's deltas are its argument
+ * text as streamed (the whole call still arrives, complete, in `output.toolCalls` of a later chunk,
+ * with the same id). Deltas are display-only: the loop never executes them, and aggregation,
+ * memory and transcripts ignore them. Plain JSON.
+ */
+export interface ToolCallDelta {
+  /** The call's id: the same on every delta of the call and on the complete call. */
+  id: string;
+  /** Counts the calls of this generation from 0, in the order their first delta arrived. */
+  index: number;
+  /** The tool's name, on the first delta of the call. */
+  name?: string;
+  /** The next piece of argument text (may be empty on the first delta). */
+  arguments: string;
+}
+
 /** One candidate answer of the model. */
 export interface Generation {
   output: AssistantMessage;
   metadata: GenerationMetadata;
+  /**
+   * Stream chunks only: pieces of tool calls still being written, in arrival order (see
+   * {@link ToolCallDelta}). Absent on a chunk that carries none and on every aggregated response.
+   */
+  toolCallDeltas?: ToolCallDelta[];
 }
 
 /** Metadata of a whole response. */

@@ -13,6 +13,7 @@ export {
   isUsageEmpty,
   responseText,
   responseToolCalls,
+  type ToolCallDelta,
   type Usage,
 } from './chat-response.js';
 export { FinishReason } from './finish-reason.js';

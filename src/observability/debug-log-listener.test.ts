@@ -120,7 +120,7 @@ describe('debugLogListener', () => {
       level: 20,
       msg: 'turn started',
       turnId: 'turn-1',
-      mode: 'call',
+      mode: 'stream',
     });
     expect(records[7]).toMatchObject({
       msg: 'tool weather ended: ok',

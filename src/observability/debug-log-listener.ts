@@ -196,6 +196,28 @@ export function environmentDebugLogListener(
   environment?: Record<string, string | undefined>,
   logger?: DebugLogger,
 ): TurnEventListener | undefined {
-  const { enabled, logContent } = debugLoggingFromEnvironment(environment);
+  const { enabled, logContent } =
+    environment === undefined ? processDebugLogging() : debugLoggingFromEnvironment(environment);
   return enabled ? debugLogListener({ logger, logContent }) : undefined;
+}
+
+let seenOwn: string | undefined;
+let seenDebug: string | undefined;
+let seenDecision: { enabled: boolean; logContent: boolean } | undefined;
+
+/**
+ * {@link debugLoggingFromEnvironment} for `process.env`, read on every turn (the variables may
+ * change while the process runs) but decided again only when they changed: the decision splits and
+ * matches `DEBUG`, which allocated 0.3 KB per turn (bench/allocation-profile.ts).
+ */
+function processDebugLogging(): { enabled: boolean; logContent: boolean } {
+  if (typeof process === 'undefined') return debugLoggingFromEnvironment({});
+  const own = process.env.TOOLLOOP_DEBUG;
+  const debug = process.env.DEBUG;
+  if (seenDecision === undefined || own !== seenOwn || debug !== seenDebug) {
+    seenDecision = debugLoggingFromEnvironment({ TOOLLOOP_DEBUG: own, DEBUG: debug });
+    seenOwn = own;
+    seenDebug = debug;
+  }
+  return seenDecision;
 }

@@ -1,8 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import {
+  fixtureText,
+  frameChunksAsSse,
+  skipWithoutProviderFixtures,
+} from '../../test/integration/support/provider-fixtures.js';
 import { assembleSse, splitAt } from '../../test/support/assemble-sse.js';
 import { cutAtFractions } from '../../test/support/cut-at-fractions.js';
+import { expectDeltasMatchCalls, streamedCalls } from '../../test/support/streamed-tool-calls.js';
 import { ChatModelError } from '../errors/index.js';
+import type { ChatResponse } from '../model/index.js';
 import { fromOpenAiResponse } from './from-openai-response.js';
 import { OpenAiStreamAssembler } from './openai-stream-assembler.js';
 
@@ -126,6 +133,7 @@ describe('OpenAiStreamAssembler', () => {
           new OpenAiStreamAssembler(),
         );
         expect(response).toEqual(fromOpenAiResponse(body));
+        expectDeltasMatchCalls(chunks, response);
         // Whole calls only, all in the chunk that finishes the choice.
         const withCalls = chunks.filter((emitted) => emitted.results[0]?.output.toolCalls.length);
         expect(withCalls.length).toBe(generated.calls.length > 0 ? 1 : 0);
@@ -303,5 +311,183 @@ describe('OpenAiStreamAssembler', () => {
       new OpenAiStreamAssembler(),
     );
     await expect(cutStream).rejects.toThrow('ended before the response finished');
+  });
+});
+
+/** Every recorded Chat Completions stream, as the server sent it (re-framed where stripped). */
+const RECORDED_STREAMS = [
+  'c6aa7e397b7123c3501f25df3a05d4daf7e8ad6d61ffa406ab5361fe36a8d5b1.bin.txt',
+  'f82268f2fefd5cfbc7eeb59c297688be2f6ca0849a6e4f17851b517310841d9b.bin.txt',
+  'a247c49c5fcd492bfb7a02a3306ad615ed8d8f649888ebfddfbc3ee151f44d46.bin.txt',
+  '2018feb66ae13fcf5333d61b95849decc68d3f63bd38172889367e1afb1e04f7.bin.txt',
+  'xai-tool-call.chunks.txt',
+  'deepseek-tool-call.chunks.txt',
+  'groq-tool-call.chunks.txt',
+  'alibaba-tool-call.chunks.txt',
+  'anthropic-fallback-tool-call.sse.txt',
+];
+
+function recordedStream(file: string): Uint8Array {
+  const text = fixtureText(`openai-chat-completions/${file}`);
+  return encoder.encode(file.endsWith('.chunks.txt') ? frameChunksAsSse(text, 'openai') : text);
+}
+
+describe.skipIf(skipWithoutProviderFixtures())('OpenAiStreamAssembler tool-call deltas', () => {
+  it.each(RECORDED_STREAMS)(
+    '%s: announces each call, then streams its argument text as recorded, ahead of the complete call',
+    async (file) => {
+      const { response, chunks } = await assembleSse(
+        [recordedStream(file)],
+        new OpenAiStreamAssembler(),
+      );
+      const streamed = expectDeltasMatchCalls(chunks, response);
+      expect(streamed.length).toBeGreaterThan(0);
+    },
+  );
+
+  it('passes the recorded GetWeatherArgs stream on piece by piece, one delta per wire delta', async () => {
+    const file = RECORDED_STREAMS[0] as string;
+    // The announcement (name, empty arguments), then one delta per non-empty wire piece.
+    const wireArguments = fixtureText(`openai-chat-completions/${file}`)
+      .split('\n')
+      .filter((line) => line.startsWith('data: {'))
+      .flatMap((line) => JSON.parse(line.slice(6)).choices[0]?.delta?.tool_calls ?? [])
+      .map((call: { function: { arguments: string } }) => call.function.arguments);
+    const wirePieces = 1 + wireArguments.filter((piece: string) => piece !== '').length;
+    const { chunks } = await assembleSse([recordedStream(file)], new OpenAiStreamAssembler());
+    const [call] = streamedCalls(chunks);
+    expect(call?.name).toBe('GetWeatherArgs');
+    expect(call?.pieces).toBe(wirePieces);
+    expect(call?.pieces).toBeGreaterThan(10);
+  });
+
+  it('streams parallel calls with their own ids and positions, all of the first before the second', async () => {
+    const { response, chunks } = await assembleSse(
+      [recordedStream(RECORDED_STREAMS[1] as string)],
+      new OpenAiStreamAssembler(),
+    );
+    const [first, second] = expectDeltasMatchCalls(chunks, response);
+    expect([first?.name, second?.name]).toEqual(['GetWeatherArgs', 'get_stock_price']);
+    expect([first?.index, second?.index]).toEqual([0, 1]);
+    expect(first?.lastChunk).toBeLessThan(second?.firstChunk as number);
+  });
+
+  it('counts positions from 0 when the server starts its indexes at 1', async () => {
+    const { chunks } = await assembleSse(
+      [recordedStream('anthropic-fallback-tool-call.sse.txt')],
+      new OpenAiStreamAssembler(),
+    );
+    expect(streamedCalls(chunks).map((call) => [call.id, call.index])).toEqual([
+      ['toolu_sanitized', 0],
+    ]);
+  });
+});
+
+describe('OpenAiStreamAssembler tool-call deltas from hostile streams', () => {
+  it('gives the deltas of a call sent without an id the fresh id the complete call gets', async () => {
+    const { response, chunks } = await assembleSse(
+      [
+        sse([
+          chunk({ tool_calls: [{ index: 0, function: { name: 'f', arguments: '{"a":' } }] }),
+          chunk({ tool_calls: [{ index: 0, id: 'late', function: { arguments: '1}' } }] }),
+          chunk({ tool_calls: [{ index: 1, id: '', function: { name: 'g', arguments: '{}' } }] }),
+          chunk({}, 'tool_calls'),
+        ]),
+      ],
+      new OpenAiStreamAssembler(),
+    );
+    const [first, second] = expectDeltasMatchCalls(chunks, response);
+    expect(first?.id).toMatch(/^call_[0-9a-f]{32}$/);
+    expect(second?.id).toMatch(/^call_[0-9a-f]{32}$/);
+    expect(first?.id).not.toBe(second?.id);
+    expect(first?.text).toBe('{"a":1}');
+  });
+
+  it('carries the id sent only on the first delta on every later delta', async () => {
+    const { chunks } = await assembleSse(
+      [
+        sse([
+          chunk({ tool_calls: [{ index: 0, id: 'call_1', function: { name: 'f' } }] }),
+          chunk({ tool_calls: [{ index: 0, function: { arguments: '{"a"' } }] }),
+          chunk({ tool_calls: [{ index: 0, id: '', function: { arguments: ':1}' } }] }),
+          chunk({}, 'tool_calls'),
+        ]),
+      ],
+      new OpenAiStreamAssembler(),
+    );
+    const deltas = chunks.flatMap((emitted) => emitted.results[0]?.toolCallDeltas ?? []);
+    expect(deltas).toEqual([
+      { id: 'call_1', index: 0, name: 'f', arguments: '' },
+      { id: 'call_1', index: 0, arguments: '{"a"' },
+      { id: 'call_1', index: 0, arguments: ':1}' },
+    ]);
+  });
+
+  it('emits nothing for deltas after the finish reason, and they never become calls', async () => {
+    const { response, chunks } = await assembleSse(
+      [
+        sse([
+          chunk({ tool_calls: [{ index: 0, id: 'a', function: { name: 'f', arguments: '{}' } }] }),
+          chunk({}, 'tool_calls'),
+          chunk({ tool_calls: [{ index: 1, id: 'b', function: { name: 'rm', arguments: '{}' } }] }),
+          chunk({ tool_calls: [{ index: 0, function: { arguments: '{"x":1}' } }] }),
+        ]),
+      ],
+      new OpenAiStreamAssembler(),
+    );
+    expect(response.results[0]?.output.toolCalls).toEqual([
+      { id: 'a', name: 'f', arguments: '{}' },
+    ]);
+    expect(streamedCalls(chunks).map((call) => [call.id, call.text])).toEqual([['a', '{}']]);
+  });
+
+  it('marks a cut-off call truncated though its deltas went out, under the same id', async () => {
+    const { response, chunks } = await assembleSse(
+      [
+        sse([
+          chunk({
+            tool_calls: [{ index: 0, id: 'a', function: { name: 'rm', arguments: '{"pa' } }],
+          }),
+        ]),
+      ],
+      new OpenAiStreamAssembler(),
+    );
+    expect(response.results[0]?.output.toolCalls).toEqual([
+      { id: 'a', name: 'rm', arguments: '{"pa', metadata: { truncated: true } },
+    ]);
+    expectDeltasMatchCalls(chunks, response);
+  });
+
+  it('announces no call whose arguments are not text', async () => {
+    const { chunks } = await assembleSse(
+      [
+        sse([
+          chunk({
+            tool_calls: [{ index: 0, id: 'a', function: { name: 'rm', arguments: { p: 1 } } }],
+          }),
+          chunk({ tool_calls: [{ index: 0, function: { arguments: '{"p":1}' } }] }),
+          chunk({}, 'tool_calls'),
+        ]),
+      ],
+      new OpenAiStreamAssembler(),
+    );
+    expect(streamedCalls(chunks)).toEqual([]);
+  });
+
+  it('refuses a huge tool-call index before any delta of it goes out', async () => {
+    const emitted: ChatResponse[] = [];
+    const assembler = new OpenAiStreamAssembler();
+    const events = [
+      chunk({ tool_calls: [{ index: 0, id: 'a', function: { name: 'f', arguments: '{' } }] }),
+      chunk({
+        tool_calls: [{ index: 2 ** 31, id: 'b', function: { name: 'rm', arguments: '{}' } }],
+      }),
+    ];
+    const feed = () => {
+      for (const payload of events)
+        for (const out of assembler.event({ data: JSON.stringify(payload) })) emitted.push(out);
+    };
+    expect(feed).toThrow(ChatModelError);
+    expect(streamedCalls(emitted).map((call) => call.id)).toEqual(['a']);
   });
 });

@@ -4,7 +4,12 @@ import type { StreamConverter } from '../internal/provider-transport.js';
 import type { ServerSentEvent } from '../internal/server-sent-events.js';
 import { WireReader } from '../internal/wire-reader.js';
 import type { AssistantMessage, Metadata, ToolCall } from '../messages/index.js';
-import { type ChatResponse, FinishReason, type Generation } from '../model/index.js';
+import {
+  type ChatResponse,
+  FinishReason,
+  type Generation,
+  type ToolCallDelta,
+} from '../model/index.js';
 import {
   MAX_OPENAI_CHOICES,
   mapOpenAiFinishReason,
@@ -20,10 +25,16 @@ interface PendingCall {
   arguments: string;
   /** The first arguments value that was not text, kept so the call is refused, not guessed. */
   nonTextArguments?: unknown;
+  /** Counts the choice's calls from 0 in first-seen order: the `index` of its deltas. */
+  ordinal: number;
+  /** The id its deltas carry once the call was announced; the complete call gets the same. */
+  announcedId?: string;
 }
 
 interface ChoiceState {
   calls: Map<string, PendingCall>;
+  /** Calls seen so far in this choice (their ordinals). */
+  callCount: number;
   lastKey: string | undefined;
   reasoning: string;
   refusal: string;
@@ -34,7 +45,11 @@ interface ChoiceState {
  * Assembles a Chat Completions event stream into `ChatResponse` chunks: each text delta becomes a
  * chunk with `output.text`; tool-call argument deltas are collected per call and the whole calls
  * are emitted in the chunk that carries the choice's `finish_reason`; usage comes in the chunk
- * where the server sends it. Quirks of compatible servers are absorbed: empty continuation ids
+ * where the server sends it. As the arguments stream, each piece also goes out at once as a
+ * display-only `toolCallDeltas` entry of its choice's generation: the call's first delta once its
+ * name is known, then each piece of argument text, all with the id the complete call will carry
+ * (the provider's, or a fresh one when it sent none) and the call's first-seen position as
+ * `index` (provider indexes are only used to tell calls apart). Quirks of compatible servers are absorbed: empty continuation ids
  * (`"id": ""`), a first call index of 1, a missing `index`, the name or id repeated on later
  * deltas, `reasoning_content` deltas, content sent as parts, and usage in `x_groq`.
  *
@@ -96,9 +111,20 @@ export class OpenAiStreamAssembler implements StreamConverter<ChatResponse> {
       }
       state.reasoning += delta.reasoning;
       state.refusal += delta.refusal;
-      delta.toolCalls.forEach((call, callPosition) => {
-        this.addToolCallDelta(state, call, `${where}.delta.tool_calls[${callPosition}]`);
-      });
+      // A loop, not a callback: a closure here would move `generation` into a context object
+      // that every chunk, text-only ones included, would allocate.
+      const toolCalls = delta.toolCalls;
+      for (let callPosition = 0; callPosition < toolCalls.length; callPosition++) {
+        const streamed = this.addToolCallDelta(
+          state,
+          toolCalls[callPosition],
+          `${where}.delta.tool_calls[${callPosition}]`,
+        );
+        if (streamed === undefined) continue;
+        if (generation.toolCallDeltas === undefined) generation.toolCallDeltas = [streamed];
+        else generation.toolCallDeltas.push(streamed);
+        meaningful = true;
+      }
       if (finishReason && !state.finished) {
         this.sawFinish = true;
         this.finishChoice(state, generation, mapOpenAiFinishReason(finishReason), false);
@@ -156,14 +182,32 @@ export class OpenAiStreamAssembler implements StreamConverter<ChatResponse> {
   private choiceState(index: number): ChoiceState {
     let state = this.choices.get(index);
     if (!state) {
-      state = { calls: new Map(), lastKey: undefined, reasoning: '', refusal: '', finished: false };
+      state = {
+        calls: new Map(),
+        callCount: 0,
+        lastKey: undefined,
+        reasoning: '',
+        refusal: '',
+        finished: false,
+      };
       this.choices.set(index, state);
     }
     return state;
   }
 
-  private addToolCallDelta(state: ChoiceState, value: unknown, where: string): void {
+  /**
+   * Adds one wire delta to its pending call; returns what a UI may see of it: the call's first
+   * delta once its name is known (with the argument text so far), then each further piece of
+   * argument text. Nothing for a choice that already finished (its calls were emitted; a late
+   * delta never becomes a call) or for arguments that are not text.
+   */
+  private addToolCallDelta(
+    state: ChoiceState,
+    value: unknown,
+    where: string,
+  ): ToolCallDelta | undefined {
     const delta = readOpenAiToolCall(this.read, value, where);
+    if (state.finished) return undefined;
     const id = delta.id;
     let key: string | undefined;
     if (delta.index !== undefined) {
@@ -181,7 +225,7 @@ export class OpenAiStreamAssembler implements StreamConverter<ChatResponse> {
     }
     let call = state.calls.get(key);
     if (!call) {
-      call = { id: '', name: '', arguments: '' };
+      call = { id: '', name: '', arguments: '', ordinal: state.callCount++ };
       state.calls.set(key, call);
     }
     state.lastKey = key;
@@ -190,6 +234,22 @@ export class OpenAiStreamAssembler implements StreamConverter<ChatResponse> {
     const args: unknown = delta.arguments;
     if (typeof args === 'string') call.arguments += args;
     else if (args !== undefined && !('nonTextArguments' in call)) call.nonTextArguments = args;
+    if ('nonTextArguments' in call) return undefined;
+    if (call.announcedId !== undefined) {
+      return typeof args === 'string' && args !== ''
+        ? { id: call.announcedId, index: call.ordinal, arguments: args }
+        : undefined;
+    }
+    if (call.name === '') return undefined;
+    // An id that arrives after the call was announced is not adopted: the deltas already named
+    // this one, and the complete call must carry the id its deltas carried.
+    call.announcedId = call.id || fallbackToolCallId('call');
+    return {
+      id: call.announcedId,
+      index: call.ordinal,
+      name: call.name,
+      arguments: call.arguments,
+    };
   }
 
   /**
@@ -206,7 +266,7 @@ export class OpenAiStreamAssembler implements StreamConverter<ChatResponse> {
     const truncated = cutOff || finishReason === FinishReason.LENGTH;
     for (const call of state.calls.values()) {
       const toolCall: ToolCall = {
-        id: call.id || fallbackToolCallId('call'),
+        id: call.announcedId ?? (call.id || fallbackToolCallId('call')),
         name: call.name,
         arguments: 'nonTextArguments' in call ? (call.nonTextArguments as string) : call.arguments,
       };

@@ -119,6 +119,38 @@ describe('ScriptedChatModel', () => {
     expect(model.callCount).toBe(1);
   });
 
+  it('streams tool-call arguments in pieces before the complete calls when asked to', async () => {
+    const response = toolCallResponse(
+      [
+        { name: 'current_weather', arguments: { city: 'Boston' } },
+        { name: 'no_arguments', arguments: '' },
+      ],
+      { text: 'Checking', usage, id: 'r-1' },
+    );
+    const model = new ScriptedChatModel([
+      streamedResponse(response, { textChunks: 2, argumentChunks: 3 }),
+    ]);
+    const chunks = await collect(model.stream(createPrompt([userMessage('weather?')])));
+    const deltas = chunks.flatMap((chunk) => chunk.results[0]?.toolCallDeltas ?? []);
+    expect(deltas).toEqual([
+      { id: 'call-1', index: 0, name: 'current_weather', arguments: '{"city' },
+      { id: 'call-1', index: 0, arguments: '":"Bos' },
+      { id: 'call-1', index: 0, arguments: 'ton"}' },
+      { id: 'call-2', index: 1, name: 'no_arguments', arguments: '' },
+    ]);
+    const deltaChunks = chunks.filter((chunk) => chunk.results[0]?.toolCallDeltas);
+    for (const chunk of deltaChunks) {
+      expect(hasToolCalls(chunk)).toBe(false);
+      expect(chunk.metadata).toEqual({ id: 'r-1' });
+    }
+    expect(chunks.at(-1)?.results[0]?.toolCallDeltas).toBeUndefined();
+    expect(chunks.indexOf(deltaChunks.at(-1) as ChatResponse)).toBe(chunks.length - 2);
+    expect(aggregateChatResponses(chunks)).toEqual(response);
+    const plain = new ScriptedChatModel([response], { argumentChunks: 2 });
+    const plainChunks = await collect(plain.stream(createPrompt([])));
+    expect(plainChunks.flatMap((chunk) => chunk.results[0]?.toolCallDeltas ?? [])).toHaveLength(3);
+  });
+
   it('streams a tool-call-only response as one chunk and uses the default chunking otherwise', async () => {
     const model = new ScriptedChatModel(
       [toolCallResponse([{ name: 'a' }, { name: 'b', id: 'x' }]), textResponse('Hello world!')],

@@ -6,6 +6,7 @@ import type {
   ChatResponse,
   Generation,
   Prompt,
+  ToolCallDelta,
 } from '../model/index.js';
 import { isStreamedResponse, type StreamedResponse } from './scripted-response.js';
 
@@ -33,6 +34,11 @@ export interface ScriptedChatModelOptions {
   defaultOptions?: ChatOptions;
   /** Text deltas per generation when streaming a plain response. Default 3. */
   textChunks?: number;
+  /**
+   * Pieces each tool call's argument text is streamed in (as `toolCallDeltas`, before the chunk
+   * with the complete calls) when streaming a plain response. Default 0: calls arrive whole only.
+   */
+  argumentChunks?: number;
 }
 
 /**
@@ -50,12 +56,14 @@ export class ScriptedChatModel implements ChatModel {
   readonly prompts: Prompt[] = [];
   private readonly script: ScriptedTurn[];
   private readonly textChunks: number;
+  private readonly argumentChunks: number;
   private scriptedCount: number;
 
   constructor(script: readonly ScriptedTurn[] = [], options: ScriptedChatModelOptions = {}) {
     this.script = [...script];
     this.scriptedCount = script.length;
     this.textChunks = options.textChunks ?? 3;
+    this.argumentChunks = options.argumentChunks ?? 0;
     if (options.defaultOptions !== undefined) this.defaultOptions = options.defaultOptions;
   }
 
@@ -83,8 +91,8 @@ export class ScriptedChatModel implements ChatModel {
   async *stream(prompt: Prompt, options: ChatModelCallOptions = {}): AsyncIterable<ChatResponse> {
     const outcome = await this.nextOutcome(prompt, options.signal);
     const chunks = isStreamedResponse(outcome)
-      ? splitIntoChunks(outcome.response, outcome.textChunks)
-      : splitIntoChunks(outcome, this.textChunks);
+      ? splitIntoChunks(outcome.response, outcome.textChunks, outcome.argumentChunks)
+      : splitIntoChunks(outcome, this.textChunks, this.argumentChunks);
     for (const chunk of chunks) {
       options.signal?.throwIfAborted();
       yield chunk;
@@ -122,10 +130,15 @@ function splitText(text: string, parts: number): string[] {
 }
 
 /**
- * Cuts a response the way providers stream: text in deltas, each tool call whole in the last
- * chunk together with the finish reason and the usage; id and model on every chunk.
+ * Cuts a response the way providers stream: text in deltas, then (with `argumentChunks`) each
+ * tool call's arguments in `toolCallDeltas` pieces, then each tool call whole in the last chunk
+ * together with the finish reason and the usage; id and model on every chunk.
  */
-function splitIntoChunks(response: ChatResponse, textChunks: number): ChatResponse[] {
+function splitIntoChunks(
+  response: ChatResponse,
+  textChunks: number,
+  argumentChunks: number,
+): ChatResponse[] {
   const { usage, ...sharedMetadata } = response.metadata;
   const pieces = response.results.map((generation) =>
     generation.output.text === null ? [] : splitText(generation.output.text, textChunks),
@@ -152,7 +165,34 @@ function splitIntoChunks(response: ChatResponse, textChunks: number): ChatRespon
     });
     const metadata: ChatResponse['metadata'] = { ...sharedMetadata };
     if (last && usage) metadata.usage = usage;
+    if (last && argumentChunks > 0) {
+      chunks.push(...argumentDeltaChunks(response, argumentChunks, sharedMetadata));
+    }
     chunks.push({ results, metadata });
   }
+  return chunks;
+}
+
+/** One chunk per argument piece of every tool call, generation by generation, call by call. */
+function argumentDeltaChunks(
+  response: ChatResponse,
+  argumentChunks: number,
+  sharedMetadata: ChatResponse['metadata'],
+): ChatResponse[] {
+  const chunks: ChatResponse[] = [];
+  response.results.forEach((generation, generationIndex) => {
+    generation.output.toolCalls.forEach((call, callIndex) => {
+      splitText(call.arguments, argumentChunks).forEach((piece, pieceIndex) => {
+        const delta: ToolCallDelta = { id: call.id, index: callIndex, arguments: piece };
+        if (pieceIndex === 0) delta.name = call.name;
+        const results: Generation[] = response.results.map(() => ({
+          output: { role: 'assistant', text: null, toolCalls: [] },
+          metadata: { finishReason: null },
+        }));
+        (results[generationIndex] as Generation).toolCallDeltas = [delta];
+        chunks.push({ results, metadata: { ...sharedMetadata } });
+      });
+    });
+  });
   return chunks;
 }

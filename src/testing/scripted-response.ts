@@ -7,6 +7,12 @@ const STREAMED_RESPONSE = Symbol.for('toolloop.testing.streamedResponse');
 export interface StreamChunking {
   /** Number of text deltas per generation (fewer when the text is shorter). Default 3. */
   textChunks?: number;
+  /**
+   * Stream each tool call's argument text in this many pieces (fewer when it is shorter), as
+   * `toolCallDeltas` chunks before the chunk with the complete calls, the way providers stream
+   * them: the first piece of a call carries its name. Default 0: calls arrive whole only.
+   */
+  argumentChunks?: number;
 }
 
 /** A scripted response with its own streaming layout; made by {@link streamedResponse}. */
@@ -14,14 +20,23 @@ export interface StreamedResponse {
   readonly [STREAMED_RESPONSE]: true;
   readonly response: ChatResponse;
   readonly textChunks: number;
+  readonly argumentChunks: number;
 }
 
-/** Wraps a response so `stream()` splits its text into `textChunks` deltas. */
+/**
+ * Wraps a response so `stream()` splits its text into `textChunks` deltas and, with
+ * `argumentChunks`, streams its tool calls' arguments in pieces.
+ */
 export function streamedResponse(
   response: ChatResponse,
   chunking: StreamChunking = {},
 ): StreamedResponse {
-  return { [STREAMED_RESPONSE]: true, response, textChunks: chunking.textChunks ?? 3 };
+  return {
+    [STREAMED_RESPONSE]: true,
+    response,
+    textChunks: chunking.textChunks ?? 3,
+    argumentChunks: chunking.argumentChunks ?? 0,
+  };
 }
 
 /** True for a value made by {@link streamedResponse}. */

@@ -1,4 +1,5 @@
 import type { CallAdvisorChain, ChatClientRequest, ChatClientResponse } from '../advisors/index.js';
+import { keepInstanceShape } from '../internal/keep-instance-shape.js';
 import { type ModelCaller, runToolLoop } from './run-tool-loop.js';
 import type { ToolLoopHooks } from './tool-loop-hooks.js';
 
@@ -29,3 +30,5 @@ class CallModelCaller implements ModelCaller {
     // Call mode has no chunks: the core returns its answer.
   }
 }
+
+keepInstanceShape(new CallModelCaller({} as CallAdvisorChain));

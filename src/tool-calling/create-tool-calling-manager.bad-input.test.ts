@@ -329,6 +329,23 @@ describe('bad input: names and ids', () => {
     expect(responses[2]?.isError).toBeUndefined();
   });
 
+  it.each([3, 12])(
+    'answers every repeat of an id with an error in a batch of %i calls (small and large batches)',
+    async (size) => {
+      const toolA = spyTool('toolA');
+      const calls = Array.from({ length: size }, (_, index) =>
+        toolCall(index === size - 1 || index === 1 ? 'first' : `id-${index}`, 'toolA'),
+      );
+      calls[0] = toolCall('first', 'toolA');
+      const responses = await runBatch([toolA], calls);
+      const repeated = responses
+        .map((response, index) => (response.isError === true ? index : -1))
+        .filter((index) => index !== -1);
+      expect(repeated).toEqual([1, size - 1]);
+      expect(toolA.invocations).toHaveLength(size - 2);
+    },
+  );
+
   it('runs the valid calls of a batch mixed with hallucinated ones', async () => {
     const a = spyTool('a');
     const b = spyTool('b');

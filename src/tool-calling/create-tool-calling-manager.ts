@@ -18,9 +18,9 @@ import { type PlannedToolCall, runToolCallBatch } from './run-tool-call-batch.js
 import { emitLimitsExceeded, emitNotExecuted } from './tool-batch-events.js';
 import { ToolCallLimitExceededError } from './tool-call-limit-exceeded-error.js';
 import {
-  countPriorToolCalls,
-  decideToolCallLimits,
+  findToolCallLimitBreaches,
   resolveToolCallLimits,
+  type ToolCallLimitBreach,
   type ToolCallLimits,
   type ToolCallLimitsOptions,
 } from './tool-call-limits.js';
@@ -157,16 +157,6 @@ class DefaultToolCallingManager implements ToolCallingManager {
   readonly #maxResultBytes: number;
 
   constructor(options: ToolCallingManagerOptions) {
-    if (options === null || typeof options !== 'object') {
-      throw new InvalidArgumentError('options must be an object');
-    }
-    if (options.toolCallbackResolver === null) {
-      throw new InvalidArgumentError('toolCallbackResolver cannot be null');
-    }
-    if (options.exceptionProcessor === null) {
-      throw new InvalidArgumentError('exceptionProcessor cannot be null');
-    }
-    if (options.limits === null) throw new InvalidArgumentError('limits cannot be null');
     if (options.exceptionProcessor !== undefined && options.throwExceptionOnError !== undefined) {
       throw new InvalidArgumentError(
         'throwExceptionOnError configures the default exception processor; it cannot be combined with exceptionProcessor',
@@ -215,7 +205,6 @@ class DefaultToolCallingManager implements ToolCallingManager {
   }
 
   resolveToolDefinitions(options: ChatOptions): ToolDefinition[] {
-    if (options == null) throw new InvalidArgumentError('chatOptions cannot be null');
     const callbacks = options.toolCallbacks ?? [];
     const definitions: ToolDefinition[] = new Array(callbacks.length);
     for (let index = 0; index < callbacks.length; index++) {
@@ -229,8 +218,6 @@ class DefaultToolCallingManager implements ToolCallingManager {
     chatResponse: ChatResponse,
     options: ExecuteToolCallsOptions = {},
   ): Promise<ToolExecutionResult> {
-    if (prompt == null) throw new InvalidArgumentError('prompt cannot be null');
-    if (chatResponse == null) throw new InvalidArgumentError('chatResponse cannot be null');
     const generation = firstGenerationWithToolCalls(chatResponse);
     if (generation === undefined) {
       throw new IllegalStateError('No tool call requested by the chat model');
@@ -244,24 +231,24 @@ class DefaultToolCallingManager implements ToolCallingManager {
     const callbacks = prompt.options?.toolCallbacks ?? [];
     for (let index = 0; index < calls.length; index++) checkCallShape(calls[index], index, calls);
     const outputTruncated = generation.metadata?.finishReason === 'length';
-    const breaches = decideToolCallLimits(
-      calls,
-      countPriorToolCalls(prompt.messages),
-      this.#limits,
-    );
+    const breaches = findToolCallLimitBreaches(calls, prompt.messages, this.#limits);
     const throwOnBreach = this.#limits.onLimitExceeded === 'THROW';
 
     const responses: ToolResponse[] = new Array(calls.length);
-    const plans: PlannedToolCall[] = [];
-    // A single call cannot repeat an id; most batches hold one call.
-    const seenIds = calls.length > 1 ? new Set<string>() : undefined;
+    // At most one plan per call; trimmed to the plans made below (pushing onto `[]` grew it).
+    const plans: PlannedToolCall[] = new Array(calls.length);
+    let planned = 0;
+    // Small batches look back over the earlier calls instead of filling a set.
+    const seenIds = calls.length > SMALL_BATCH ? new Set<string>() : undefined;
     let breachIndex = -1;
     for (let index = 0; index < calls.length; index++) {
       const call = calls[index] as ToolCall;
-      let duplicate = false;
+      let duplicate: boolean;
       if (seenIds !== undefined) {
         duplicate = seenIds.has(call.id);
         seenIds.add(call.id);
+      } else {
+        duplicate = usedEarlier(calls, index);
       }
       if (breachIndex !== -1) {
         responses[index] = errorResponse(
@@ -270,7 +257,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
         );
         continue;
       }
-      const breach = breaches[index];
+      const breach = breaches?.[index];
       if (breach !== undefined) {
         responses[index] = errorResponse(call, breach.message);
         if (throwOnBreach) breachIndex = index;
@@ -300,20 +287,20 @@ class DefaultToolCallingManager implements ToolCallingManager {
         continue;
       }
       const plan = this.#planCall(index, call, callback, outputTruncated, responses);
-      if (plan !== undefined) plans.push(plan);
+      if (plan !== undefined) plans[planned++] = plan;
     }
 
     const events = options.events;
     const iteration = options.iteration ?? 1;
     if (events !== undefined) {
-      emitLimitsExceeded(events, iteration, breaches);
+      if (breaches !== undefined) emitLimitsExceeded(events, iteration, breaches);
       emitNotExecuted(events, iteration, calls, responses, denied);
     }
 
     let returnDirect = false;
-    if (plans.length > 0) {
-      const messages: Message[] = prompt.messages.slice();
-      messages.push(assistant);
+    plans.length = planned;
+    if (planned > 0) {
+      const messages = withAppended(prompt.messages, assistant, undefined);
       const allSucceededDirectly = await runToolCallBatch(plans, {
         responses,
         context: frozenCopy(prompt.options?.toolContext),
@@ -331,10 +318,9 @@ class DefaultToolCallingManager implements ToolCallingManager {
       returnDirect = allSucceededDirectly && plans.length === calls.length;
     }
 
-    const history: Message[] = prompt.messages.slice();
-    history.push(assistant, { role: 'tool', responses });
+    const history = withAppended(prompt.messages, assistant, { role: 'tool', responses });
     if (breachIndex !== -1) {
-      const breach = breaches[breachIndex] as NonNullable<(typeof breaches)[number]>;
+      const breach = breaches?.[breachIndex] as ToolCallLimitBreach;
       throw new ToolCallLimitExceededError({
         toolName: breach.toolName,
         limit: breach.limit,
@@ -403,6 +389,35 @@ class DefaultToolCallingManager implements ToolCallingManager {
 }
 
 const EMPTY_CONTEXT: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/**
+ * `messages` with one or two messages after them, in an array of the exact length: a `slice` and
+ * a `push` reallocated the copy to grow it (0.3 KB per loop-overhead conversation).
+ */
+function withAppended(
+  messages: readonly Message[],
+  first: Message,
+  second: Message | undefined,
+): Message[] {
+  const length = messages.length;
+  const result: Message[] = new Array(length + (second === undefined ? 1 : 2));
+  for (let index = 0; index < length; index++) result[index] = messages[index] as Message;
+  result[length] = first;
+  if (second !== undefined) result[length + 1] = second;
+  return result;
+}
+
+/** Batches up to this many calls find repeated ids by looking back rather than with a set. */
+const SMALL_BATCH = 8;
+
+/** Whether a call before `index` has the id of the call at `index`. */
+function usedEarlier(calls: readonly ToolCall[], index: number): boolean {
+  const id = (calls[index] as ToolCall).id;
+  for (let earlier = 0; earlier < index; earlier++) {
+    if ((calls[earlier] as ToolCall).id === id) return true;
+  }
+  return false;
+}
 
 function frozenCopy(
   context: Record<string, unknown> | undefined,

@@ -1,4 +1,5 @@
 import { AbortError, ToolExecutionError, ToolloopError } from '../errors/index.js';
+import { keepInstanceShape } from '../internal/keep-instance-shape.js';
 import type { Message, ToolCall, ToolResponse } from '../messages/index.js';
 import type { ToolResultOutcome } from '../observability/turn-event.js';
 import type { TurnEventEmitter } from '../observability/turn-event-emitter.js';
@@ -155,20 +156,28 @@ class ToolCallBatch implements DeferredSignalOwner {
           this.#fail(new AbortError(undefined, { cause: signal.reason }));
           return;
         }
+        this.#onCallerAbort = () => {
+          this.#fail(new AbortError(undefined, { cause: signal.reason }));
+        };
         signal.addEventListener('abort', this.#onCallerAbort, { once: true });
       }
       this.#pump();
     });
   }
 
-  readonly #onCallerAbort = (): void => {
-    this.#fail(new AbortError(undefined, { cause: this.#settings.signal?.reason }));
-  };
+  /** Fails the batch when the caller aborts; made only when the caller gave a signal. */
+  #onCallerAbort: (() => void) | undefined;
+
+  #removeAbortListener(): void {
+    if (this.#onCallerAbort !== undefined) {
+      this.#settings.signal?.removeEventListener('abort', this.#onCallerAbort);
+    }
+  }
 
   #fail(error: unknown): void {
     if (this.#settled) return;
     this.#settled = true;
-    this.#settings.signal?.removeEventListener('abort', this.#onCallerAbort);
+    this.#removeAbortListener();
     this.#failure = { reason: error };
     this.#controller?.abort(error);
     if (this.#timedCalls !== undefined) {
@@ -191,7 +200,7 @@ class ToolCallBatch implements DeferredSignalOwner {
     }
     if (!this.#settled && this.#running === 0 && this.#next >= plans.length) {
       this.#settled = true;
-      this.#settings.signal?.removeEventListener('abort', this.#onCallerAbort);
+      this.#removeAbortListener();
       this.#resolve(this.#directSuccesses === plans.length);
     }
   }
@@ -406,6 +415,8 @@ class ToolCallBatch implements DeferredSignalOwner {
 }
 
 function noop(): void {}
+
+keepInstanceShape(new ToolCallBatch([], {} as ToolCallBatchSettings));
 
 /** How each way an executed call ends is reported in a `tool-result` event. */
 const RESULT_OUTCOMES: Readonly<Record<ToolCallOutcome, ToolResultOutcome>> = {

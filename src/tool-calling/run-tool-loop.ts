@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type {
   CallAdvisorChain,
   ChatClientRequest,
@@ -8,10 +7,12 @@ import type {
 import { TOOL_LOOP_TURN_ID } from '../advisors/index.js';
 import { type ChatResponse, type Generation, isUsageEmpty, type Usage } from '../model/index.js';
 import { createTurnEventEmitter } from '../observability/turn-event-emitter.js';
+import { newTurnId } from './new-turn-id.js';
 import { runToolRound } from './run-tool-round.js';
 import { throwIfAborted } from './throw-if-aborted.js';
 import type { ExecuteToolCallsOptions } from './tool-calling-manager.js';
 import {
+  mayNeedApproval,
   pendingApprovalFor,
   pendingApprovalResponse,
   resumedBatch,
@@ -68,12 +69,15 @@ export async function runToolLoop(
 ): Promise<ChatClientResponse> {
   // A resume's state is checked before anything of the turn starts (ToolApprovalError).
   const start = startTurnApproval(request, hooks.approval);
-  const turnId = start.approval.resume?.state.turnId ?? randomUUID();
+  const turnId = start.approval.resume?.state.turnId ?? newTurnId();
   const events = createTurnEventEmitter(turnId, request.listeners);
   const seed = newState(hooks, start.request, mode, chain, events, turnId, start.approval);
   try {
     // Hooks that answer synchronously are not awaited: each await is a microtask hop.
-    let initialized = hooks.initialize(start.request, toolLoopContext(seed));
+    let initialized =
+      hooks.initialize === undefined
+        ? start.request
+        : hooks.initialize(start.request, toolLoopContext(seed));
     if (isThenable(initialized)) initialized = await initialized;
     const state = startState(seed, initialized, turnId);
     if (events !== undefined) emitTurnStart(state, initialized);
@@ -105,9 +109,11 @@ export async function runToolLoop(
         if (events !== undefined) emitTurnEnd(state, finalized.chatResponse);
         return finalized;
       }
-      let decided = hooks.afterCall(response, toolLoopContext(state));
-      if (isThenable(decided)) decided = await decided;
-      response = decided;
+      if (hooks.afterCall !== undefined) {
+        let decided = hooks.afterCall(response, toolLoopContext(state));
+        if (isThenable(decided)) decided = await decided;
+        response = decided;
+      }
       // Only a stream needs the usage before this round (a copy: `total` allocates).
       const previousUsage = mode === 'stream' ? state.usage.total : undefined;
       state.usage.addRound(response.chatResponse);
@@ -137,14 +143,16 @@ export async function runToolLoop(
       }
 
       if (events !== undefined) emitToolCalls(state, response.chatResponse);
-      const pending = await pendingApprovalFor(state.approval, {
-        response: response.chatResponse,
-        options: state.options,
-        history: state.history,
-        turnId,
-        iteration: state.iteration,
-        usage: state.usage.total,
-      });
+      const pending = mayNeedApproval(state.approval, state.options)
+        ? await pendingApprovalFor(state.approval, {
+            response: response.chatResponse,
+            options: state.options,
+            history: state.history,
+            turnId,
+            iteration: state.iteration,
+            usage: state.usage.total,
+          })
+        : undefined;
       if (pending !== undefined) {
         // The approval ending: nothing of the batch has run; the state goes to the caller.
         const paused = pendingApprovalResponse(response, pending, state.usage.total);
@@ -263,6 +271,7 @@ function prepareRound(
     context: { ...state.context },
   };
   if (state.signal !== undefined) request.signal = state.signal;
+  if (hooks.beforeCall === undefined) return finishRound(hooks, state, request);
   const prepared = hooks.beforeCall(request, toolLoopContext(state));
   return isThenable(prepared)
     ? Promise.resolve(prepared).then((ready) => finishRound(hooks, state, ready))
@@ -340,5 +349,5 @@ function finalize(
   state: ToolLoopState,
   response: ChatClientResponse,
 ): MaybePromise<ChatClientResponse> {
-  return hooks.finalize(response, toolLoopContext(state));
+  return hooks.finalize === undefined ? response : hooks.finalize(response, toolLoopContext(state));
 }

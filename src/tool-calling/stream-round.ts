@@ -4,6 +4,7 @@ import {
   type ChatResponse,
   ChatResponseAggregator,
   isUsageEmpty,
+  type ToolCallDelta,
   type Usage,
 } from '../model/index.js';
 import type { TurnEventEmitter } from '../observability/turn-event-emitter.js';
@@ -20,6 +21,8 @@ import type { ToolLoopState } from './tool-loop-state.js';
  * as "Let me check…", is not held back); a chunk with tool calls is withheld except for its text,
  * which is passed on alone; in the tools-off round after the iteration cap tool calls are dropped
  * and the finish reason marked. A chunk that carries usage gets the earlier rounds' usage added.
+ * With listeners, the first generation's text and tool-call deltas become `text-delta` and
+ * `tool-call-delta` events as the chunk arrives.
  */
 export class StreamRound {
   readonly #state: ToolLoopState;
@@ -47,7 +50,7 @@ export class StreamRound {
     if (response === null) return chunk;
     this.#aggregator.add(response);
     if (!isUsageEmpty(response.metadata.usage)) this.#roundUsage = response.metadata.usage;
-    if (state.events !== undefined) emitTextDelta(state.events, state.iteration, response);
+    if (state.events !== undefined) emitDeltas(state.events, state, response);
     const outgoing = this.#outgoing(response);
     return outgoing === undefined ? undefined : withChatResponse(chunk, outgoing);
   }
@@ -74,14 +77,41 @@ export class StreamRound {
   }
 }
 
-function emitTextDelta(events: TurnEventEmitter, iteration: number, chunk: ChatResponse): void {
-  const text = chunk.results[0]?.output.text;
-  if (!text) return;
-  events.emit({
-    type: 'text-delta',
-    turnId: events.turnId,
-    timestamp: Date.now(),
-    iteration,
-    text,
-  });
+/**
+ * The first generation's `text-delta` and `tool-call-delta` events of one chunk. Tool-call deltas
+ * of the tools-off round after the iteration cap are not reported: its tool calls are dropped.
+ */
+function emitDeltas(events: TurnEventEmitter, state: ToolLoopState, chunk: ChatResponse): void {
+  const generation = chunk.results[0];
+  if (generation === undefined) return;
+  const text = generation.output.text;
+  if (text) {
+    events.emit({
+      type: 'text-delta',
+      turnId: events.turnId,
+      timestamp: Date.now(),
+      iteration: state.iteration,
+      text,
+    });
+  }
+  const deltas = generation.toolCallDeltas;
+  if (deltas !== undefined && !state.finalAnswer) emitToolCallDeltas(events, state, deltas);
+}
+
+function emitToolCallDeltas(
+  events: TurnEventEmitter,
+  state: ToolLoopState,
+  deltas: readonly ToolCallDelta[],
+): void {
+  for (const delta of deltas) {
+    events.emit({
+      type: 'tool-call-delta',
+      turnId: events.turnId,
+      timestamp: Date.now(),
+      iteration: state.iteration,
+      toolCallId: delta.id,
+      ...(delta.name === undefined ? {} : { toolName: delta.name }),
+      argumentsDelta: delta.arguments,
+    });
+  }
 }

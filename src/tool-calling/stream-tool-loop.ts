@@ -4,6 +4,16 @@ import type {
   StreamAdvisorChain,
 } from '../advisors/index.js';
 import { AbortError } from '../errors/index.js';
+import {
+  type ChunkReader,
+  DONE,
+  type MaybeAsyncResult,
+  plainReader,
+  READ_THROUGH,
+  type ReadThroughIterator,
+  readThrough,
+  SKIP,
+} from '../internal/read-through.js';
 import { type ModelCaller, runToolLoop } from './run-tool-loop.js';
 import { StreamRound } from './stream-round.js';
 import type { ToolLoopHooks } from './tool-loop-hooks.js';
@@ -29,23 +39,21 @@ interface ActiveRound {
   readonly reject: (error: unknown) => void;
 }
 
-const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
-
 /**
  * One run of the stream loop. The core runs as a plain async function; when it asks for a model
- * call, this iterator reads the round's chunk source itself on the caller's `next` and answers
- * with what the caller may see of each chunk, so a chunk costs one `then` and never passes through
- * the core. When the round's source ends, the core is resumed with the round's aggregate; a
- * failure of the source (or of a chunk's handling, after closing the source) is the core's
- * failure. `return` closes the round's source and stops the core at its model call.
+ * call, this iterator reads the round's chunk source itself on the caller's read and answers
+ * with what the caller may see of each chunk, so a chunk never passes through the core. When the
+ * round's source ends, the core is resumed with the round's aggregate; a failure of the source
+ * (or of a chunk's handling, after closing the source) is the core's failure. `return` closes the
+ * round's source and stops the core at its model call.
  *
  * Hand-written rather than an async generator on purpose (measured with bench/streaming.ts and a
  * same-process A/B run): an async-generator driver allocated ~22 KB more per streamed conversation
- * (50 text chunks) and passed chunks measurably slower.
+ * (50 text chunks) and passed chunks measurably slower. It reads through the caller's reader (see
+ * `readThrough`): the round's chunk, the loop's handling of it and the caller's use of it happen
+ * in one promise reaction of the model's stream.
  */
-class ToolLoopStream
-  implements AsyncIterator<ChatClientResponse, undefined, undefined>, ModelCaller
-{
+class ToolLoopStream implements ReadThroughIterator<ChatClientResponse>, ModelCaller {
   readonly #hooks: ToolLoopHooks;
   readonly #request: ChatClientRequest;
   readonly #chain: StreamAdvisorChain;
@@ -56,16 +64,31 @@ class ToolLoopStream
   #queued: ChatClientResponse[] | undefined;
   #finished = false;
   #failure: { error: unknown } | undefined;
-  /** The caller's `next` waiting for the core to start a round, emit a chunk or end. */
+  /** The caller's read waiting for the core to start a round, emit a chunk or end. */
   #wake: (() => void) | undefined;
+  /** The caller's reader of the read in flight (reads are sequential, as in a `for await`). */
+  #reader: ChunkReader<ChatClientResponse, unknown> = plainReader();
+  /** How this iterator reads the active round's source on behalf of {@link #reader}. */
+  readonly #roundReader: ChunkReader<ChatClientResponse, unknown>;
 
   constructor(hooks: ToolLoopHooks, request: ChatClientRequest, chain: StreamAdvisorChain) {
     this.#hooks = hooks;
     this.#request = request;
     this.#chain = chain;
+    this.#roundReader = {
+      element: (chunk) => this.#onRoundChunk(chunk),
+      end: () => this.#onRoundEnd(),
+      fail: (error) => this.#onRoundFailure(error),
+    };
   }
 
   next(): Promise<IteratorResult<ChatClientResponse, undefined>> {
+    return this[READ_THROUGH](plainReader<ChatClientResponse>());
+  }
+
+  [READ_THROUGH]<R>(
+    reader: ChunkReader<ChatClientResponse, R>,
+  ): Promise<IteratorResult<R, undefined>> {
     if (this.#core === undefined && !this.#finished) {
       this.#next = this.#chain.copy(this.#hooks.advisor);
       this.#core = runToolLoop(this.#hooks, this.#request, 'stream', this.#chain, this).then(
@@ -73,7 +96,8 @@ class ToolLoopStream
         this.#onCoreFailure,
       );
     }
-    return this.#pull();
+    this.#reader = reader;
+    return Promise.resolve(this.#pull()) as Promise<IteratorResult<R, undefined>>;
   }
 
   async return(): Promise<IteratorResult<ChatClientResponse, undefined>> {
@@ -109,19 +133,22 @@ class ToolLoopStream
     this.#wakeUp();
   }
 
-  #pull(): Promise<IteratorResult<ChatClientResponse, undefined>> {
+  /** The reader's next result: a queued chunk, the active round's next chunk, or the ending. */
+  #pull(): MaybeAsyncResult<unknown> {
+    const reader = this.#reader;
     const queued = this.#queued;
-    if (queued !== undefined && queued.length > 0) {
-      return Promise.resolve({ done: false, value: queued.shift() as ChatClientResponse });
+    while (queued !== undefined && queued.length > 0) {
+      const outcome = reader.element(queued.shift() as ChatClientResponse);
+      if (outcome !== SKIP) return outcome;
     }
     const round = this.#round;
-    if (round !== undefined) return round.source.next().then(this.#onChunk, this.#onRoundFailure);
+    if (round !== undefined) return readThrough(round.source, this.#roundReader);
     const failure = this.#failure;
     if (failure !== undefined) {
       this.#failure = undefined;
-      return Promise.reject(failure.error);
+      return reader.fail(failure.error);
     }
-    if (this.#finished) return Promise.resolve(DONE);
+    if (this.#finished) return reader.end();
     return new Promise<void>((resolve) => {
       this.#wake = resolve;
     }).then(() => this.#pull());
@@ -134,40 +161,36 @@ class ToolLoopStream
     wake();
   }
 
-  readonly #onChunk = (
-    result: IteratorResult<ChatClientResponse>,
-  ):
-    | IteratorResult<ChatClientResponse, undefined>
-    | Promise<IteratorResult<ChatClientResponse, undefined>> => {
+  #onRoundChunk(chunk: ChatClientResponse): MaybeAsyncResult<unknown> | typeof SKIP {
     const round = this.#round as ActiveRound;
-    if (result.done) {
-      this.#round = undefined;
-      round.resolve(round.handler.result());
-      return this.#pull();
-    }
     let outgoing: ChatClientResponse | undefined;
     try {
-      outgoing = round.handler.accept(result.value);
+      outgoing = round.handler.accept(chunk);
     } catch (error) {
       this.#round = undefined;
       return this.#closeAndFail(round, error);
     }
-    return outgoing === undefined ? this.#pull() : { done: false, value: outgoing };
-  };
+    return outgoing === undefined ? SKIP : this.#reader.element(outgoing);
+  }
 
-  readonly #onRoundFailure = (
-    error: unknown,
-  ): Promise<IteratorResult<ChatClientResponse, undefined>> => {
+  #onRoundEnd(): MaybeAsyncResult<unknown> {
+    const round = this.#round as ActiveRound;
+    this.#round = undefined;
+    round.resolve(round.handler.result());
+    return this.#pull();
+  }
+
+  #onRoundFailure(error: unknown): MaybeAsyncResult<unknown> {
     const round = this.#round as ActiveRound;
     this.#round = undefined;
     round.reject(error);
     return this.#pull();
-  };
+  }
 
   async #closeAndFail(
     round: ActiveRound,
     error: unknown,
-  ): Promise<IteratorResult<ChatClientResponse, undefined>> {
+  ): Promise<IteratorResult<unknown, undefined>> {
     // As a `for await` whose body throws: the source is closed, a failure to close is ignored.
     try {
       await round.source.return?.();

@@ -7,6 +7,7 @@ import {
   DEFAULT_MAX_CALLS_PER_TOOL,
   DEFAULT_MAX_TOTAL_TOOL_CALLS,
   decideToolCallLimits,
+  findToolCallLimitBreaches,
   resolveToolCallLimits,
 } from './tool-call-limits.js';
 
@@ -83,10 +84,10 @@ describe('resolveToolCallLimits', () => {
     ).toBe(true);
   });
 
-  it('rejects a null onLimitExceeded with the reference text', () => {
-    expect(() => resolveToolCallLimits({ onLimitExceeded: null as unknown as 'THROW' })).toThrow(
-      'onLimitExceeded cannot be null',
-    );
+  it('reads a null onLimitExceeded (a config file leaving it empty) as the default', () => {
+    expect(
+      resolveToolCallLimits({ onLimitExceeded: null as unknown as 'THROW' }).onLimitExceeded,
+    ).toBe('THROW');
   });
 
   it('rejects an unknown onLimitExceeded behaviour', () => {
@@ -232,5 +233,38 @@ describe('decideToolCallLimits', () => {
     const decisions = decideToolCallLimits([toolCall('x', 'toolA')], prior, limits);
     expect(decisions[0]?.toolName).toBe('toolA');
     expect(decisions[0]?.limit).toBe(40);
+  });
+});
+
+describe('findToolCallLimitBreaches', () => {
+  const calls = (...names: string[]) =>
+    names.map((name, index) => toolCall(`c${index}`, name, '{}'));
+
+  it('answers undefined only while no call can break a limit, and agrees with decideToolCallLimits past that', () => {
+    const limits = resolveToolCallLimits({ perTool: { a: 3 }, maxTotalToolCalls: 10 });
+    const turn: Message[] = [userMessage('q'), toolResponseMessage(responses('a', 1))];
+    // 1 prior + 2 new = 3, within the smallest cap (a: 3) and the total.
+    expect(findToolCallLimitBreaches(calls('a', 'b'), turn, limits)).toBeUndefined();
+    // 1 prior + 3 new = 4 could break a's cap: decided call by call.
+    const spread = findToolCallLimitBreaches(calls('b', 'b', 'b'), turn, limits);
+    expect(spread).toEqual([undefined, undefined, undefined]);
+    const broken = findToolCallLimitBreaches(calls('a', 'a', 'a'), turn, limits);
+    expect(broken).toEqual(
+      decideToolCallLimits(calls('a', 'a', 'a'), countPriorToolCalls(turn), limits),
+    );
+    expect(broken?.[2]?.scope).toBe('per-tool');
+  });
+
+  it('counts only the current turn and breaks the total at the first call past it', () => {
+    const limits = resolveToolCallLimits({ maxTotalToolCalls: 3 });
+    const history: Message[] = [
+      toolResponseMessage(responses('a', 5)),
+      userMessage('q'),
+      toolResponseMessage(responses('b', 2)),
+    ];
+    expect(findToolCallLimitBreaches(calls('c'), history, limits)).toBeUndefined();
+    const breaches = findToolCallLimitBreaches(calls('c', 'c'), history, limits);
+    expect(breaches?.[0]).toBeUndefined();
+    expect(breaches?.[1]?.scope).toBe('total');
   });
 });

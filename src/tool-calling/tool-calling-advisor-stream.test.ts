@@ -92,17 +92,6 @@ class HookRecordingAdvisor extends ToolCallingAdvisor {
 }
 
 describe('ToolCallingAdvisor.adviseStream', () => {
-  it('rejects a missing request or chain with the reference texts', () => {
-    const advisor = new ToolCallingAdvisor();
-    const chain = streamChain(new ScriptedChatModel(), advisor);
-    expect(() => advisor.adviseStream(null as never, chain)).toThrow(
-      'chatClientRequest must not be null',
-    );
-    expect(() => advisor.adviseStream(clientRequest([userMessage('hi')]), null as never)).toThrow(
-      'streamAdvisorChain must not be null',
-    );
-  });
-
   it('passes a prompt without an options object straight through, running no hook', async () => {
     const advisor = new HookRecordingAdvisor();
     const model = new ScriptedChatModel([toolCallResponse([{ name: 'weather' }])]);

@@ -84,15 +84,6 @@ class HookRecordingAdvisor extends ToolCallingAdvisor {
 }
 
 describe('ToolCallingAdvisor options', () => {
-  it('rejects a null manager or checker with the reference texts', () => {
-    expect(() => new ToolCallingAdvisor({ toolCallingManager: null as never })).toThrow(
-      new InvalidArgumentError('toolCallingManager must not be null'),
-    );
-    expect(
-      () => new ToolCallingAdvisor({ toolExecutionEligibilityChecker: null as never }),
-    ).toThrow('toolExecutionEligibilityChecker must not be null');
-  });
-
   it('accepts only orders strictly between HIGHEST_PRECEDENCE and LOWEST_PRECEDENCE', () => {
     const message = 'advisorOrder must be between HIGHEST_PRECEDENCE and LOWEST_PRECEDENCE';
     expect(() => new ToolCallingAdvisor({ order: HIGHEST_PRECEDENCE })).toThrow(message);
@@ -154,17 +145,6 @@ describe('ToolCallingAdvisor options', () => {
 });
 
 describe('ToolCallingAdvisor.adviseCall', () => {
-  it('rejects a missing request or chain with the reference texts', async () => {
-    const advisor = new ToolCallingAdvisor();
-    const chain = callChain(new ScriptedChatModel(), advisor);
-    await expect(advisor.adviseCall(null as never, chain)).rejects.toThrow(
-      'chatClientRequest must not be null',
-    );
-    await expect(
-      advisor.adviseCall(clientRequest([userMessage('hi')]), null as never),
-    ).rejects.toThrow('callAdvisorChain must not be null');
-  });
-
   it('passes a prompt without an options object straight through, running no hook', async () => {
     const advisor = new HookRecordingAdvisor();
     const model = new ScriptedChatModel([toolCallResponse([{ name: 'weather' }])]);

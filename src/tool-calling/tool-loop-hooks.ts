@@ -21,10 +21,22 @@ export interface ToolLoopHooks {
   readonly approval: ToolApprovalOptions;
   /** Whether the loop executes the tool calls of a (non-null) response. */
   isToolCallResponse(response: ChatResponse): boolean;
-  initialize(request: ChatClientRequest, loop: ToolLoopContext): MaybePromise<ChatClientRequest>;
-  beforeCall(request: ChatClientRequest, loop: ToolLoopContext): MaybePromise<ChatClientRequest>;
-  afterCall(response: ChatClientResponse, loop: ToolLoopContext): MaybePromise<ChatClientResponse>;
-  finalize(response: ChatClientResponse, loop: ToolLoopContext): MaybePromise<ChatClientResponse>;
+  /*
+   * The four hooks below are absent when the advisor keeps the default, which returns its input
+   * unchanged: the core then skips the call and the `ToolLoopContext` snapshot built for it.
+   */
+  readonly initialize:
+    | ((request: ChatClientRequest, loop: ToolLoopContext) => MaybePromise<ChatClientRequest>)
+    | undefined;
+  readonly beforeCall:
+    | ((request: ChatClientRequest, loop: ToolLoopContext) => MaybePromise<ChatClientRequest>)
+    | undefined;
+  readonly afterCall:
+    | ((response: ChatClientResponse, loop: ToolLoopContext) => MaybePromise<ChatClientResponse>)
+    | undefined;
+  readonly finalize:
+    | ((response: ChatClientResponse, loop: ToolLoopContext) => MaybePromise<ChatClientResponse>)
+    | undefined;
   nextInstructions(
     request: ChatClientRequest,
     response: ChatClientResponse,

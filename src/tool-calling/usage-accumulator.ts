@@ -1,3 +1,4 @@
+import { keepInstanceShape } from '../internal/keep-instance-shape.js';
 import { addUsage, type ChatResponse, isUsageEmpty, type Usage } from '../model/index.js';
 
 /**
@@ -50,3 +51,8 @@ function copyUsage(usage: Usage): Usage {
   if (usage.cacheWriteTokens !== undefined) copy.cacheWriteTokens = usage.cacheWriteTokens;
   return copy;
 }
+
+keepInstanceShape(new UsageAccumulator()).addRound({
+  results: [],
+  metadata: { usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 } },
+});

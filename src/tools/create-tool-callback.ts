@@ -31,10 +31,9 @@ export function createToolCallback(
   const { definition, metadata, inputSchema, resultConverter } = tool;
   const toolName = definition.name;
   // Validation is synchronous for the common schemas, so `callValidated` waits only for a promise
-  // and `run` is the one async function per call: 2.1 KB less allocated per loop-overhead
-  // conversation (3 calls) than awaiting a ready value in nested async functions, measured with
-  // bench/allocation-profile.ts. (Converting the result in a `then` instead of in `run` saved
-  // another 0.5–0.7 KB, under 4%: not done.)
+  // and a call is one `then` on the tool's promise: 2.1 KB less allocated per loop-overhead
+  // conversation (3 calls) than awaiting a ready value in nested async functions, and another
+  // 0.65 KB (4.5%) less than one async `run`, measured with the exact allocation counter.
   function callValidated(
     value: Record<string, unknown>,
     context: ToolContext | undefined,
@@ -68,25 +67,39 @@ export function createToolCallback(
     }
     return run(checked.value, context, onProgress);
   }
-  async function run(
+  // Not async (see above): the frame of an async function per call costs more than two callbacks.
+  function run(
     input: unknown,
     context: ToolContext | undefined,
     onProgress: ((value: unknown) => void) | undefined,
   ): Promise<string> {
     const signal = peekToolSignal(context);
     if (signal?.aborted) {
-      throw isAbortError(signal.reason)
-        ? signal.reason
-        : new AbortError(`Tool '${toolName}' was not started: its signal is aborted`, {
-            cause: signal.reason,
-          });
+      return Promise.reject(
+        isAbortError(signal.reason)
+          ? signal.reason
+          : new AbortError(`Tool '${toolName}' was not started: its signal is aborted`, {
+              cause: signal.reason,
+            }),
+      );
     }
+    let result: unknown;
+    try {
+      result = invoke(input, withContextMap(context));
+      if (isAsyncGenerator(result)) result = drainProgress(result, onProgress, context);
+    } catch (error) {
+      return Promise.reject(asToolExecutionError(toolName, error, peekToolSignal(context)));
+    }
+    return Promise.resolve(result).then(
+      (value) => toText(value, context),
+      (error: unknown) => {
+        throw asToolExecutionError(toolName, error, peekToolSignal(context));
+      },
+    );
+  }
+  function toText(result: unknown, context: ToolContext | undefined): string {
     let text: unknown;
     try {
-      let result = invoke(input, withContextMap(context));
-      result = isAsyncGenerator(result)
-        ? await drainProgress(result, onProgress, context)
-        : await result;
       text = resultConverter(result);
     } catch (error) {
       throw asToolExecutionError(toolName, error, peekToolSignal(context));

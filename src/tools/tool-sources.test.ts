@@ -121,6 +121,27 @@ describe('assertUniqueToolNames', () => {
       assertUniqueToolNames([alpha, beta, again, betaAgain, again], 'the request'),
     ).toThrow('Multiple tools with the same name (alpha, beta) found in the request');
   });
+
+  it('finds duplicates the same way in a long list of tools', () => {
+    const many = Array.from({ length: 40 }, (_, index) =>
+      tool({ name: `tool_${index}`, execute: () => 'ok' }),
+    );
+    expect(() => assertUniqueToolNames(many, 'the request')).not.toThrow();
+    const again = tool({ name: 'tool_3', execute: () => 'again' });
+    expect(() => assertUniqueToolNames([...many, again, again], 'the request')).toThrow(
+      'Multiple tools with the same name (tool_3) found in the request',
+    );
+  });
+
+  it('keeps the order of nested arrays and reads a repeated array once', () => {
+    const nested = [beta, [alpha]];
+    expect(names(collectToolSources([alpha, nested, [nested], beta]).callbacks)).toEqual([
+      'alpha',
+      'beta',
+      'alpha',
+      'beta',
+    ]);
+  });
 });
 
 describe('staticToolCallbackProvider', () => {

@@ -47,27 +47,43 @@ export function isToolCallbackProvider(value: unknown): value is ToolCallbackPro
 export function collectToolSources(sources: readonly ToolSource[]): CollectedToolSources {
   const callbacks: ToolCallback[] = [];
   const providers: ToolCallbackProvider[] = [];
-  const pending: unknown[] = [...sources].reverse();
-  const seenArrays = new Set<unknown>();
-  while (pending.length > 0) {
-    const source = pending.pop();
-    if (Array.isArray(source)) {
-      if (seenArrays.has(source)) continue;
-      seenArrays.add(source);
-      for (let index = source.length - 1; index >= 0; index--) pending.push(source[index]);
-    } else if ((typeof source !== 'object' && typeof source !== 'function') || source === null) {
-      throw new InvalidArgumentError(
-        `Tools cannot contain ${source === null || source === undefined ? String(source) : `a ${typeof source}`} elements`,
-      );
-    } else if (isToolCallback(source)) {
-      callbacks.push(source);
-    } else if (isToolCallbackProvider(source)) {
-      providers.push(source);
-    } else {
-      callbacks.push(...toolCallbacksFrom(source));
+  // Most calls pass callbacks side by side; only nested arrays need the stack and the cycle check.
+  let seenArrays: Set<unknown> | undefined;
+  for (let index = 0; index < sources.length; index++) {
+    const source: unknown = sources[index];
+    if (!Array.isArray(source)) {
+      sortToolSource(source, callbacks, providers);
+      continue;
+    }
+    seenArrays ??= new Set<unknown>();
+    const pending: unknown[] = [source];
+    while (pending.length > 0) {
+      const next = pending.pop();
+      if (!Array.isArray(next)) {
+        sortToolSource(next, callbacks, providers);
+        continue;
+      }
+      if (seenArrays.has(next)) continue;
+      seenArrays.add(next);
+      for (let item = next.length - 1; item >= 0; item--) pending.push(next[item]);
     }
   }
   return { callbacks, providers };
+}
+
+function sortToolSource(
+  source: unknown,
+  callbacks: ToolCallback[],
+  providers: ToolCallbackProvider[],
+): void {
+  if ((typeof source !== 'object' && typeof source !== 'function') || source === null) {
+    throw new InvalidArgumentError(
+      `Tools cannot contain ${source === null || source === undefined ? String(source) : `a ${typeof source}`} elements`,
+    );
+  }
+  if (isToolCallback(source)) callbacks.push(source);
+  else if (isToolCallbackProvider(source)) providers.push(source);
+  else callbacks.push(...toolCallbacksFrom(source));
 }
 
 /**

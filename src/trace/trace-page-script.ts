@@ -67,8 +67,15 @@ export const TRACE_PAGE_SCRIPT = String.raw`(function () {
         call.finishReason = e.finishReason;
         call.error = e.error;
         break;
+      case 'tool-call-delta':
+        // Streamed argument pieces fold into their call's row: a count and when writing began.
+        call = turn.tools[e.toolCallId] || toolCall(turn, e.toolCallId, e.toolName || '(unnamed)', e.iteration);
+        call.pieces = (call.pieces || 0) + 1;
+        if (call.written === undefined) call.written = e.timestamp;
+        break;
       case 'tool-call':
         call = toolCall(turn, e.toolCall.id, e.toolCall.name, e.iteration);
+        call.name = e.toolCall.name;
         call.args = e.toolCall.arguments;
         if (call.start === undefined) call.start = e.timestamp;
         break;
@@ -109,6 +116,8 @@ export const TRACE_PAGE_SCRIPT = String.raw`(function () {
   var totals = { model: 0, tool: 0, input: 0, output: 0, errors: 0 };
   turns.forEach(function (turn) {
     turn.calls.forEach(function (call) {
+      // A call the model only began to write (cut off) sits where its writing began.
+      if (call.start === undefined) call.start = call.written;
       totals[call.kind]++;
       if (call.usage) { totals.input += call.usage.promptTokens; totals.output += call.usage.completionTokens; }
       if (call.error || (call.outcome && call.outcome !== 'ok')) totals.errors++;
@@ -136,6 +145,7 @@ export const TRACE_PAGE_SCRIPT = String.raw`(function () {
     } else {
       lines.push('call id: ' + call.id);
       lines.push('outcome: ' + (call.outcome || 'no result recorded') + (call.errorType ? ' (' + call.errorType + ')' : ''));
+      if (call.pieces) lines.push('arguments streamed in ' + call.pieces + (call.pieces === 1 ? ' piece' : ' pieces'));
       if (call.progress) lines.push('progress updates: ' + call.progress);
       lines.push('arguments: ' + (call.args ? call.args : '(not recorded)'));
       lines.push('result: ' + (call.result ? call.result : '(not recorded)'));

@@ -106,6 +106,39 @@ describe.skipIf(!haveChromium)('the trace page in headless chromium', () => {
     await page.close();
   }, 60_000);
 
+  it('folds streamed argument pieces into their call, and shows a call that was only begun', async () => {
+    const events: TurnEvent[] = [
+      ...sampleTurnEvents().filter((event) => event.turnId === 'turn-1'),
+      ...['{"pa', 'th":'].map(
+        (argumentsDelta, piece): TurnEvent => ({
+          type: 'tool-call-delta',
+          turnId: 'turn-1',
+          timestamp: 1_700_000_000_150 + piece,
+          iteration: 2,
+          toolCallId: 'call-cut-off',
+          ...(piece === 0 ? { toolName: 'delete_files' } : {}),
+          argumentsDelta,
+        }),
+      ),
+    ];
+    const { page, problems } = await open(events, 'deltas', true);
+    const weather = page.locator('[data-call-id="call-weather"]');
+    await weather.click();
+    await expect(weather.locator('.details').textContent()).resolves.toContain(
+      'arguments streamed in 3 pieces',
+    );
+    // One row per call, not per piece.
+    expect(await page.locator('[data-kind="tool-call"]').count()).toBe(3);
+    const cutOff = page.locator('[data-call-id="call-cut-off"]');
+    await expect(cutOff.locator('.label').textContent()).resolves.toBe('execute_tool delete_files');
+    await expect(cutOff.locator('.info').textContent()).resolves.toContain('no result recorded');
+    const bar = await cutOff.locator('.bar').boundingBox();
+    const track = await cutOff.locator('.track').boundingBox();
+    expect(bar && track && bar.x >= track.x - 1 && bar.x <= track.x + track.width + 1).toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
   it('shows errors, and runs nothing from a hostile tool name or result', async () => {
     const hostile = '</script><img src=x onerror="window.pwned=1"><script>window.pwned=2</script>';
     const events: TurnEvent[] = [

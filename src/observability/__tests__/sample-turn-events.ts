@@ -9,15 +9,16 @@ export const SENTINELS = {
 } as const;
 
 /**
- * Two turns of one conversation, as the loop emits them: a turn with a tool round (one tool ok,
- * one failing) and a final answer, then a turn whose model call fails.
+ * Two turns of one conversation, as the loop emits them: a streamed turn with a tool round (one
+ * call's arguments streamed in pieces; one tool ok, one failing) and a final answer, then a turn
+ * whose model call fails.
  */
 export function sampleTurnEvents(start = 1_700_000_000_000): TurnEvent[] {
   const t = (offset: number) => start + offset;
   const turnId = 'turn-1';
   const failedTurnId = 'turn-2';
   return [
-    { type: 'turn-start', turnId, timestamp: t(0), mode: 'call', conversationId: 'conv-1' },
+    { type: 'turn-start', turnId, timestamp: t(0), mode: 'stream', conversationId: 'conv-1' },
     {
       type: 'model-call-start',
       turnId,
@@ -26,6 +27,18 @@ export function sampleTurnEvents(start = 1_700_000_000_000): TurnEvent[] {
       model: 'gpt-test',
       toolNames: ['weather', 'lookup_account'],
     },
+    // The weather call's arguments as the provider streamed them: the sentinel is one whole piece.
+    ...['{"city":"', SENTINELS.argument, '"}'].map(
+      (argumentsDelta, piece): TurnEvent => ({
+        type: 'tool-call-delta',
+        turnId,
+        timestamp: t(100 + piece),
+        iteration: 1,
+        toolCallId: 'call-weather',
+        ...(piece === 0 ? { toolName: 'weather' } : {}),
+        argumentsDelta,
+      }),
+    ),
     {
       type: 'tool-call',
       turnId,
