@@ -2,13 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { TurnEvent } from '../../src/observability/index.js';
 import { FixtureHttpServer, sendEvents } from '../integration/support/fixture-http-server.js';
 import {
   fixtureText,
   frameChunksAsSse,
   skipWithoutProviderFixtures,
 } from '../integration/support/provider-fixtures.js';
-import type { TurnEvent } from '../../src/observability/index.js';
 import { assertCliBuilt, cleanEnv, cliPath } from './cli-process.js';
 import { writeToolsModule } from './tools-module.js';
 
