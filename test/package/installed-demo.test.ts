@@ -86,6 +86,23 @@ describe('npx toolloop demo, installed from the packed tarball', () => {
     expect(run.stdout.split('\n').filter((line) => line === MCP_SDK_MISSING)).toHaveLength(1);
   }, 150_000);
 
+  it('names the missing package when the config asks for OpenTelemetry without @opentelemetry/api', () => {
+    const script =
+      "const { loadConfig, chatClientFromConfig } = await import('toolloop/config');" +
+      "const { ScriptedChatModel } = await import('toolloop/testing');" +
+      'const config = await loadConfig({ env: false, overrides: { observability: { openTelemetry: true } } });' +
+      'try { await chatClientFromConfig(config, { chatModel: new ScriptedChatModel([]) }); console.log("built"); }' +
+      'catch (error) { console.log(error.message); }';
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: consumer,
+      encoding: 'utf8',
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toBe(
+      'toolloop.observability.open-telemetry=true needs the package @opentelemetry/api: npm install @opentelemetry/api',
+    );
+  });
+
   it('with the MCP SDK installed: runs every scenario, the MCP ones against toolloop mcp serve', () => {
     const sdk = '@modelcontextprotocol/sdk';
     installIntoConsumer(consumer, [`${sdk}@${version(sdk)}`], ['--no-save']);
