@@ -1,4 +1,4 @@
-// Configuration: the properties of the reference page's tables (tool errors, call limits, tool
+// Configuration: the properties of Spring AI's tool-calling guide (tool errors, call limits, tool
 // resolution) in an application.properties file, overridden by the environment and by code
 // (defaults < file < environment < code), and a ready client built from the result.
 // Run: npx tsc -p tsconfig.demo.json && node dist-demo/examples/configuration.js

@@ -1,4 +1,4 @@
-// Consuming MCP server tools: a server configured as plain data (here the reference
+// Consuming MCP server tools: a server configured as plain data (here the MCP project's
 // "everything" server started with npx), its tools offered to the model as the default tools of
 // a ChatClient, listed only when the first request runs.
 // Run: npx tsc -p tsconfig.demo.json && node dist-demo/examples/mcp-consume.js

@@ -43,6 +43,12 @@ Options:
                           (~/.local/share/toolloop/chat.sqlite).
   --conversation <id>     The conversation to continue or start. Default "default".
   --system <text>         The system message.
+  --record <file>         Append every turn's events to this file (JSON Lines) when the turn
+                          ends; "toolloop trace <file>" draws them. Same as the config key
+                          toolloop.observability.recording-file.
+  --include-content       Record tool arguments and results and the answers too (the config key
+                          spring.ai.tools.observations.include-content=true). Off by default:
+                          a recording is a file that may be shared.
   -h, --help              Show this help.
 
 In the chat:
@@ -88,6 +94,8 @@ export async function chatCommand(args: readonly string[], io: CliOutput): Promi
       memory: { type: 'string' },
       conversation: { type: 'string' },
       system: { type: 'string' },
+      record: { type: 'string' },
+      'include-content': { type: 'boolean' },
     },
     CHAT_HELP,
   );
@@ -99,6 +107,7 @@ export async function chatCommand(args: readonly string[], io: CliOutput): Promi
     throw new UsageError(`unexpected argument: ${parsed.positionals[0]}`, CHAT_HELP);
   }
   const values = parsed.values as Record<string, string | undefined>;
+  const includeContent = parsed.values['include-content'] === true;
   const modelFlag = values.model;
   if (values.script !== undefined && modelFlag !== 'scripted') {
     throw new UsageError('--script goes with --model scripted', CHAT_HELP);
@@ -114,6 +123,8 @@ export async function chatCommand(args: readonly string[], io: CliOutput): Promi
     ...(modelFlag !== undefined && modelFlag !== 'scripted' ? { model: modelFlag } : {}),
     ...(values.system !== undefined ? { chatClient: { system: values.system } } : {}),
     ...(memory === undefined ? {} : { memory }),
+    ...(values.record === undefined ? {} : { observability: { recordingFile: values.record } }),
+    ...(includeContent ? { tools: { observations: { includeContent: true } } } : {}),
   };
   let config = await loadConfig({ files, overrides });
   let chatModel: ChatModel | undefined;
@@ -142,7 +153,14 @@ export async function chatCommand(args: readonly string[], io: CliOutput): Promi
   };
   const built = await chatClientFromConfig(config, options);
   try {
-    await runChatLoop(built, tools, values.conversation ?? 'default', printer, io);
+    const recording = config.observability.recordingFile;
+    const notes =
+      recording === undefined
+        ? []
+        : [
+            `recording turns to ${recording}${config.tools.observations.includeContent ? ' (with tool arguments and results)' : ''}; view them with: toolloop trace ${recording}`,
+          ];
+    await runChatLoop(built, tools, values.conversation ?? 'default', printer, io, notes);
   } finally {
     await built.close();
   }
@@ -232,6 +250,7 @@ async function runChatLoop(
   conversationId: string,
   printer: ChatPrinter,
   io: CliOutput,
+  notes: readonly string[],
 ): Promise<void> {
   const input = process.stdin;
   const rl = createInterface({
@@ -248,6 +267,7 @@ async function runChatLoop(
   printer.line(
     `toolloop chat: conversation "${conversationId}"${built.chatMemory ? '' : ' (memory off)'}. /tools /history /clear /exit`,
   );
+  for (const note of notes) printer.line(note);
   rl.prompt();
   for await (const raw of rl) {
     const line = raw.trim();

@@ -6,13 +6,18 @@ import { UsageError } from './usage-error.js';
 /** `toolloop demo --help`. */
 export const DEMO_HELP = `Usage: toolloop demo
 
-Runs the tool-calling scenarios of the Spring AI articles toolloop follows, and prints what
-the model was sent and answered: a plain tool round trip, returnDirect, ToolContext, a
-230-tool library behind the tool search advisor, and chat memory in SQLite across a restart.
-Without configuration a scripted model plays the model's part; with OPENAI_API_KEY or
-OPENAI_BASE_URL (and OPENAI_MODEL) set, a real OpenAI-compatible model does.
+Runs the tool-calling scenarios of Spring AI's tool-calling guide, and prints what the model
+was sent and answered: a plain tool round trip, returnDirect, ToolContext, a 230-tool library
+behind the tool search advisor, chat memory in SQLite across a restart, tool argument
+augmentation, an approval gate before a destructive tool, MCP (a server in a child process,
+tools exposed over Streamable HTTP, local and MCP tools together) and the trace page of the
+demo turns (written to .toolloop-data/trace/ in the working directory). It shows what
+"npm start" shows in a clone of the repository. Without configuration a scripted model plays
+the model's part; with OPENAI_API_KEY or OPENAI_BASE_URL (and OPENAI_MODEL) set, a real
+OpenAI-compatible model does.
 
-Needs the optional packages zod and better-sqlite3.
+Needs the optional packages zod and better-sqlite3; the MCP scenarios also need
+@modelcontextprotocol/sdk (without it they are skipped, with a line saying so).
 
 Options:
   -h, --help   Show this help.

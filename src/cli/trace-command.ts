@@ -12,7 +12,8 @@ export const TRACE_HELP = `Usage: toolloop trace <recording> [--output <file>] [
 Draws the trace page of recorded turns: one self-contained HTML page with a time axis per
 turn, its model rounds, tool calls, tokens and errors. The recording is what
 TurnEventRecorder.toJSON() gives (from toolloop/trace), a JSON array of turn events, or one
-event per line (JSON Lines).
+event per line (JSON Lines: what "toolloop chat --record <file>" and the config key
+toolloop.observability.recording-file write).
 
 Options:
   -o, --output <file>   Write the page to this file instead of standard output.

@@ -12,6 +12,11 @@ import {
 } from '../memory/index.js';
 import type { ChatModel } from '../model/index.js';
 import {
+  type DebugLogger,
+  debugLogListener,
+  type TurnEventListener,
+} from '../observability/index.js';
+import {
   createToolCallingManager,
   ToolCallingAdvisor,
   type ToolCallingManager,
@@ -28,6 +33,7 @@ import {
 import type { ToolCallbackResolver, ToolSource } from '../tools/index.js';
 import { ChatModelRegistry } from './chat-model-registry.js';
 import type { ToolloopConfig } from './toolloop-config.js';
+import { turnEventFileAppender } from './turn-event-file-appender.js';
 
 /** What only code can give: objects and functions a config file cannot hold. */
 export interface ChatClientFromConfigOptions {
@@ -49,6 +55,13 @@ export interface ChatClientFromConfigOptions {
   memoryRepository?: ChatMemoryRepository;
   /** Told about every executed tool call. */
   toolCallObserver?: ToolCallObserver;
+  /** Turn event listeners of the client, besides the ones the config switches on. */
+  listeners?: readonly TurnEventListener[];
+  /**
+   * Where `toolloop.observability.debug-log=true` writes; default standard error. A pino or
+   * bunyan logger can be passed as it is.
+   */
+  debugLogger?: DebugLogger;
   /**
    * Makes the tool loop advisor instead of the configured `ToolCallingAdvisor` /
    * `ToolSearchToolCallingAdvisor`, from the configured manager: the place for a custom
@@ -84,8 +97,12 @@ export interface ConfiguredChatClient {
  * advisor or the tool search advisor, chat memory on the configured store (in memory, SQLite,
  * Redis or PostgreSQL; the client then expects a conversation id per request:
  * `.advisors((a) => a.param(CONVERSATION_ID, id))`), and the MCP servers' tools as default
- * tools. Optional drivers (`better-sqlite3`, `ioredis`, `pg`, the MCP SDK) are imported only
- * when the config uses them. Nothing is shared between calls: call `close()` when done.
+ * tools, and the turn event listeners `toolloop.observability.*` switches on (debug log,
+ * OpenTelemetry, a recording file), which include tool arguments and results only when
+ * `spring.ai.tools.observations.include-content` is true. Optional packages (`better-sqlite3`,
+ * `ioredis`, `pg`, the MCP SDK, `@opentelemetry/api`) are imported only when the config uses
+ * them. Nothing is shared between calls: call `close()` when done (it also waits for the
+ * recording's writes).
  */
 export async function chatClientFromConfig(
   config: ToolloopConfig,
@@ -131,11 +148,13 @@ export async function chatClientFromConfig(
     if (!config.chatClient.toolCalling.enabled) {
       advisors.push(AdvisorParams.toolCallingAdvisorAutoRegister(false));
     }
+    const listeners = await listenersFromConfig(config, options, closers);
     const client = ChatClient.create(chatModel, {
       ...(config.chatClient.system === undefined ? {} : { system: config.chatClient.system }),
       tools: [...(options.tools ?? []), ...(mcpTools === undefined ? [] : [mcpTools])],
       advisors,
       toolCallingAdvisor,
+      ...(listeners.length === 0 ? {} : { listeners }),
     });
     return {
       client,
@@ -246,6 +265,52 @@ function toolIndexFromConfig(
       }
       return new VectorToolIndex({ embeddingModel: options.embeddingModel });
   }
+}
+
+/**
+ * The turn event listeners the config switches on (`toolloop.observability.*`), each told by
+ * `spring.ai.tools.observations.include-content` whether tool arguments and results go in,
+ * after the ones passed in code. The OpenTelemetry listener is imported only when asked for, so
+ * `toolloop/config` loads without `@opentelemetry/api`.
+ */
+async function listenersFromConfig(
+  config: ToolloopConfig,
+  options: ChatClientFromConfigOptions,
+  closers: (() => Promise<void> | void)[],
+): Promise<TurnEventListener[]> {
+  const { observability } = config;
+  const includeContent = config.tools.observations.includeContent;
+  const listeners = [...(options.listeners ?? [])];
+  if (observability.debugLog) {
+    listeners.push(
+      debugLogListener({
+        ...(options.debugLogger ? { logger: options.debugLogger } : {}),
+        logContent: includeContent,
+      }),
+    );
+  }
+  if (observability.openTelemetry) {
+    await importPeer('@opentelemetry/api', 'toolloop.observability.open-telemetry=true');
+    const { openTelemetryListener } = await import('../otel/index.js');
+    const id = config.model ?? config.chatProvider;
+    listeners.push(
+      openTelemetryListener({
+        recordContent: includeContent,
+        ...(id === undefined || options.chatModel !== undefined
+          ? {}
+          : { providerName: id.split(':')[0]!.trim().toLowerCase() }),
+      }),
+    );
+  }
+  if (observability.recordingFile !== undefined) {
+    const appender = turnEventFileAppender(
+      resolve(options.cwd ?? process.cwd(), observability.recordingFile),
+      { recordContent: includeContent },
+    );
+    closers.push(() => appender.close());
+    listeners.push(appender.listener);
+  }
+  return listeners;
 }
 
 /** Imports an optional driver, or says which package the config needs. */

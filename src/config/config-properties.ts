@@ -102,6 +102,16 @@ export const CONFIG_PROPERTIES: readonly ConfigProperty[] = [
     values: ['error-response', 'throw'],
   }),
 
+  // Observability.
+  property(
+    'spring.ai.tools.observations.include-content',
+    'tools.observations.includeContent',
+    bool,
+  ),
+  property('toolloop.observability.debug-log', 'observability.debugLog', bool),
+  property('toolloop.observability.open-telemetry', 'observability.openTelemetry', bool),
+  property('toolloop.observability.recording-file', 'observability.recordingFile', text),
+
   // The chat client and its tool loop.
   property('toolloop.chat-client.system', 'chatClient.system', text),
   property('spring.ai.chat.client.tool-calling.enabled', 'chatClient.toolCalling.enabled', bool),

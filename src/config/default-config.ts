@@ -30,6 +30,7 @@ export function defaultConfig(): ToolloopConfig {
       maxArgumentBytes: 1024 * 1024,
       maxResultBytes: DEFAULT_MAX_TOOL_RESULT_BYTES,
       onUnknownTool: 'error-response',
+      observations: { includeContent: false },
     },
     chatClient: {
       system: undefined,
@@ -64,6 +65,7 @@ export function defaultConfig(): ToolloopConfig {
         autoMigrate: true,
       },
     },
+    observability: { debugLog: false, openTelemetry: false, recordingFile: undefined },
     mcp: {
       enabled: true,
       name: 'toolloop',

@@ -10,7 +10,7 @@ const PREFIXES = ['SPRING_AI_', 'SPRING_DATASOURCE_', 'TOOLLOOP_'];
 /** The owned prefixes as environment names compare; under `TOOLLOOP_`, only the config's sections. */
 const OWNED_ENV_PREFIXES = OWNED_KEY_PREFIXES.flatMap((prefix) =>
   prefix === 'toolloop.'
-    ? ['model', 'providers', 'tools', 'chat-client', 'memory', 'mcp'].map(
+    ? ['model', 'providers', 'tools', 'chat-client', 'memory', 'mcp', 'observability'].map(
         (section) => `toolloop.${section}`,
       )
     : [prefix],

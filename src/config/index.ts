@@ -24,6 +24,7 @@ export type {
   McpConfig,
   MemoryConfig,
   MemoryStoreKind,
+  ObservabilityConfig,
   ProviderSettings,
   StdioConnectionSettings,
   ToolCallingConfig,

@@ -43,6 +43,12 @@ export interface ToolsConfig {
   readonly maxResultBytes: number;
   /** `toolloop.tools.on-unknown-tool`; default `'error-response'`. */
   readonly onUnknownTool: 'error-response' | 'throw';
+  /**
+   * `spring.ai.tools.observations.include-content`: tool arguments and results (and the answer
+   * text) go into the debug log, the OpenTelemetry spans and the turn recording; default false,
+   * as they may hold personal or secret data. The tool context never does.
+   */
+  readonly observations: { readonly includeContent: boolean };
 }
 
 /** The tool loop advisor (`spring.ai.chat.client.tool-calling.*`). */
@@ -132,6 +138,26 @@ export interface MemoryConfig {
   };
 }
 
+/**
+ * What the client built from the config reports (`toolloop.observability.*`); whether tool
+ * content is included is `spring.ai.tools.observations.include-content`.
+ */
+export interface ObservabilityConfig {
+  /** `toolloop.observability.debug-log`: log what the loop does at debug level; default false. */
+  readonly debugLog: boolean;
+  /**
+   * `toolloop.observability.open-telemetry`: turn events become spans and metrics of the global
+   * OpenTelemetry tracer and meter providers; needs the optional package `@opentelemetry/api`.
+   * Default false.
+   */
+  readonly openTelemetry: boolean;
+  /**
+   * `toolloop.observability.recording-file`: append every turn's events to this file (JSON
+   * Lines, one event a line) when the turn ends, for `toolloop trace <file>`. Default none.
+   */
+  readonly recordingFile: string | undefined;
+}
+
 /** One stdio MCP server (`spring.ai.mcp.client.stdio.connections.<name>.*`). */
 export interface StdioConnectionSettings {
   readonly command: string;
@@ -199,6 +225,7 @@ export interface ToolloopConfig {
   readonly chatClient: ChatClientConfig;
   readonly memory: MemoryConfig;
   readonly mcp: McpConfig;
+  readonly observability: ObservabilityConfig;
 }
 
 /** Every field optional, at every depth: what a file, the environment or code may set. */

@@ -14,7 +14,7 @@ import {
 import { SqliteChatMemoryRepository } from '../memory/sqlite/index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
 import { RecordingChatModel } from './recording-chat-model.js';
-import { WeatherTools } from './seed-tools.js';
+import { WeatherTools } from './weather-and-status-tools.js';
 
 /** What the memory scenario showed. */
 export interface MemoryDemoResult {
@@ -80,7 +80,6 @@ export async function runMemoryDemo(
   }
 
   try {
-    log('== Chat memory across a restart (SQLite, memory inside the tool loop) ==');
     let database = new Database(file);
     const first = await openClient(database)
       .prompt("What's the weather in Boston?")

@@ -1,7 +1,7 @@
 import { ChatClient, type ChatModel, type ToolResponse } from '../index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
 import { RecordingChatModel } from './recording-chat-model.js';
-import { WeatherTools } from './seed-tools.js';
+import { WeatherTools } from './weather-and-status-tools.js';
 
 /** What the plain round trip showed. */
 export interface PlainRoundTripDemoResult {
@@ -33,7 +33,6 @@ export async function runPlainRoundTripDemo(
 ): Promise<PlainRoundTripDemoResult> {
   const recorder = new RecordingChatModel(model);
   const client = ChatClient.create(recorder, { tools: [new WeatherTools()] });
-  log('== The plain case: a tool, a round trip, an answer ==');
   const answer = await client.prompt("What's the weather in Boston?").call().content();
   const toolResponses = recorder.prompts
     .flatMap((prompt) => prompt.messages)

@@ -1,7 +1,7 @@
 import { ChatClient, type ChatModel } from '../index.js';
 import { ScriptedChatModel, toolCallResponse } from '../testing/index.js';
 import { RecordingChatModel } from './recording-chat-model.js';
-import { StatusTools } from './seed-tools.js';
+import { StatusTools } from './weather-and-status-tools.js';
 
 /** What the returnDirect scenario showed. */
 export interface ReturnDirectDemoResult {
@@ -27,7 +27,6 @@ export async function runReturnDirectDemo(
 ): Promise<ReturnDirectDemoResult> {
   const recorder = new RecordingChatModel(model);
   const client = ChatClient.create(recorder, { tools: [new StatusTools(clock)] });
-  log('== returnDirect: when the tool’s answer is the answer ==');
   const content = await client.prompt('Is orders-api up right now?').call().content();
   log(`model call count: ${recorder.prompts.length}`);
   log("raw content returned to the caller (the tool's own JSON, unparaphrased):");

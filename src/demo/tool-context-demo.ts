@@ -1,7 +1,7 @@
 import { ChatClient, type ChatModel, type JsonSchema, type ToolResponseMessage } from '../index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
 import { RecordingChatModel } from './recording-chat-model.js';
-import { UserContextTools } from './seed-tools.js';
+import { UserContextTools } from './weather-and-status-tools.js';
 
 /** What the ToolContext scenario showed. */
 export interface ToolContextDemoResult {
@@ -33,7 +33,6 @@ export async function runToolContextDemo(
   const recorder = new RecordingChatModel(model);
   const tools = new UserContextTools();
   const client = ChatClient.create(recorder, { tools: [tools] });
-  log('== ToolContext: data the model must never see or choose ==');
   const answer = await client
     .prompt()
     .user("What's my account tier?")

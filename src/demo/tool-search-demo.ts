@@ -65,7 +65,6 @@ export async function runToolSearchDemo(
   model: ChatModel = toolSearchScript(),
   log: (line: string) => void = console.log,
 ): Promise<ToolSearchDemoResult> {
-  log('== Tool Search: 230 tools behind one search tool ==');
   const library = generateToolLibrary();
   log(`total tools: ${library.length}`);
   for (const domain of TOOL_LIBRARY_DOMAINS) {

@@ -200,8 +200,11 @@ export const TRACE_PAGE_SCRIPT = String.raw`(function () {
       var track = el('div', 'track');
       var end = call.end === undefined ? call.start : call.end;
       var bar = el('div', 'bar');
-      bar.style.left = ((call.start - turn.start) / span) * 100 + '%';
-      bar.style.width = Math.max(((end - call.start) / span) * 100, 0.4) + '%';
+      // Durations are measured finer than the millisecond timestamps, so a bar computed from
+      // them can reach past either end of its turn: keep it, and its minimum width, on the track.
+      var left = Math.min(Math.max(((call.start - turn.start) / span) * 100, 0), 99.6);
+      bar.style.left = left + '%';
+      bar.style.width = Math.min(Math.max(((end - call.start) / span) * 100, 0.4), 100 - left) + '%';
       track.appendChild(bar);
       var info = [call.kind === 'tool' && call.end === undefined ? 'no result recorded' : ms(call.duration === undefined ? end - call.start : call.duration)];
       if (call.kind === 'model') {

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { TurnEvent } from '../../src/observability/index.js';
 import { FixtureHttpServer, sendEvents } from '../integration/support/fixture-http-server.js';
 import {
   fixtureText,
@@ -73,6 +74,30 @@ async function type(line: string): Promise<void> {
   );
 }
 
+/** Runs `toolloop trace <recording>` and returns the events the page embeds and draws. */
+function tracePageEvents(recording: string, args: string[] = []): TurnEvent[] {
+  const page = join(dir, `page-${Date.now()}.html`);
+  const run = spawnSync(
+    process.execPath,
+    [cliPath, 'trace', recording, '--output', page, ...args],
+    { encoding: 'utf8', env: cleanEnv() },
+  );
+  expect(run.status, run.stderr).toBe(0);
+  const html = readFileSync(page, 'utf8');
+  const data = /<script type="application\/json" id="toolloop-trace-data">([^<]*)<\/script>/.exec(
+    html,
+  );
+  expect(data, 'the page embeds its events').not.toBeNull();
+  return (JSON.parse(data![1]!) as { events: TurnEvent[] }).events;
+}
+
+/** `name#id` of every tool call the page draws (from the model's calls). */
+function drawnToolCalls(events: readonly TurnEvent[]): string[] {
+  return events.flatMap((event) =>
+    event.type === 'tool-call' ? [`${event.toolCall.name}#${event.toolCall.id}`] : [],
+  );
+}
+
 beforeAll(() => assertCliBuilt());
 afterEach(() => {
   if (haveTmux) spawnSync('tmux', ['kill-session', '-t', session]);
@@ -138,6 +163,90 @@ describe.skipIf(!haveTmux)('toolloop chat in a terminal', () => {
     expect(existsSync(memory)).toBe(true);
   }, 90_000);
 
+  it('records every turn with --record, and toolloop trace draws every tool call of the chat', async () => {
+    const script = join(dir, 'record-script.json');
+    writeFileSync(
+      script,
+      JSON.stringify([
+        {
+          toolCalls: [
+            { id: 'call-paris', name: 'getWeather', arguments: { city: 'Paris' } },
+            { id: 'call-broken', name: 'failing', arguments: {} },
+          ],
+        },
+        { text: 'Paris is sunny; the other service is down.' },
+        {
+          toolCalls: [{ id: 'call-sf', name: 'getWeather', arguments: { city: 'San Francisco' } }],
+        },
+        { text: 'San Francisco is foggy.' },
+      ]),
+    );
+    const recording = join(dir, 'recordings', 'chat.jsonl');
+    startChat([
+      '--model',
+      'scripted',
+      '--script',
+      script,
+      '--tools',
+      module,
+      '--memory',
+      'none',
+      '--record',
+      recording,
+    ]);
+    await waitFor((text) => /^you> /m.test(text), 'the first prompt');
+    expect(screen()).toContain(`recording turns to ${recording}`);
+    await type('Weather in Paris, and check the broken service');
+    await type('And San Francisco?');
+    expect(screen()).toContain('assistant> San Francisco is foggy.');
+    tmux('send-keys', '-t', session, '-l', '/exit');
+    tmux('send-keys', '-t', session, 'Enter');
+    await waitFor((text) => text.includes('EXIT='), 'the chat to exit');
+    expect(screen()).toContain('EXIT=0');
+
+    const events = tracePageEvents(recording);
+    expect(new Set(events.map((event) => event.turnId)).size).toBe(2);
+    expect(drawnToolCalls(events)).toEqual([
+      'getWeather#call-paris',
+      'failing#call-broken',
+      'getWeather#call-sf',
+    ]);
+    const results = events.flatMap((event) =>
+      event.type === 'tool-result' ? [`${event.toolCallId}:${event.outcome}`] : [],
+    );
+    expect(results.sort()).toEqual(['call-broken:error', 'call-paris:ok', 'call-sf:ok']);
+    // No --include-content: the file names the calls but holds no argument or result.
+    const text = readFileSync(recording, 'utf8');
+    expect(text).not.toContain('Paris"');
+    expect(text).not.toContain('sunny');
+  }, 90_000);
+
+  it('records tool arguments and results only with --include-content', async () => {
+    const script = join(dir, 'content-script.json');
+    writeFileSync(
+      script,
+      JSON.stringify([
+        { toolCalls: [{ id: 'call-paris', name: 'getWeather', arguments: { city: 'Paris' } }] },
+        { text: 'Sunny.' },
+      ]),
+    );
+    const recording = join(dir, 'content.jsonl');
+    startChat(['--model', 'scripted', '--script', script, '--tools', module, '--memory', 'none'], {
+      TOOLLOOP_OBSERVABILITY_RECORDING_FILE: recording,
+      SPRING_AI_TOOLS_OBSERVATIONS_INCLUDE_CONTENT: 'true',
+    });
+    await waitFor((text) => /^you> /m.test(text), 'the first prompt');
+    expect(screen()).toContain('(with tool arguments and results)');
+    await type('Weather in Paris?');
+    tmux('send-keys', '-t', session, 'C-d');
+    await waitFor((text) => text.includes('EXIT='), 'the chat to exit');
+    const events = tracePageEvents(recording, ['--include-content']);
+    const call = events.find((event) => event.type === 'tool-call');
+    expect(call?.type === 'tool-call' && call.toolCall.arguments).toBe('{"city":"Paris"}');
+    const result = events.find((event) => event.type === 'tool-result');
+    expect(result?.type === 'tool-result' && result.result).toContain('sunny');
+  }, 90_000);
+
   it.skipIf(skipWithoutProviderFixtures())(
     'against a local OpenAI-compatible server: streamed answer, recorded tool call, memory kept across runs',
     async () => {
@@ -166,7 +275,8 @@ describe.skipIf(!haveTmux)('toolloop chat in a terminal', () => {
         );
         const memory = join(dir, 'openai.sqlite');
         const env = { OPENAI_BASE_URL: `${server.baseUrl}/v1`, OPENAI_MODEL: 'local-model' };
-        startChat(['--tools', module, '--memory', memory], env);
+        const recording = join(dir, 'openai-turns.jsonl');
+        startChat(['--tools', module, '--memory', memory, '--record', recording], env);
         await waitFor((text) => /^you> /m.test(text), 'the first prompt');
         await type('Weather in San Francisco?');
         const shown = screen();
@@ -200,7 +310,7 @@ describe.skipIf(!haveTmux)('toolloop chat in a terminal', () => {
         spawnSync('tmux', ['kill-session', '-t', session]);
 
         // A new run of the chat continues the stored conversation: the model is sent turn 1.
-        startChat(['--tools', module, '--memory', memory], env);
+        startChat(['--tools', module, '--memory', memory, '--record', recording], env);
         await waitFor((text) => /^you> /m.test(text), 'the prompt of the second run');
         await type('And tomorrow?');
         const third = server.requests[2]?.body as {
@@ -210,6 +320,17 @@ describe.skipIf(!haveTmux)('toolloop chat in a terminal', () => {
         expect(third.messages[0]?.content).toBe('Weather in San Francisco?');
         expect(third.messages[1]?.content).toBe('Foggy in San Francisco today.');
         expect(readFileSync(memory).length).toBeGreaterThan(0);
+        tmux('send-keys', '-t', session, 'C-d');
+        await waitFor((text) => text.includes('EXIT='), 'the second run to exit');
+        // Both runs appended to one recording: two turns, the recorded call of the first drawn.
+        const events = tracePageEvents(recording);
+        expect(new Set(events.map((event) => event.turnId)).size).toBe(2);
+        const calls = drawnToolCalls(events);
+        expect(calls).toHaveLength(1);
+        expect(calls[0]).toMatch(/^weather#/);
+        expect(
+          events.filter((event) => event.type === 'model-call-end').map((e) => e.iteration),
+        ).toEqual([1, 2, 1]);
       } finally {
         await server.stop();
       }

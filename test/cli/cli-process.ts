@@ -17,7 +17,11 @@ export function assertCliBuilt(): void {
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
-    if (/^(OPENAI_|ANTHROPIC_|SPRING_|TOOLLOOP_(MODEL|TOOLS|MEMORY|MCP|CHAT|PROVIDERS))/.test(name))
+    if (
+      /^(OPENAI_|ANTHROPIC_|SPRING_|TOOLLOOP_(MODEL|TOOLS|MEMORY|MCP|CHAT|PROVIDERS|OBSERVABILITY))/.test(
+        name,
+      )
+    )
       continue;
     env[name] = value;
   }

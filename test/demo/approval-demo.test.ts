@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approvalDemoScript, runApprovalDemo } from '../../demo/approval-demo.js';
+import { approvalDemoScript, runApprovalDemo } from '../../src/demo/approval-demo.js';
 
 describe('npm start approval demo (scripted model)', () => {
   it('pauses before the restart, survives a restart of the process, and runs the tool once approved', async () => {

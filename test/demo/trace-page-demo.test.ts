@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runTracePageDemo, traceDemoScript } from '../../demo/trace-page-demo.js';
+import { runTracePageDemo, traceDemoScript } from '../../src/demo/trace-page-demo.js';
 
 const directories: string[] = [];
 afterEach(() => {

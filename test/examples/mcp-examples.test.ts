@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { runMcpDemo } from '../../demo/mcp-demo.js';
 import { runMcpCombine, scriptedMcpCombineModel } from '../../examples/mcp-combine.js';
 import { runMcpConsume, scriptedMcpConsumeModel } from '../../examples/mcp-consume.js';
 import { runMcpExpose } from '../../examples/mcp-expose.js';
@@ -41,12 +40,4 @@ describe('MCP examples (real servers)', () => {
     ]);
     expect(result.answer).toBe('20 °C is 68 °F, and 20 + 22 = 42.');
   }, 60_000);
-
-  it('the npm start demo runs the three scenarios', async () => {
-    const lines: string[] = [];
-    const result = await runMcpDemo(undefined, (line) => lines.push(line));
-    expect(result.consume.answer).toBe('The server echoed: hello MCP');
-    expect(result.combine.toolResponses).toHaveLength(2);
-    expect(lines.some((line) => line.startsWith('getWeather(Copenhagen)'))).toBe(true);
-  }, 90_000);
 });

@@ -1,1 +1,1 @@
-export { recordDemoTurns } from '../../demo/trace-page-demo.js';
+export { recordDemoTurns } from '../../src/demo/trace-page-demo.js';

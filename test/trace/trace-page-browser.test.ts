@@ -139,6 +139,47 @@ describe.skipIf(!haveChromium)('the trace page in headless chromium', () => {
     await page.close();
   }, 60_000);
 
+  it('keeps every bar on its track when measured durations reach past the turn', async () => {
+    // A 4 ms turn whose tool reports 6.7 ms (finer than the timestamps), and a call that
+    // starts at the very end of the turn and has no result.
+    const t = 1_700_000_005_000;
+    const events: TurnEvent[] = [
+      { type: 'turn-start', turnId: 'edge', timestamp: t, mode: 'call' },
+      {
+        type: 'tool-result',
+        turnId: 'edge',
+        timestamp: t + 2,
+        iteration: 1,
+        toolCallId: 'long',
+        toolName: 'slow',
+        outcome: 'ok',
+        result: '"done"',
+        isError: false,
+        durationMs: 6.7,
+      },
+      {
+        type: 'tool-execution-start',
+        turnId: 'edge',
+        timestamp: t + 4,
+        iteration: 1,
+        toolCallId: 'late',
+        toolName: 'late',
+      },
+    ];
+    const { page, problems } = await open(events, 'edge-bars');
+    const rows = page.locator('[data-kind="tool-call"]');
+    expect(await rows.count()).toBe(2);
+    for (const row of await rows.all()) {
+      const bar = await row.locator('.bar').boundingBox();
+      const track = await row.locator('.track').boundingBox();
+      expect(bar && track, 'bar and track are drawn').toBeTruthy();
+      expect(bar!.x).toBeGreaterThanOrEqual(track!.x - 1);
+      expect(bar!.x + bar!.width).toBeLessThanOrEqual(track!.x + track!.width + 1);
+    }
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('shows errors, and runs nothing from a hostile tool name or result', async () => {
     const hostile = '</script><img src=x onerror="window.pwned=1"><script>window.pwned=2</script>';
     const events: TurnEvent[] = [

@@ -2,11 +2,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { WeatherTools } from '../src/demo/seed-tools.js';
-import { ChatClient, type ChatModel, tool } from '../src/index.js';
-import type { TurnEvent } from '../src/observability/index.js';
-import { ScriptedChatModel, textResponse, toolCallResponse } from '../src/testing/index.js';
-import { renderTracePage, TurnEventRecorder } from '../src/trace/index.js';
+import { ChatClient, type ChatModel, tool } from '../index.js';
+import type { TurnEvent } from '../observability/index.js';
+import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
+import { renderTracePage, TurnEventRecorder } from '../trace/index.js';
+import { WeatherTools } from './weather-and-status-tools.js';
 
 /** A forecast service that is down: its calls end with an error result the model reads. */
 const forecast = tool({
@@ -73,7 +73,6 @@ export async function runTracePageDemo(
   log: (line: string) => void = console.log,
   directory = resolve('.toolloop-data', 'trace'),
 ): Promise<string> {
-  log('== The trace page: the demo turns on a time axis ==');
   const events = await recordDemoTurns(model);
   mkdirSync(directory, { recursive: true });
   const file = join(directory, 'demo-turns.html');

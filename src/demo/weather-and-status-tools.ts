@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { type ToolContext, tool } from '../index.js';
 
-// The tools of the seed article, with its fixture data.
+// The tools of the demo scenarios (weather, service status, the caller's account), with fixed data
+// so every run shows the same numbers.
 
 const WEATHER: Record<string, object> = {
   Boston: { city: 'Boston', temperatureCelsius: 14.5, conditions: 'Overcast', humidityPercent: 71 },

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
-import { RecordingChatModel } from '../src/demo/recording-chat-model.js';
 import {
   approveToolCall,
   ChatClient,
@@ -13,8 +12,9 @@ import {
   pendingApprovalOf,
   ToolApprovalPolicies,
   tool,
-} from '../src/index.js';
-import { ScriptedChatModel, textResponse, toolCallResponse } from '../src/testing/index.js';
+} from '../index.js';
+import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
+import { RecordingChatModel } from './recording-chat-model.js';
 
 /** What the approval scenario showed. */
 export interface ApprovalDemoResult {
@@ -46,7 +46,6 @@ export async function runApprovalDemo(
   model: ChatModel = approvalDemoScript(),
   log: (line: string) => void = console.log,
 ): Promise<ApprovalDemoResult> {
-  log('== Approval gate: a destructive tool waits for a human ==');
   const directory = mkdtempSync(join(tmpdir(), 'toolloop-approval-demo-'));
   const file = join(directory, 'approvals.db');
   const recorder = new RecordingChatModel(model);
