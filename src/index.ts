@@ -93,6 +93,7 @@ export {
   type FinishReason,
   hasToolCalls,
   type Prompt,
+  type ToolCallDelta,
 } from './model/index.js';
 export type {
   TurnEvent,

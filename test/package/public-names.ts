@@ -134,6 +134,7 @@ export const rootTypeNames: readonly string[] = [
   'ToolApprovalPolicy',
   'ToolApprovalRequest',
   'ToolCall',
+  'ToolCallDelta',
   'ToolCallLimitBehavior',
   'ToolCallOptions',
   'ToolCallback',
