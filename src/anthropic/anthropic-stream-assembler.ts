@@ -4,7 +4,12 @@ import type { StreamConverter } from '../internal/provider-transport.js';
 import type { ServerSentEvent } from '../internal/server-sent-events.js';
 import { WireReader } from '../internal/wire-reader.js';
 import type { Metadata, ToolCall } from '../messages/index.js';
-import { type ChatResponse, FinishReason, type ToolCallDelta } from '../model/index.js';
+import {
+  type ChatResponse,
+  FinishReason,
+  type Generation,
+  type ToolCallDelta,
+} from '../model/index.js';
 import type { AnthropicWireBlock, AnthropicWireUsage } from './anthropic-wire.js';
 import {
   anthropicReportedError,
@@ -105,23 +110,10 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
           payload.content_block,
           'content_block_start.content_block',
         );
-        const open: OpenBlock = { start: block, json: '', thinking: '', signature: '' };
-        this.blocks.set(index, open);
+        this.blocks.set(index, { start: block, json: '', thinking: '', signature: '' });
         if (block.type === 'text' && block.text) yield this.chunk({ text: block.text });
-        if (block.type === 'tool_use') {
-          const call: StreamedCall = {
-            id: block.id || fallbackToolCallId('toolu'),
-            ordinal: this.toolUseCount++,
-            compactor: new JsonWhitespaceCompactor(),
-            streamedText: false,
-          };
-          open.call = call;
-          yield this.chunk({
-            toolCallDeltas: [
-              { id: call.id, index: call.ordinal, name: block.name ?? '', arguments: '' },
-            ],
-          });
-        }
+        // No new local here: every event allocates this generator's frame, one slot per local.
+        if (block.type === 'tool_use') yield this.announceCall(index, block);
         return;
       }
       case 'content_block_delta': {
@@ -135,21 +127,9 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
             return;
           }
           case 'input_json_delta': {
-            const json = delta.partial_json;
-            if (!block || json === undefined || json === null) return;
-            if (typeof json !== 'string') {
-              if (!('nonTextJson' in block)) block.nonTextJson = json;
-              return;
-            }
-            block.json += json;
-            const call = block.call;
-            if (call === undefined || 'nonTextJson' in block) return;
-            const piece = call.compactor.push(json);
-            if (piece === '') return;
-            call.streamedText = true;
-            yield this.chunk({
-              toolCallDeltas: [{ id: call.id, index: call.ordinal, arguments: piece }],
-            });
+            // One local, as before the pieces (see content_block_start).
+            const streamed = this.addInputJson(block, delta.partial_json);
+            if (streamed !== undefined) yield streamed;
             return;
           }
           case 'thinking_delta':
@@ -218,6 +198,40 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
     return this.stopped;
   }
 
+  /** Starts the call of the `tool_use` block just opened at `index`: the chunk announcing it. */
+  private announceCall(index: number, start: AnthropicWireBlock): ChatResponse {
+    const call: StreamedCall = {
+      id: start.id || fallbackToolCallId('toolu'),
+      ordinal: this.toolUseCount++,
+      compactor: new JsonWhitespaceCompactor(),
+      streamedText: false,
+    };
+    (this.blocks.get(index) as OpenBlock).call = call;
+    return this.callChunk([
+      { id: call.id, index: call.ordinal, name: start.name ?? '', arguments: '' },
+    ]);
+  }
+
+  /**
+   * Adds an `input_json_delta` to its block; returns the chunk with the call's next argument
+   * piece when there is one to show. Input that is not text is kept (for the manager to refuse)
+   * and ends the call's pieces.
+   */
+  private addInputJson(block: OpenBlock | undefined, json: unknown): ChatResponse | undefined {
+    if (!block || json === undefined || json === null) return undefined;
+    if (typeof json !== 'string') {
+      if (!('nonTextJson' in block)) block.nonTextJson = json;
+      return undefined;
+    }
+    block.json += json;
+    const call = block.call;
+    if (call === undefined || 'nonTextJson' in block) return undefined;
+    const piece = call.compactor.push(json);
+    if (piece === '') return undefined;
+    call.streamedText = true;
+    return this.callChunk([{ id: call.id, index: call.ordinal, arguments: piece }]);
+  }
+
   private blockIndex(value: unknown, event: string): number {
     const index = this.read.optionalIndex(value, `${event}.index`, MAX_ANTHROPIC_CONTENT_BLOCKS);
     if (index === undefined) throw this.errors.malformed(`${event} has no index`);
@@ -268,7 +282,7 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
         streamed !== undefined && !streamed.streamedText && typeof call.arguments === 'string'
           ? [{ id: streamed.id, index: streamed.ordinal, arguments: call.arguments }]
           : undefined;
-      yield this.chunk({ toolCalls: [call], toolCallDeltas });
+      yield this.callChunk(toolCallDeltas, [call]);
     } else if (start.type === 'thinking' || start.type === 'redacted_thinking') {
       this.thinking = [
         ...this.thinking,
@@ -288,10 +302,20 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
     }
   }
 
+  /**
+   * A chunk with tool-call pieces (and the complete call, when it ends): the pieces are set on
+   * the generation afterwards, so `chunk`, which every text delta goes through, stays as it was.
+   */
+  private callChunk(toolCallDeltas: ToolCallDelta[] | undefined, toolCalls?: ToolCall[]) {
+    const chunk = this.chunk(toolCalls === undefined ? {} : { toolCalls });
+    if (toolCallDeltas !== undefined)
+      (chunk.results[0] as Generation).toolCallDeltas = toolCallDeltas;
+    return chunk;
+  }
+
   private chunk(parts: {
     text?: string;
     toolCalls?: ToolCall[];
-    toolCallDeltas?: ToolCallDelta[] | undefined;
     metadata?: Metadata;
     finishReason?: FinishReason | null;
     usage?: boolean;
@@ -309,7 +333,6 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
             ...(parts.metadata ? { metadata: parts.metadata } : {}),
           },
           metadata: { finishReason: parts.finishReason ?? null },
-          ...(parts.toolCallDeltas ? { toolCallDeltas: parts.toolCallDeltas } : {}),
         },
       ],
       metadata: messageMetadata(this.started ? this.message : {}, usage),

@@ -403,6 +403,34 @@ describe('.stream().events()', () => {
     }
   });
 
+  it('reports no tool-call-delta in the tools-off round after the iteration cap (its calls are dropped)', async () => {
+    const model = new ScriptedChatModel(
+      [
+        toolCallResponse([{ id: 'c1', name: 'weather', arguments: { city: 'Oslo' } }]),
+        // A model that ignores the tools-off request and writes a call anyway.
+        toolCallResponse([{ id: 'c2', name: 'weather', arguments: { city: 'Rome' } }], {
+          text: 'Capped.',
+        }),
+      ],
+      { argumentChunks: 2 },
+    );
+    const advisor = new ToolCallingAdvisor({ maxIterations: 1 });
+    const events: TurnEvent[] = [];
+    for await (const event of ChatClient.create(model, { toolCallingAdvisor: advisor })
+      .prompt('Weather?')
+      .tools(weather)
+      .stream()
+      .events())
+      events.push(event);
+    const deltas = events.filter((event) => event.type === 'tool-call-delta');
+    expect(deltas.map((event) => [event.toolCallId, event.iteration])).toEqual([
+      ['c1', 1],
+      ['c1', 1],
+    ]);
+    expect(events.some((event) => event.type === 'iteration-cap')).toBe(true);
+    expect(events.at(-1)).toMatchObject({ type: 'turn-finish', text: 'Capped.' });
+  });
+
   it('streamed argument pieces change nothing of the answer, the messages sent back or memory', async () => {
     async function converse(argumentChunks: number) {
       const repository = new InMemoryChatMemoryRepository();

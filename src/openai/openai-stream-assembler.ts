@@ -111,16 +111,20 @@ export class OpenAiStreamAssembler implements StreamConverter<ChatResponse> {
       }
       state.reasoning += delta.reasoning;
       state.refusal += delta.refusal;
-      delta.toolCalls.forEach((call, callPosition) => {
+      // A loop, not a callback: a closure here would move `generation` into a context object
+      // that every chunk, text-only ones included, would allocate.
+      const toolCalls = delta.toolCalls;
+      for (let callPosition = 0; callPosition < toolCalls.length; callPosition++) {
         const streamed = this.addToolCallDelta(
           state,
-          call,
+          toolCalls[callPosition],
           `${where}.delta.tool_calls[${callPosition}]`,
         );
-        if (streamed === undefined) return;
-        (generation.toolCallDeltas ??= []).push(streamed);
+        if (streamed === undefined) continue;
+        if (generation.toolCallDeltas === undefined) generation.toolCallDeltas = [streamed];
+        else generation.toolCallDeltas.push(streamed);
         meaningful = true;
-      });
+      }
       if (finishReason && !state.finished) {
         this.sawFinish = true;
         this.finishChoice(state, generation, mapOpenAiFinishReason(finishReason), false);
