@@ -44,18 +44,22 @@ function assembleRequest(
   toolCallbacks: ToolCallback[],
   signal: AbortSignal | undefined,
 ): ChatClientRequest {
-  const messages: Message[] = [];
-  if (state.system !== undefined && state.system.trim() !== '') {
-    messages.push({ role: 'system', text: state.system });
-  }
-  // A loop, not push(...spread): spreading a history of ~100k messages overflows the call stack.
-  for (const message of state.messages) messages.push(message);
+  const withSystem = state.system !== undefined && state.system.trim() !== '';
   const user = state.user;
-  if (user && (user.text.trim() !== '' || (user.media?.length ?? 0) > 0)) {
+  const withUser = user !== undefined && (user.text.trim() !== '' || (user.media?.length ?? 0) > 0);
+  // Made at its final length (pushing onto `[]` grew it to 17 slots), and filled by a loop: a
+  // push(...spread) of a history of ~100k messages overflows the call stack.
+  const messages: Message[] = new Array(
+    state.messages.length + (withSystem ? 1 : 0) + (withUser ? 1 : 0),
+  );
+  let next = 0;
+  if (withSystem) messages[next++] = { role: 'system', text: state.system as string };
+  for (const message of state.messages) messages[next++] = message;
+  if (withUser) {
     const message: UserMessage = { role: 'user', text: user.text };
     if (user.media !== undefined) message.media = user.media;
     if (user.metadata !== undefined) message.metadata = user.metadata;
-    messages.push(message);
+    messages[next] = message;
   }
 
   const options: ChatOptions = mergeChatOptions(chatModel.defaultOptions, state.options);

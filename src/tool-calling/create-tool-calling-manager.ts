@@ -235,7 +235,9 @@ class DefaultToolCallingManager implements ToolCallingManager {
     const throwOnBreach = this.#limits.onLimitExceeded === 'THROW';
 
     const responses: ToolResponse[] = new Array(calls.length);
-    const plans: PlannedToolCall[] = [];
+    // At most one plan per call; trimmed to the plans made below (pushing onto `[]` grew it).
+    const plans: PlannedToolCall[] = new Array(calls.length);
+    let planned = 0;
     // Small batches look back over the earlier calls instead of filling a set.
     const seenIds = calls.length > SMALL_BATCH ? new Set<string>() : undefined;
     let breachIndex = -1;
@@ -285,7 +287,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
         continue;
       }
       const plan = this.#planCall(index, call, callback, outputTruncated, responses);
-      if (plan !== undefined) plans.push(plan);
+      if (plan !== undefined) plans[planned++] = plan;
     }
 
     const events = options.events;
@@ -296,7 +298,8 @@ class DefaultToolCallingManager implements ToolCallingManager {
     }
 
     let returnDirect = false;
-    if (plans.length > 0) {
+    plans.length = planned;
+    if (planned > 0) {
       const messages = withAppended(prompt.messages, assistant, undefined);
       const allSucceededDirectly = await runToolCallBatch(plans, {
         responses,
