@@ -30,6 +30,26 @@ async function run(spec: ChatClientRequestSpec, mode: 'call' | 'stream'): Promis
   return text;
 }
 
+/** A tool that waits until its signal aborts, and a model that calls it once. */
+function waitingTurn() {
+  let toolSignal: AbortSignal | undefined;
+  const waiting = tool({
+    name: 'waiting',
+    inputSchema: z.object({}),
+    execute: (_input, { signal }) => {
+      toolSignal = signal;
+      return new Promise((_resolve, reject) => {
+        signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+      });
+    },
+  });
+  const model = new ScriptedChatModel([
+    toolCallResponse([{ id: 'w1', name: 'waiting', arguments: {} }]),
+    textResponse('never'),
+  ]);
+  return { waiting, model, toolSignal: () => toolSignal };
+}
+
 function recorder(): { events: TurnEvent[]; listener: (event: TurnEvent) => void } {
   const events: TurnEvent[] = [];
   return { events, listener: (event) => events.push(event) };
@@ -444,21 +464,7 @@ describe('.stream().events()', () => {
   });
 
   it('breaking out aborts the running tool and makes no further model call', async () => {
-    let toolSignal: AbortSignal | undefined;
-    const waiting = tool({
-      name: 'waiting',
-      inputSchema: z.object({}),
-      execute: (_input, { signal }) => {
-        toolSignal = signal;
-        return new Promise((_resolve, reject) => {
-          signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
-        });
-      },
-    });
-    const model = new ScriptedChatModel([
-      toolCallResponse([{ id: 'w1', name: 'waiting', arguments: {} }]),
-      textResponse('never'),
-    ]);
+    const { waiting, model, toolSignal } = waitingTurn();
     for await (const event of ChatClient.create(model)
       .prompt('go')
       .tools(waiting)
@@ -466,7 +472,7 @@ describe('.stream().events()', () => {
       .events()) {
       if (event.type === 'tool-execution-start') break;
     }
-    expect(toolSignal?.aborted).toBe(true);
+    expect(toolSignal()?.aborted).toBe(true);
     expect(model.callCount).toBe(1);
   });
 
@@ -488,22 +494,8 @@ describe('.stream().events()', () => {
   });
 
   it("the caller's signal aborts the running tool and ends the events with a turn-error", async () => {
-    let toolSignal: AbortSignal | undefined;
+    const { waiting, model, toolSignal } = waitingTurn();
     const controller = new AbortController();
-    const waiting = tool({
-      name: 'waiting',
-      inputSchema: z.object({}),
-      execute: (_input, { signal }) => {
-        toolSignal = signal;
-        return new Promise((_resolve, reject) => {
-          signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
-        });
-      },
-    });
-    const model = new ScriptedChatModel([
-      toolCallResponse([{ id: 'w1', name: 'waiting', arguments: {} }]),
-      textResponse('never'),
-    ]);
     const types: string[] = [];
     for await (const event of ChatClient.create(model)
       .prompt('go')
@@ -513,7 +505,7 @@ describe('.stream().events()', () => {
       types.push(event.type);
       if (event.type === 'tool-execution-start') controller.abort();
     }
-    expect(toolSignal?.aborted).toBe(true);
+    expect(toolSignal()?.aborted).toBe(true);
     expect(types.at(-1)).toBe('turn-error');
     expect(model.callCount).toBe(1);
   });
