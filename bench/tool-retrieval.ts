@@ -12,6 +12,10 @@ import {
 } from 'toolloop';
 import { HashingEmbeddingModel } from 'toolloop/embeddings';
 import { check, count, fmt, progress, SMOKE, table, verdict } from './lib/harness.js';
+import {
+  ScoreFusionToolIndex,
+  SentenceEncoderEmbeddingModel,
+} from './lib/tool-retrieval-sentence-encoder.js';
 
 /**
  * Tool retrieval: how well each ToolIndex finds the right tool for a request (recall@1, recall@5,
@@ -52,13 +56,26 @@ interface Corpus {
 
 interface IndexKind {
   name: string;
-  create: () => ToolIndex;
+  /** `timed`: the index is for a latency run (no caches shared between runs). */
+  create: (timed?: boolean) => ToolIndex;
   /** Variants (ablations) are measured for quality only. */
   variant?: boolean;
+  /** Runs a neural model: timed at fewer sizes and searches. */
+  slow?: boolean;
 }
 
 const hashingVector = () =>
   new VectorToolIndex({ embeddingModel: new HashingEmbeddingModel(), similarityThreshold: 0 });
+
+/**
+ * The Universal Sentence Encoder run in process (bench/lib/tool-retrieval-sentence-encoder.ts).
+ * The quality runs share one cache of vectors by text; the latency runs embed every time.
+ */
+const sentenceEncoder = (cache = true) =>
+  new VectorToolIndex({
+    embeddingModel: new SentenceEncoderEmbeddingModel({ cache }),
+    similarityThreshold: -1,
+  });
 
 const ALL_INDEXES: IndexKind[] = [
   { name: 'RegexToolIndex (reference)', create: () => new RegexToolIndex() },
@@ -80,6 +97,38 @@ const ALL_INDEXES: IndexKind[] = [
   {
     name: 'HybridToolIndex (BM25 + hashing, RRF)',
     create: () => new HybridToolIndex({ indexes: [new Bm25ToolIndex(), hashingVector()] }),
+  },
+  {
+    name: 'VectorToolIndex, Universal Sentence Encoder',
+    create: (timed) => sentenceEncoder(!timed),
+    slow: true,
+  },
+  {
+    name: 'LexicalToolIndex, expansion + word vectors, + sentence encoder (score fusion)',
+    create: () =>
+      new ScoreFusionToolIndex(
+        new LexicalToolIndex({ expansion: true, wordVectors: true }),
+        sentenceEncoder(),
+        1,
+      ),
+    slow: true,
+    variant: true,
+  },
+  {
+    name: 'LexicalToolIndex, word vectors, + sentence encoder (score fusion)',
+    create: () =>
+      new ScoreFusionToolIndex(new LexicalToolIndex({ wordVectors: true }), sentenceEncoder(), 1),
+    slow: true,
+    variant: true,
+  },
+  {
+    name: 'HybridToolIndex (LexicalToolIndex, word vectors; sentence encoder; RRF)',
+    create: () =>
+      new HybridToolIndex({
+        indexes: [new LexicalToolIndex({ wordVectors: true }), sentenceEncoder()],
+      }),
+    slow: true,
+    variant: true,
   },
   {
     name: 'Bm25ToolIndex, no stemming',
@@ -138,6 +187,16 @@ const ALL_INDEXES: IndexKind[] = [
   {
     name: 'LexicalToolIndex, expansion lighter on long queries (fullWeightWords 3) + word vectors',
     create: () => new LexicalToolIndex({ expansion: { fullWeightWords: 3 }, wordVectors: true }),
+    variant: true,
+  },
+  {
+    name: 'LexicalToolIndex, expansion of every query word (maxToolShare 1) + word vectors',
+    create: () => new LexicalToolIndex({ expansion: { maxToolShare: 1 }, wordVectors: true }),
+    variant: true,
+  },
+  {
+    name: 'LexicalToolIndex, expansion of words at most one tool uses (maxToolShare 0) + word vectors',
+    create: () => new LexicalToolIndex({ expansion: { maxToolShare: 0 }, wordVectors: true }),
     variant: true,
   },
   {
@@ -346,8 +405,12 @@ async function evaluate(
   };
 }
 
-async function buildIndex(kind: IndexKind, tools: readonly ToolReference[]): Promise<ToolIndex> {
-  const index = kind.create();
+async function buildIndex(
+  kind: IndexKind,
+  tools: readonly ToolReference[],
+  timed = false,
+): Promise<ToolIndex> {
+  const index = kind.create(timed);
   await index.indexTools(SESSION, tools);
   return index;
 }
@@ -461,7 +524,8 @@ async function qualitySection(lines: string[]): Promise<void> {
   const tuningMean = (kind: IndexKind) =>
     setNames.reduce((sum, set) => sum + (tuningRecall5.get(kind.name)?.get(set) ?? 0), 0) /
     setNames.length;
-  const candidates = main.filter((kind) => !kind.name.startsWith('Regex'));
+  // The sentence encoder is not part of the library (a model the user installs): measured, not a candidate.
+  const candidates = main.filter((kind) => !kind.name.startsWith('Regex') && kind.slow !== true);
   if (candidates.length === 0) return;
   const best = candidates.reduce((a, b) => (tuningMean(b) > tuningMean(a) ? b : a));
   const of = (set: string) => recall5.get(best.name)?.get(set) ?? 0;
@@ -473,11 +537,16 @@ async function qualitySection(lines: string[]): Promise<void> {
     (values.get('Bm25ToolIndex')?.get('BFCL paraphrases') ?? 0);
   const points = (value: number) => `${value >= 0 ? '+' : ''}${(value * 100).toFixed(1)} points`;
   lines.push(
-    `Best no-network index by mean recall@5 over the tuning halves of the ${setNames.length} sets: **${best.name}** (${pct(tuningMean(best))} on the tuning halves, ${pct(mean(best))} on every query; Bm25ToolIndex ${pct(setNames.reduce((sum, set) => sum + (recall5.get('Bm25ToolIndex')?.get(set) ?? 0), 0) / setNames.length)}). Targets for it:`,
+    `Best no-network index the library ships, by mean recall@5 over the tuning halves of the ${setNames.length} sets: **${best.name}** (${pct(tuningMean(best))} on the tuning halves, ${pct(mean(best))} on every query; Bm25ToolIndex ${pct(setNames.reduce((sum, set) => sum + (recall5.get('Bm25ToolIndex')?.get(set) ?? 0), 0) / setNames.length)}). Targets for it:`,
     '',
     `- LiveMCPBench recall@5 ≥ 50%: ${target('LiveMCPBench', 0.5)}.`,
     `- BFCL live_multiple recall@5 ≥ 88%: ${target('BFCL live_multiple', 0.88)}.`,
     `- BFCL paraphrases recall@5 at least 15 points above Bm25ToolIndex: ${points(gain(recall5))} (held-out ${points(gain(heldOutRecall5))}) — ${verdict(gain(recall5) >= 0.15 && gain(heldOutRecall5) >= 0.15)}.`,
+    '',
+    ...INDEXES.filter((kind) => kind.slow === true).map(
+      (kind) =>
+        `- With the in-process sentence encoder, ${kind.name}: tuning mean ${pct(tuningMean(kind))}; LiveMCPBench ${pct(recall5.get(kind.name)?.get('LiveMCPBench') ?? 0)} (held-out ${pct(heldOutRecall5.get(kind.name)?.get('LiveMCPBench') ?? 0)}), live_multiple ${pct(recall5.get(kind.name)?.get('BFCL live_multiple') ?? 0)} (held-out ${pct(heldOutRecall5.get(kind.name)?.get('BFCL live_multiple') ?? 0)}), paraphrases ${pct(recall5.get(kind.name)?.get('BFCL paraphrases') ?? 0)}.`,
+    ),
     '',
     table(
       [
@@ -607,19 +676,20 @@ async function latencySection(
   const rows: string[][] = [];
   for (const kind of INDEXES.filter((k) => k.variant !== true)) {
     progress(`latency: ${kind.name}`);
-    for (const size of sizes) {
+    // A neural model embeds every tool at build (seconds at 1,000 tools): fewer sizes and runs.
+    for (const size of kind.slow === true ? sizes.filter((size) => size <= 1000) : sizes) {
       const tools = toolsOfSize(pool.tools, size);
       const buildTimes: number[] = [];
       let index: ToolIndex | undefined;
-      for (let i = 0; i < builds; i++) {
+      for (let i = 0; i < (kind.slow === true ? 1 : builds); i++) {
         const started = performance.now();
-        index = await buildIndex(kind, tools);
+        index = await buildIndex(kind, tools, true);
         buildTimes.push(performance.now() - started);
       }
       const built = index as ToolIndex;
       for (const query of queries.slice(0, 20)) await built.search({ sessionId: SESSION, query });
       const searchTimes: number[] = [];
-      for (const query of queries) {
+      for (const query of kind.slow === true ? queries.slice(0, 100) : queries) {
         const started = performance.now();
         await built.search({ sessionId: SESSION, query, maxResults: 5 });
         searchTimes.push(performance.now() - started);
@@ -638,7 +708,7 @@ async function latencySection(
     }
   }
   lines.push(
-    `**Latency** on this machine: index build (${builds} builds, median and slowest) and one search (${queryCount} real queries from the data sets, median and p99), at each size; tools beyond the ${pool.tools.length} of the pooled data sets are copies under suffixed names. The vector index embeds with the in-process HashingEmbeddingModel (an embeddings API would add its network time). The bundled tables are read once per process, on first use, and not counted in the builds below: \`expansion\` reads \`lexicon/related-words.bin.gz\` (${ms(tableLoads.expansion)} here), \`wordVectors\` reads \`lexicon/word-vectors.bin.gz\` (${ms(tableLoads.vectors)}). With word vectors the first search after the tools change also computes the catalogue's common direction; the warm-up searches before the timed ones include it.`,
+    `**Latency** on this machine: index build (${builds} builds, median and slowest) and one search (${queryCount} real queries from the data sets, median and p99), at each size; tools beyond the ${pool.tools.length} of the pooled data sets are copies under suffixed names. The hashing vector index embeds with the in-process HashingEmbeddingModel (an embeddings API would add its network time); the Universal Sentence Encoder runs in process on TensorFlow.js's CPU backend, built once and searched ${Math.min(100, queryCount)} times, at up to 1,000 tools (its model load, about a second, is not counted). The bundled tables are read once per process, on first use, and not counted in the builds below: \`expansion\` reads \`lexicon/related-words.bin.gz\` (${ms(tableLoads.expansion)} here), \`wordVectors\` reads \`lexicon/word-vectors.bin.gz\` (${ms(tableLoads.vectors)}). With word vectors the first search after the tools change also computes the catalogue's common direction; the warm-up searches before the timed ones include it.`,
     '',
     table(
       [
@@ -684,6 +754,8 @@ async function main(): Promise<void> {
     expansion: await load({ expansion: true }),
     vectors: await load({ wordVectors: true }),
   };
+  // The sentence encoder's weights are read once per process too (about a second), outside the timings.
+  if (INDEXES.some((kind) => kind.slow === true)) await SentenceEncoderEmbeddingModel.load();
   await qualitySection(lines);
   await latencySection(lines, tableLoads);
   process.stdout.write(`${lines.join('\n')}\n`);

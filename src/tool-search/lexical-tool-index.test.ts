@@ -164,6 +164,24 @@ describe('LexicalToolIndex', () => {
     expect(await scoreOf(damped, long)).toBeLessThan(await scoreOf(synonymsOnly, long));
   });
 
+  it('expands only query words that few tools use', async () => {
+    const tools = [
+      ref('film_search', 'Search films'),
+      ...['ratings', 'reviews', 'trailers', 'quotes'].map((what) =>
+        ref(`movie_${what}`, `Movie ${what}`),
+      ),
+    ];
+    const rareOnly = new LexicalToolIndex({ expansion: { relatedWords: 0 } });
+    const everyWord = new LexicalToolIndex({ expansion: { relatedWords: 0, maxToolShare: 1 } });
+    await rareOnly.indexTools('s', tools);
+    await everyWord.indexTools('s', tools);
+    // "movie" is in 4 of the 5 tools: they match it as it is, and its synonym "film" is not added.
+    expect(await names(rareOnly, 'movie')).not.toContain('film_search');
+    expect(await names(everyWord, 'movie')).toContain('film_search');
+    // A word no tool uses is always expanded.
+    expect(await names(rareOnly, 'flick')).toContain('film_search');
+  });
+
   it('replaces a tool indexed again under the same name, and keeps sessions apart', async () => {
     const index = new LexicalToolIndex();
     await index.indexTools('a', [ref('weather', 'Weather forecast')]);
@@ -238,6 +256,9 @@ describe('LexicalToolIndex', () => {
     );
     expect(() => new LexicalToolIndex({ expansion: { synonyms: Number.NaN } })).toThrow(
       InvalidArgumentError,
+    );
+    expect(() => new LexicalToolIndex({ expansion: { maxToolShare: 1.5 } })).toThrow(
+      'maxToolShare a number in [0, 1]',
     );
     expect(() => new LexicalToolIndex({ wordVectors: -1 })).toThrow(
       'wordVectors must be a boolean or a number >= 0',

@@ -39,6 +39,13 @@ export interface LexicalQueryExpansion {
    * at `fullWeightWords / words` of it. Default 6.
    */
   readonly fullWeightWords?: number;
+  /**
+   * Only query words found in at most this share of the indexed tools (and in at least one tool's
+   * worth: a word no tool uses is always expanded) are expanded: a word many tools already use
+   * finds them itself, and its related words mostly add noise. Default 0.005 (1 tool in 200);
+   * `1` expands every word.
+   */
+  readonly maxToolShare?: number;
 }
 
 /** Options of {@link LexicalToolIndex}. */
@@ -144,11 +151,15 @@ export class LexicalToolIndex implements ToolIndex {
         synonyms: chosen.synonyms ?? 0.4,
         relatedWords: chosen.relatedWords ?? 0.5,
         fullWeightWords: chosen.fullWeightWords ?? 6,
+        maxToolShare: chosen.maxToolShare ?? 0.005,
       };
-      const { synonyms, relatedWords, fullWeightWords } = this.#expansion;
-      if (!(synonyms >= 0 && relatedWords >= 0 && fullWeightWords > 0)) {
+      const { synonyms, relatedWords, fullWeightWords, maxToolShare } = this.#expansion;
+      if (
+        !(synonyms >= 0 && relatedWords >= 0 && fullWeightWords > 0) ||
+        !(maxToolShare >= 0 && maxToolShare <= 1)
+      ) {
         throw new InvalidArgumentError(
-          'expansion weights must be numbers >= 0 and fullWeightWords a number > 0',
+          'expansion weights must be numbers >= 0, fullWeightWords a number > 0 and maxToolShare a number in [0, 1]',
         );
       }
     }
@@ -350,7 +361,9 @@ export class LexicalToolIndex implements ToolIndex {
     if (table !== undefined && expansion !== undefined) {
       // A long query already says what it needs in many words; expanding each of them adds noise.
       const damping = Math.min(1, expansion.fullWeightWords / queryWords.length);
+      const mostTools = Math.max(1, expansion.maxToolShare * scorer.size);
       for (const word of queryWords) {
+        if (scorer.documentFrequency(stemTerm(word)) > mostTools) continue;
         for (const related of table.lookup(word)) {
           const weight = related.source === 'synonym' ? expansion.synonyms : expansion.relatedWords;
           if (weight > 0 && !STOP_WORDS.has(related.word)) {

@@ -149,13 +149,17 @@ describe.skipIf(!present && !process.env.CI)(
       expect(expanded).toBeGreaterThan(LIVE_FLOORS.expanded);
     });
 
-    it('on requests in other words, query expansion finds far more than BM25', async () => {
+    it('on requests in other words, the default index (expansion + word vectors) finds far more than BM25', async () => {
       const { tools, tasks } = loadParaphrases();
       expect(tasks).toHaveLength(152);
       const bm25 = await recallAt5(tools, new Bm25ToolIndex(), tasks);
-      const expanded = await recallAt5(tools, new LexicalToolIndex({ expansion: true }), tasks);
+      const expanded = await recallAt5(
+        tools,
+        new LexicalToolIndex({ expansion: true, wordVectors: true }),
+        tasks,
+      );
       console.log(
-        `BFCL paraphrases recall@5: BM25 ${bm25.toFixed(3)}, lexical + expansion ${expanded.toFixed(3)}`,
+        `BFCL paraphrases recall@5: BM25 ${bm25.toFixed(3)}, lexical + expansion + word vectors ${expanded.toFixed(3)}`,
       );
       expect(expanded).toBeGreaterThan(PARAPHRASE_FLOORS.expanded);
       expect(expanded).toBeGreaterThan(bm25 + PARAPHRASE_FLOORS.gainOverBm25);
@@ -163,6 +167,9 @@ describe.skipIf(!present && !process.env.CI)(
   },
 );
 
-/** Measured 2026-12-01: LiveMCPBench BM25 0.384, lexical 0.390, expansion 0.368; paraphrases BM25 0.289, expansion 0.441. */
-const LIVE_FLOORS = { bm25: 0.35, lexical: 0.36, expanded: 0.34 };
-const PARAPHRASE_FLOORS = { expanded: 0.4, gainOverBm25: 0.12 };
+/**
+ * Measured 2026-12-01: LiveMCPBench BM25 0.384, lexical 0.390, expansion (rare words) 0.384;
+ * paraphrases BM25 0.289, expansion + word vectors 0.493.
+ */
+const LIVE_FLOORS = { bm25: 0.35, lexical: 0.36, expanded: 0.35 };
+const PARAPHRASE_FLOORS = { expanded: 0.45, gainOverBm25: 0.15 };
