@@ -11,7 +11,7 @@ import {
 import { CONVERSATION_ID } from '../memory/index.js';
 import type { Message } from '../messages/index.js';
 import type { ChatModel } from '../model/index.js';
-import type { ToolCallObserver } from '../tool-calling/index.js';
+import type { TurnEventListener } from '../observability/index.js';
 import { collectToolSources, type ToolSource } from '../tools/index.js';
 import type { CliOutput } from './cli-output.js';
 import { EXIT_CODES } from './exit-codes.js';
@@ -148,7 +148,7 @@ export async function chatCommand(args: readonly string[], io: CliOutput): Promi
   const printer = new ChatPrinter(io.out);
   const options: ChatClientFromConfigOptions = {
     tools,
-    toolCallObserver: printer.observer,
+    listeners: [printer.listener],
     ...(chatModel === undefined ? {} : { chatModel }),
   };
   const built = await chatClientFromConfig(config, options);
@@ -209,16 +209,19 @@ class ChatPrinter {
     if (this.#answering) this.#needPrefix = true;
   }
 
-  readonly observer: ToolCallObserver = {
-    includeContent: true,
-    onToolCallStart: (event) =>
-      this.line(`  [tool] ${event.toolName} ${event.arguments ?? ''}`.trimEnd()),
-    onToolCallEnd: (event) =>
+  /** Shows each tool call as the model makes it, and its result when it comes back. */
+  readonly listener: TurnEventListener = (event) => {
+    if (event.type === 'tool-call') {
+      const call = event.toolCall;
+      this.line(`  [tool] ${call.name} ${call.arguments}`.trimEnd());
+    } else if (event.type === 'tool-result') {
+      const took = Math.round(event.durationMs);
       this.line(
         event.isError
-          ? `  [tool] ${event.toolName} failed (${event.outcome}) after ${Math.round(event.durationMs)} ms`
-          : `  [tool] ${event.toolName} returned ${preview(event.result ?? '')} in ${Math.round(event.durationMs)} ms`,
-      ),
+          ? `  [tool] ${event.toolName} failed (${event.outcome}) after ${took} ms`
+          : `  [tool] ${event.toolName} returned ${preview(event.result)} in ${took} ms`,
+      );
+    }
   };
 }
 

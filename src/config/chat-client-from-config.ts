@@ -20,7 +20,6 @@ import {
   createToolCallingManager,
   ToolCallingAdvisor,
   type ToolCallingManager,
-  type ToolCallObserver,
 } from '../tool-calling/index.js';
 import {
   Bm25ToolIndex,
@@ -53,8 +52,6 @@ export interface ChatClientFromConfigOptions {
   mcpToolFilter?: McpToolFilter;
   /** Use this repository instead of the store the config names. */
   memoryRepository?: ChatMemoryRepository;
-  /** Told about every executed tool call. */
-  toolCallObserver?: ToolCallObserver;
   /** Turn event listeners of the client, besides the ones the config switches on. */
   listeners?: readonly TurnEventListener[];
   /**
@@ -208,7 +205,6 @@ function managerFromConfig(
     ...(tools.defaultTimeoutMs === undefined ? {} : { defaultTimeoutMs: tools.defaultTimeoutMs }),
     maxArgumentBytes: tools.maxArgumentBytes,
     maxResultBytes: tools.maxResultBytes,
-    ...(options.toolCallObserver ? { observer: options.toolCallObserver } : {}),
   });
 }
 
