@@ -49,7 +49,7 @@ export class StreamRound {
     // Every chunk of every stream passes here: the usual text delta (no tool calls, no usage, no
     // listener) is handed on as it is, after as few reads as its checks need.
     const signal = this.#signal;
-    if (signal !== undefined && signal.aborted) throwIfAborted(signal);
+    if (signal?.aborted) throwIfAborted(signal);
     this.#context = chunk.context;
     const response = chunk.chatResponse;
     if (response === null) return chunk;
