@@ -149,6 +149,14 @@ class ToolLoopStream implements ReadThroughIterator<ChatClientResponse>, ModelCa
       return reader.fail(failure.error);
     }
     if (this.#finished) return reader.end();
+    return this.#pullWhenWoken();
+  }
+
+  /**
+   * {@link #pull} once the core started a round, emitted a chunk or ended. A method of its own:
+   * its callbacks' scope would otherwise be allocated on every read of a chunk.
+   */
+  #pullWhenWoken(): Promise<IteratorResult<unknown, undefined>> {
     return new Promise<void>((resolve) => {
       this.#wake = resolve;
     }).then(() => this.#pull());
