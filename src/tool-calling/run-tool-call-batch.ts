@@ -140,10 +140,7 @@ class ToolCallBatch implements DeferredSignalOwner {
         signal: settings.signal,
       };
     }
-    return deferToolSignal(
-      { context: settings.context, toolCallId: call.id, messages: settings.messages },
-      this,
-    );
+    return sharedSignalContext(settings.context, call.id, settings.messages, this);
   }
 
   run(): Promise<boolean> {
@@ -416,7 +413,20 @@ class ToolCallBatch implements DeferredSignalOwner {
 
 function noop(): void {}
 
-keepInstanceShape(new ToolCallBatch([], {} as ToolCallBatchSettings));
+/** The context of a call that shares the batch's signal, made only when a tool reads it. */
+function sharedSignalContext(
+  context: ToolContext['context'],
+  toolCallId: string,
+  messages: ToolContext['messages'],
+  batch: ToolCallBatch,
+): ToolContext {
+  return deferToolSignal({ context, toolCallId, messages }, batch);
+}
+
+const batchSample = keepInstanceShape(new ToolCallBatch([], {} as ToolCallBatchSettings));
+// `deferToolSignal` adds its properties with `defineProperty`: only a live context keeps the
+// hidden classes that makes, so without this one every full GC deoptimized the tool callbacks.
+keepInstanceShape(sharedSignalContext({}, '', [], batchSample));
 
 /** How each way an executed call ends is reported in a `tool-result` event. */
 const RESULT_OUTCOMES: Readonly<Record<ToolCallOutcome, ToolResultOutcome>> = {
