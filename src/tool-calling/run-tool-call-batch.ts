@@ -226,10 +226,16 @@ class ToolCallBatch implements DeferredSignalOwner {
     } catch (error) {
       promise = Promise.reject(error);
     }
-    promise.then(
-      (value) => this.#complete(plan, 'value', value, undefined, 0),
-      (error: unknown) => this.#complete(plan, 'error', undefined, error, 0),
+    // A bound method rather than an arrow made per call: V8 keeps the optimized code of such an
+    // arrow only while one lives, so every full GC between batches threw it away (recompiled on
+    // the next batches, measured with `node --trace-opt`); the method lives as long as the class.
+    promise.then(this.#completeWithValue.bind(this, plan), (error: unknown) =>
+      this.#complete(plan, 'error', undefined, error, 0),
     );
+  }
+
+  #completeWithValue(plan: PlannedToolCall, value: unknown): void {
+    this.#complete(plan, 'value', value, undefined, 0);
   }
 
   /** {@link ToolCallBatch.#execute} for a call with a timeout, an observer or event listeners. */
