@@ -1,4 +1,5 @@
 import type { ChatClientResponse } from '../advisors/index.js';
+import { type StreamStopFlag, stopFlagOf } from '../internal/stream-stop-flags.js';
 import {
   addUsage,
   type ChatResponse,
@@ -27,7 +28,10 @@ import type { ToolLoopState } from './tool-loop-state.js';
 export class StreamRound {
   readonly #state: ToolLoopState;
   readonly #hooks: ToolLoopHooks;
+  /** The signal read on every chunk; `undefined` when there is none or it has a stop flag. */
   readonly #signal: AbortSignal | undefined;
+  /** Read instead of the signal when only the stream's `return()` aborts it (stream-stop-flags.ts). */
+  readonly #stopFlag: StreamStopFlag | undefined;
   readonly #aggregator = new ChatResponseAggregator();
   /** The turn's usage before this round; `undefined` when it is empty (nothing to add). */
   readonly #previousUsage: Usage | undefined;
@@ -38,7 +42,8 @@ export class StreamRound {
   constructor(hooks: ToolLoopHooks, state: ToolLoopState, context: Record<string, unknown>) {
     this.#hooks = hooks;
     this.#state = state;
-    this.#signal = state.signal;
+    this.#stopFlag = stopFlagOf(state.signal);
+    this.#signal = this.#stopFlag === undefined ? state.signal : undefined;
     const previousUsage = state.usage.total;
     this.#previousUsage = isUsageEmpty(previousUsage) ? undefined : previousUsage;
     this.#context = context;
@@ -48,8 +53,7 @@ export class StreamRound {
   accept(chunk: ChatClientResponse): ChatClientResponse | undefined {
     // Every chunk of every stream passes here: the usual text delta (no tool calls, no usage, no
     // listener) is handed on as it is, after as few reads as its checks need.
-    const signal = this.#signal;
-    if (signal?.aborted) throwIfAborted(signal);
+    if (this.#stopFlag?.stopped || this.#signal?.aborted) throwIfAborted(this.#state.signal);
     this.#context = chunk.context;
     const response = chunk.chatResponse;
     if (response === null) return chunk;
