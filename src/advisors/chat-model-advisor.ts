@@ -38,7 +38,7 @@ export class ChatModelAdvisor implements CallAdvisor, StreamAdvisor {
       const signal = request.signal;
       return Promise.resolve(
         this.chatModel.call(prompt, signal === undefined ? NO_CALL_OPTIONS : { signal }),
-      ).then(responseIn.bind(undefined, request.context));
+      ).then(responseTo.bind(undefined, request));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -57,16 +57,13 @@ export class ChatModelAdvisor implements CallAdvisor, StreamAdvisor {
 const NO_CALL_OPTIONS = Object.freeze({});
 
 /**
- * The advisor's response: the model's, with a copy of the request's context. Bound per call
- * rather than an arrow made per call: V8 keeps the optimized code of such an arrow only while one
- * lives, so every full GC between calls threw it away (recompiled on the next calls, measured
- * with `node --trace-opt`); this function lives as long as the module.
+ * The advisor's response to `request`: the model's, with a copy of the request's context. Bound
+ * per call rather than an arrow made per call: V8 keeps the optimized code of such an arrow only
+ * while one lives, so every full GC between calls threw it away (recompiled on the next calls,
+ * measured with `node --trace-opt`); this function lives as long as the module.
  */
-function responseIn(
-  context: Record<string, unknown>,
-  chatResponse: ChatResponse,
-): ChatClientResponse {
-  return { chatResponse, context: { ...context } };
+function responseTo(request: ChatClientRequest, chatResponse: ChatResponse): ChatClientResponse {
+  return { chatResponse, context: { ...request.context } };
 }
 
 /**
