@@ -135,6 +135,43 @@ describe('ChatClient abort', () => {
     expect(completed).toBe(false);
   });
 
+  it('stream: a read still waiting for its chunk when the stream is stopped ends the iteration', async () => {
+    let closed = false;
+    const model: ChatModel = {
+      call: () => Promise.reject(new Error('streams only')),
+      async *stream() {
+        try {
+          for (let index = 0; index < 5; index++) {
+            await new Promise((resolve) => setTimeout(resolve, 5));
+            yield {
+              results: [
+                {
+                  output: { role: 'assistant', text: `${index} `, toolCalls: [] },
+                  metadata: { finishReason: null },
+                },
+              ],
+              metadata: {},
+            } satisfies ChatResponse;
+          }
+        } finally {
+          closed = true;
+        }
+      },
+    };
+    const iterator = ChatClient.create(model)
+      .prompt('go')
+      .stream()
+      .content()
+      [Symbol.asyncIterator]();
+    expect(await iterator.next()).toEqual({ done: false, value: '0 ' });
+    const waiting = iterator.next();
+    const stopped = iterator.return?.();
+    expect(await waiting).toEqual({ done: true, value: undefined });
+    expect(await stopped).toEqual({ done: true, value: undefined });
+    expect(closed).toBe(true);
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+  });
+
   it('an already aborted signal makes no model call at all', async () => {
     const model = script();
     const controller = new AbortController();

@@ -170,7 +170,9 @@ class ToolLoopStream implements ReadThroughIterator<ChatClientResponse>, ModelCa
   }
 
   #onRoundChunk(chunk: ChatClientResponse): MaybeAsyncResult<unknown> | typeof SKIP {
-    const round = this.#round as ActiveRound;
+    const round = this.#round;
+    // `return()` took the round while this read waited for the chunk: the iteration is over.
+    if (round === undefined) return this.#pull();
     let outgoing: ChatClientResponse | undefined;
     try {
       outgoing = round.handler.accept(chunk);
@@ -182,16 +184,16 @@ class ToolLoopStream implements ReadThroughIterator<ChatClientResponse>, ModelCa
   }
 
   #onRoundEnd(): MaybeAsyncResult<unknown> {
-    const round = this.#round as ActiveRound;
+    const round = this.#round;
     this.#round = undefined;
-    round.resolve(round.handler.result());
+    round?.resolve(round.handler.result());
     return this.#pull();
   }
 
   #onRoundFailure(error: unknown): MaybeAsyncResult<unknown> {
-    const round = this.#round as ActiveRound;
+    const round = this.#round;
     this.#round = undefined;
-    round.reject(error);
+    round?.reject(error);
     return this.#pull();
   }
 
