@@ -9,6 +9,19 @@ import { tool } from '../tools/tool.js';
 import type { ToolCallback } from '../tools/tool-callback.js';
 import { ChatClient } from './chat-client.js';
 
+/** A streamed text delta `"<index> "`, as a model that ignores its signal yields it. */
+function numberDelta(index: number): ChatResponse {
+  return {
+    results: [
+      {
+        output: { role: 'assistant', text: `${index} `, toolCalls: [] },
+        metadata: { finishReason: null },
+      },
+    ],
+    metadata: {},
+  };
+}
+
 /** Tools that block until their signal aborts, reporting when they start and what they saw. */
 function blockingTools(names: string[]) {
   const started: string[] = [];
@@ -99,15 +112,7 @@ describe('ChatClient abort', () => {
       async *stream() {
         try {
           for (let index = 0; index < 100; index++) {
-            yield {
-              results: [
-                {
-                  output: { role: 'assistant', text: `${index} `, toolCalls: [] },
-                  metadata: { finishReason: null },
-                },
-              ],
-              metadata: {},
-            } satisfies ChatResponse;
+            yield numberDelta(index);
           }
           completed = true;
         } finally {
@@ -143,15 +148,7 @@ describe('ChatClient abort', () => {
         try {
           for (let index = 0; index < 5; index++) {
             await new Promise((resolve) => setTimeout(resolve, 5));
-            yield {
-              results: [
-                {
-                  output: { role: 'assistant', text: `${index} `, toolCalls: [] },
-                  metadata: { finishReason: null },
-                },
-              ],
-              metadata: {},
-            } satisfies ChatResponse;
+            yield numberDelta(index);
           }
         } finally {
           closed = true;
