@@ -38,7 +38,7 @@ export class ChatModelAdvisor implements CallAdvisor, StreamAdvisor {
       const signal = request.signal;
       return Promise.resolve(
         this.chatModel.call(prompt, signal === undefined ? NO_CALL_OPTIONS : { signal }),
-      ).then((chatResponse) => ({ chatResponse, context: { ...request.context } }));
+      ).then(responseTo.bind(undefined, request));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -55,6 +55,16 @@ export class ChatModelAdvisor implements CallAdvisor, StreamAdvisor {
 
 /** The call options of a request without a signal: one frozen object for every call. */
 const NO_CALL_OPTIONS = Object.freeze({});
+
+/**
+ * The advisor's response to `request`: the model's, with a copy of the request's context. Bound
+ * per call rather than an arrow made per call: V8 keeps the optimized code of such an arrow only
+ * while one lives, so every full GC between calls threw it away (recompiled on the next calls,
+ * measured with `node --trace-opt`); this function lives as long as the module.
+ */
+function responseTo(request: ChatClientRequest, chatResponse: ChatResponse): ChatClientResponse {
+  return { chatResponse, context: { ...request.context } };
+}
 
 /**
  * One iteration of {@link ChatModelAdvisor.adviseStream}: on the first read, checks the signal,

@@ -5,6 +5,7 @@ import {
   type ReadThroughIterator,
   readThrough,
 } from '../internal/read-through.js';
+import { stopFlagFor } from '../internal/stream-stop-flags.js';
 
 /**
  * An async iterable whose every iteration runs `run` with a signal of its own (following
@@ -21,6 +22,9 @@ export function abortOnReturn<T>(
   return {
     [Symbol.asyncIterator](): ReadThroughIterator<T> {
       const controller = new AbortController();
+      // Without an outer signal, only this iteration's `return()` aborts the signal: its flag
+      // spares the stream loop a read of the signal per chunk (see stream-stop-flags.ts).
+      const stopFlag = outer === undefined ? stopFlagFor(controller.signal) : undefined;
       const signal =
         outer === undefined ? controller.signal : AbortSignal.any([outer, controller.signal]);
       const source = run(signal)[Symbol.asyncIterator]();
@@ -28,8 +32,10 @@ export function abortOnReturn<T>(
         next: () => source.next(),
         [READ_THROUGH]: <R>(reader: ChunkReader<T, R>) => readThrough(source, reader),
         async return(value?: unknown): Promise<IteratorResult<T>> {
-          if (!controller.signal.aborted)
+          if (!controller.signal.aborted) {
+            if (stopFlag !== undefined) stopFlag.stopped = true;
             controller.abort(new AbortError('The stream was stopped by its consumer'));
+          }
           if (source.return !== undefined) await source.return().catch(() => undefined);
           return { done: true, value: value as T };
         },

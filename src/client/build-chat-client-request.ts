@@ -1,4 +1,5 @@
 import type { ChatClientRequest } from '../advisors/index.js';
+import { keepInstanceShape } from '../internal/keep-instance-shape.js';
 import type { Message, UserMessage } from '../messages/index.js';
 import type { ChatModel, ChatOptions } from '../model/index.js';
 import { assertUniqueToolNames } from '../tools/assert-unique-tool-names.js';
@@ -65,7 +66,7 @@ function assembleRequest(
   const options: ChatOptions = mergeChatOptions(chatModel.defaultOptions, state.options);
   if (toolCallbacks.length > 0) {
     assertUniqueToolNames(toolCallbacks, 'the ChatClient request');
-    options.toolCallbacks = toolCallbacks;
+    withToolCallbacks(options, toolCallbacks);
   }
   if (hasEntries(state.toolContext)) {
     options.toolContext = { ...options.toolContext, ...state.toolContext };
@@ -79,6 +80,16 @@ function assembleRequest(
   if (state.listeners.length > 0) request.listeners = state.listeners;
   return request;
 }
+
+function withToolCallbacks(options: ChatOptions, toolCallbacks: ToolCallback[]): ChatOptions {
+  options.toolCallbacks = toolCallbacks;
+  return options;
+}
+
+// The options of a request with tools and no other option: built property by property, so only a
+// live instance keeps their hidden class (and the prompt view's, the same): without this one,
+// every full GC deoptimized the request, the model advisor and the tool-calling manager.
+keepInstanceShape(withToolCallbacks(mergeChatOptions(), []));
 
 function hasEntries(record: Readonly<Record<string, unknown>>): boolean {
   for (const _key in record) return true;

@@ -9,6 +9,19 @@ import { tool } from '../tools/tool.js';
 import type { ToolCallback } from '../tools/tool-callback.js';
 import { ChatClient } from './chat-client.js';
 
+/** A streamed text delta `"<index> "`, as a model that ignores its signal yields it. */
+function numberDelta(index: number): ChatResponse {
+  return {
+    results: [
+      {
+        output: { role: 'assistant', text: `${index} `, toolCalls: [] },
+        metadata: { finishReason: null },
+      },
+    ],
+    metadata: {},
+  };
+}
+
 /** Tools that block until their signal aborts, reporting when they start and what they saw. */
 function blockingTools(names: string[]) {
   const started: string[] = [];
@@ -99,15 +112,7 @@ describe('ChatClient abort', () => {
       async *stream() {
         try {
           for (let index = 0; index < 100; index++) {
-            yield {
-              results: [
-                {
-                  output: { role: 'assistant', text: `${index} `, toolCalls: [] },
-                  metadata: { finishReason: null },
-                },
-              ],
-              metadata: {},
-            } satisfies ChatResponse;
+            yield numberDelta(index);
           }
           completed = true;
         } finally {
@@ -133,6 +138,35 @@ describe('ChatClient abort', () => {
     expect(deltas).toEqual(['0 ']);
     expect(closed).toBe(true);
     expect(completed).toBe(false);
+  });
+
+  it('stream: a read still waiting for its chunk when the stream is stopped ends the iteration', async () => {
+    let closed = false;
+    const model: ChatModel = {
+      call: () => Promise.reject(new Error('streams only')),
+      async *stream() {
+        try {
+          for (let index = 0; index < 5; index++) {
+            await new Promise((resolve) => setTimeout(resolve, 5));
+            yield numberDelta(index);
+          }
+        } finally {
+          closed = true;
+        }
+      },
+    };
+    const iterator = ChatClient.create(model)
+      .prompt('go')
+      .stream()
+      .content()
+      [Symbol.asyncIterator]();
+    expect(await iterator.next()).toEqual({ done: false, value: '0 ' });
+    const waiting = iterator.next();
+    const stopped = iterator.return?.();
+    expect(await waiting).toEqual({ done: true, value: undefined });
+    expect(await stopped).toEqual({ done: true, value: undefined });
+    expect(closed).toBe(true);
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
   });
 
   it('an already aborted signal makes no model call at all', async () => {

@@ -55,7 +55,15 @@ class DeferredAsyncIterator<T> implements ReadThroughIterator<T> {
       }
       this.#starting = this.#start(built);
     }
-    return this.#starting.then(
+    return this.#readWhenStarted(this.#starting, reader);
+  }
+
+  /** Reads the source once it is built (a method of its own: see `readWithNext` in read-through.ts). */
+  #readWhenStarted<R>(
+    starting: Promise<AsyncIterator<T> | undefined>,
+    reader: ChunkReader<T, R>,
+  ): Promise<IteratorResult<R, undefined>> {
+    return starting.then(
       (started) => (started === undefined ? reader.end() : readThrough(started, reader)),
       (error: unknown) => reader.fail(error),
     );

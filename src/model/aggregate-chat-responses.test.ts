@@ -35,6 +35,22 @@ describe('aggregateChatResponses', () => {
     expect(result.results[0]?.metadata.finishReason).toBe('tool_calls');
   });
 
+  it('aggregates every generation by its index, whether a chunk carries one, several or a hole', () => {
+    const call = toolCall('call-1', 'weather', { city: 'Rome' });
+    const generation = (text: string | null, calls = [] as (typeof call)[]) =>
+      chunk(text, { calls }).results[0] as ChatResponse['results'][number];
+    const sparse: ChatResponse['results'] = [];
+    sparse[1] = generation(' two', [call]);
+    const result = aggregateChatResponses([
+      { results: [generation('one')], metadata: {} },
+      { results: [generation(' more'), generation('two')], metadata: {} },
+      { results: sparse, metadata: {} },
+      { results: [generation('!')], metadata: {} },
+    ]);
+    expect(result.results.map((each) => each.output.text)).toEqual(['one more!', 'two two']);
+    expect(result.results.map((each) => each.output.toolCalls)).toEqual([[], [call]]);
+  });
+
   it('takes usage from the chunk that carries it, not from zeroed chunks after it', () => {
     const usage = { promptTokens: 10, completionTokens: 5, totalTokens: 15 };
     const zero = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };

@@ -40,6 +40,11 @@ export class ChatResponseAggregator {
       this.metadata = { ...this.metadata, ...rest };
     }
     const results = chunk.results;
+    // The usual chunk has one generation: no hole check and no loop for it.
+    if (results.length === 1 && results[0] !== undefined) {
+      this.addGeneration(0, results[0]);
+      return;
+    }
     for (let index = 0; index < results.length; index++) {
       if (!(index in results)) continue;
       this.addGeneration(index, results[index] as Generation);
@@ -63,7 +68,10 @@ export class ChatResponseAggregator {
       accumulator.text += output.text;
       accumulator.sawText = true;
     }
-    for (const call of output.toolCalls) accumulator.toolCalls.push(call);
+    const toolCalls = output.toolCalls;
+    for (let index = 0; index < toolCalls.length; index++) {
+      accumulator.toolCalls.push(toolCalls[index] as ToolCall);
+    }
     if (output.metadata) {
       accumulator.messageMetadata = { ...accumulator.messageMetadata, ...output.metadata };
     }

@@ -5,6 +5,7 @@ import type {
   StreamAdvisorChain,
 } from '../advisors/index.js';
 import { TOOL_LOOP_TURN_ID } from '../advisors/index.js';
+import { keepInstanceShape } from '../internal/keep-instance-shape.js';
 import { type ChatResponse, type Generation, isUsageEmpty, type Usage } from '../model/index.js';
 import { createTurnEventEmitter } from '../observability/turn-event-emitter.js';
 import { newTurnId } from './new-turn-id.js';
@@ -208,6 +209,15 @@ function newState(
   };
 }
 
+/** The turn's advisor context: the request's, with the turn id. */
+function turnContext(context: Record<string, unknown>, turnId: string): Record<string, unknown> {
+  return { ...context, [TOOL_LOOP_TURN_ID]: turnId };
+}
+
+// A computed key adds its property after the copy: only a live instance keeps that hidden class,
+// and without this one every full GC deoptimized the loop (see keepInstanceShape).
+keepInstanceShape(turnContext({}, ''));
+
 const NO_EXECUTE_OPTIONS: ExecuteToolCallsOptions = Object.freeze({});
 
 /** Seeds the state with the request `doInitializeLoop` answered with (in place: no copy). */
@@ -225,7 +235,7 @@ function startState(
       : resumedHistory(approval, initialized.prompt.messages);
   const usage = approval.resume?.state.usage;
   if (usage !== undefined) state.usage.addRound({ results: [], metadata: { usage } });
-  state.context = { ...initialized.context, [TOOL_LOOP_TURN_ID]: turnId };
+  state.context = turnContext(initialized.context, turnId);
   state.instructions = history;
   state.options = initialized.prompt.options;
   state.history = history;

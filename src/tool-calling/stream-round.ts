@@ -1,4 +1,5 @@
 import type { ChatClientResponse } from '../advisors/index.js';
+import { type StreamStopFlag, stopFlagOf } from '../internal/stream-stop-flags.js';
 import {
   addUsage,
   type ChatResponse,
@@ -27,8 +28,12 @@ import type { ToolLoopState } from './tool-loop-state.js';
 export class StreamRound {
   readonly #state: ToolLoopState;
   readonly #hooks: ToolLoopHooks;
+  /** The signal read on every chunk; `undefined` when there is none or it has a stop flag. */
+  readonly #signal: AbortSignal | undefined;
+  /** Read instead of the signal when only the stream's `return()` aborts it (stream-stop-flags.ts). */
+  readonly #stopFlag: StreamStopFlag | undefined;
   readonly #aggregator = new ChatResponseAggregator();
-  /** The turn's usage before this round. */
+  /** The turn's usage before this round; `undefined` when it is empty (nothing to add). */
   readonly #previousUsage: Usage | undefined;
   #context: Record<string, unknown>;
   /** The round's usage is the last non-empty one: a trailing zero-usage chunk must not hide it. */
@@ -37,22 +42,37 @@ export class StreamRound {
   constructor(hooks: ToolLoopHooks, state: ToolLoopState, context: Record<string, unknown>) {
     this.#hooks = hooks;
     this.#state = state;
-    this.#previousUsage = state.usage.total;
+    this.#stopFlag = stopFlagOf(state.signal);
+    this.#signal = this.#stopFlag === undefined ? state.signal : undefined;
+    const previousUsage = state.usage.total;
+    this.#previousUsage = isUsageEmpty(previousUsage) ? undefined : previousUsage;
     this.#context = context;
   }
 
   /** What the caller sees of one chunk; `undefined` withholds it. Throws once the caller aborted. */
   accept(chunk: ChatClientResponse): ChatClientResponse | undefined {
-    const state = this.#state;
-    throwIfAborted(state.signal);
+    // Every chunk of every stream passes here: the usual text delta (no tool calls, no usage, no
+    // listener) is handed on as it is, after as few reads as its checks need.
+    if (this.#stopFlag?.stopped || this.#signal?.aborted) throwIfAborted(this.#state.signal);
     this.#context = chunk.context;
     const response = chunk.chatResponse;
     if (response === null) return chunk;
     this.#aggregator.add(response);
-    if (!isUsageEmpty(response.metadata.usage)) this.#roundUsage = response.metadata.usage;
+    const usage = response.metadata.usage;
+    const carriesUsage = usage !== undefined && !isUsageEmpty(usage);
+    if (carriesUsage) this.#roundUsage = usage;
+    const state = this.#state;
     if (state.events !== undefined) emitDeltas(state.events, state, response);
-    const outgoing = this.#outgoing(response);
-    return outgoing === undefined ? undefined : withChatResponse(chunk, outgoing);
+    if (!state.finalAnswer && !this.#hooks.isToolCallResponse(response)) {
+      return carriesUsage && this.#previousUsage !== undefined
+        ? withChatResponse(chunk, this.#withPreviousUsage(response))
+        : chunk;
+    }
+    const outgoing = state.finalAnswer
+      ? (finalAnswerResponse(response, false) ?? undefined)
+      : textOnly(response);
+    if (outgoing === undefined) return undefined;
+    return withChatResponse(chunk, this.#withPreviousUsage(outgoing));
   }
 
   /** The round's aggregate for the loop core; `chatResponse: null` when no response streamed. */
@@ -63,16 +83,14 @@ export class StreamRound {
     return { chatResponse: aggregate, context: this.#context };
   }
 
-  #outgoing(chunk: ChatResponse): ChatResponse | undefined {
-    let outgoing: ChatResponse | undefined = chunk;
-    if (this.#state.finalAnswer) outgoing = finalAnswerResponse(chunk, false) ?? undefined;
-    else if (this.#hooks.isToolCallResponse(chunk)) outgoing = textOnly(chunk);
-    if (outgoing === undefined) return undefined;
+  /** The outgoing chunk with the earlier rounds' usage added to the usage it carries. */
+  #withPreviousUsage(outgoing: ChatResponse): ChatResponse {
     const previousUsage = this.#previousUsage;
-    if (isUsageEmpty(previousUsage) || isUsageEmpty(outgoing.metadata.usage)) return outgoing;
+    const usage = outgoing.metadata.usage;
+    if (previousUsage === undefined || isUsageEmpty(usage)) return outgoing;
     return {
       ...outgoing,
-      metadata: { ...outgoing.metadata, usage: addUsage(previousUsage, outgoing.metadata.usage) },
+      metadata: { ...outgoing.metadata, usage: addUsage(previousUsage, usage) },
     };
   }
 }

@@ -149,6 +149,14 @@ class ToolLoopStream implements ReadThroughIterator<ChatClientResponse>, ModelCa
       return reader.fail(failure.error);
     }
     if (this.#finished) return reader.end();
+    return this.#pullWhenWoken();
+  }
+
+  /**
+   * {@link #pull} once the core started a round, emitted a chunk or ended. A method of its own:
+   * its callbacks' scope would otherwise be allocated on every read of a chunk.
+   */
+  #pullWhenWoken(): Promise<IteratorResult<unknown, undefined>> {
     return new Promise<void>((resolve) => {
       this.#wake = resolve;
     }).then(() => this.#pull());
@@ -162,7 +170,9 @@ class ToolLoopStream implements ReadThroughIterator<ChatClientResponse>, ModelCa
   }
 
   #onRoundChunk(chunk: ChatClientResponse): MaybeAsyncResult<unknown> | typeof SKIP {
-    const round = this.#round as ActiveRound;
+    const round = this.#round;
+    // `return()` took the round while this read waited for the chunk: the iteration is over.
+    if (round === undefined) return this.#pull();
     let outgoing: ChatClientResponse | undefined;
     try {
       outgoing = round.handler.accept(chunk);
@@ -174,16 +184,16 @@ class ToolLoopStream implements ReadThroughIterator<ChatClientResponse>, ModelCa
   }
 
   #onRoundEnd(): MaybeAsyncResult<unknown> {
-    const round = this.#round as ActiveRound;
+    const round = this.#round;
     this.#round = undefined;
-    round.resolve(round.handler.result());
+    round?.resolve(round.handler.result());
     return this.#pull();
   }
 
   #onRoundFailure(error: unknown): MaybeAsyncResult<unknown> {
-    const round = this.#round as ActiveRound;
+    const round = this.#round;
     this.#round = undefined;
-    round.reject(error);
+    round?.reject(error);
     return this.#pull();
   }
 
