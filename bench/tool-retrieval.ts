@@ -131,6 +131,12 @@ const ALL_INDEXES: IndexKind[] = [
     variant: true,
   },
   {
+    name: 'LexicalToolIndex, expansion + word vectors, no Chinese glosses',
+    create: () =>
+      new LexicalToolIndex({ expansion: true, wordVectors: true, chineseGlosses: false }),
+    variant: true,
+  },
+  {
     name: 'Bm25ToolIndex, no stemming',
     create: () => new Bm25ToolIndex({ stemming: false }),
     variant: true,
@@ -786,7 +792,8 @@ async function main(): Promise<void> {
   if (INDEXES.some((kind) => kind.slow === true)) await SentenceEncoderEmbeddingModel.load();
   if (SMOKE) await smokeSentenceEncoder();
   await qualitySection(lines);
-  await latencySection(lines, tableLoads);
+  // TOOL_RETRIEVAL_LATENCY=0 skips the latency runs (for trying a variant's quality in seconds).
+  if (process.env.TOOL_RETRIEVAL_LATENCY !== '0') await latencySection(lines, tableLoads);
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
