@@ -38,6 +38,12 @@ interface Query {
   gold: Set<string>;
   /** The held-out half (see {@link isHeldOut}); the others are the tuning half. */
   heldOut: boolean;
+  /**
+   * BFCL: the functions as the query's own entry defines them. Several entries define one name
+   * differently (412 of the 1,438 names); the pool keeps one definition per name, and for this query
+   * these replace the pooled ones of their names (see {@link evaluate}).
+   */
+  ownTools?: readonly ToolReference[];
 }
 
 /**
@@ -50,6 +56,8 @@ function isHeldOut(id: string): boolean {
 
 interface Corpus {
   tools: ToolReference[];
+  /** The pooled definition of each tool name (restored after a query's own definitions). */
+  byName?: ReadonlyMap<string, ToolReference>;
   /** Index tool name → the name gold answers use. */
   goldName: (toolName: string) => string;
 }
@@ -213,6 +221,7 @@ const ALL_INDEXES: IndexKind[] = [
 ];
 
 /**
+ * `TOOL_RETRIEVAL_LATENCY=0` skips the latency runs.
  * `TOOL_RETRIEVAL_INDEXES=<regular expression>` measures only the indexes whose names match (for
  * trying a variant without the whole run); RESULTS.md is always made from a run of all of them.
  */
@@ -294,20 +303,37 @@ function bfclQueryText(entry: Record<string, unknown>): string {
     .join('\n');
 }
 
-function loadBfcl(): { corpus: Corpus; sets: Map<string, Query[]> } {
+function bfclTool(fn: BfclFunction): ToolReference {
+  return {
+    toolName: fn.name,
+    summary: fn.description ?? '',
+    inputSchema: bfclSchema(fn.parameters ?? {}) as ToolReference['inputSchema'],
+  };
+}
+
+interface Bfcl {
+  corpus: Corpus;
+  sets: Map<string, Query[]>;
+  /** Each entry's own function definitions, by entry id. */
+  entryTools: Map<string, ToolReference[]>;
+  /** Names that several entries define differently. */
+  redefinedNames: number;
+}
+
+function loadBfcl(): Bfcl {
   const tools = new Map<string, ToolReference>();
   const sets = new Map<string, Query[]>();
+  const entryTools = new Map<string, ToolReference[]>();
+  const definitions = new Map<string, Set<string>>();
   for (const file of BFCL_FILES) {
     const entries = readJsonLines(resolve(BFCL, `BFCL_v4_${file}.json`));
     for (const entry of entries) {
-      for (const fn of entry.function as BfclFunction[]) {
-        if (!tools.has(fn.name)) {
-          tools.set(fn.name, {
-            toolName: fn.name,
-            summary: fn.description ?? '',
-            inputSchema: bfclSchema(fn.parameters ?? {}) as ToolReference['inputSchema'],
-          });
-        }
+      const own = (entry.function as BfclFunction[]).map(bfclTool);
+      entryTools.set(entry.id as string, own);
+      for (const tool of own) {
+        if (!tools.has(tool.toolName)) tools.set(tool.toolName, tool);
+        const seen = definitions.get(tool.toolName) ?? new Set<string>();
+        definitions.set(tool.toolName, seen.add(JSON.stringify([tool.summary, tool.inputSchema])));
       }
     }
     const answersPath = resolve(BFCL, 'possible_answer', `BFCL_v4_${file}.json`);
@@ -326,17 +352,25 @@ function loadBfcl(): { corpus: Corpus; sets: Map<string, Query[]> } {
         text: bfclQueryText(entry),
         gold: gold.get(entry.id as string) ?? new Set(),
         heldOut: isHeldOut(entry.id as string),
+        ownTools: entryTools.get(entry.id as string) ?? [],
       })),
     );
   }
-  return { corpus: { tools: [...tools.values()], goldName: (name) => name }, sets };
+  return {
+    corpus: { tools: [...tools.values()], byName: tools, goldName: (name) => name },
+    sets,
+    entryTools,
+    redefinedNames: [...definitions.values()].filter((seen) => seen.size > 1).length,
+  };
 }
 
-function loadParaphrases(): Query[] {
+/** The paraphrases; each keeps the BFCL entry it rewords (its `id`) for that entry's definitions. */
+function loadParaphrases(entryTools: ReadonlyMap<string, ToolReference[]>): Query[] {
   return readJsonLines(PARAPHRASES).map((entry) => ({
     text: entry.query as string,
     gold: new Set(entry.gold as string[]),
     heldOut: isHeldOut(entry.id as string),
+    ownTools: entryTools.get(entry.id as string) ?? [],
   }));
 }
 
@@ -409,7 +443,18 @@ async function evaluate(
   let heldOut = 0;
   let tuningRecall5 = 0;
   for (const query of queries) {
+    // The query is searched against the pool with its own entry's definitions of its functions
+    // (replacing the pooled ones of the same names, which are put back afterwards): the gold tool is
+    // the one the request was written for, and every name still has one definition in the index.
+    const own = query.ownTools ?? [];
+    if (own.length > 0) await index.indexTools(SESSION, own);
     const response = await index.search({ sessionId: SESSION, query: query.text, maxResults: 10 });
+    if (own.length > 0) {
+      await index.indexTools(
+        SESSION,
+        own.map((tool) => corpus.byName?.get(tool.toolName) ?? tool),
+      );
+    }
     const ranked: string[] = [];
     for (const reference of response.toolReferences) {
       const name = corpus.goldName(reference.toolName);
@@ -468,7 +513,7 @@ async function qualitySection(lines: string[]): Promise<void> {
   }
   const bfcl = loadBfcl();
   const live = loadLiveMcpBench();
-  const paraphrases = loadParaphrases();
+  const paraphrases = loadParaphrases(bfcl.entryTools);
   const take = <T>(items: readonly T[]) => items.slice(0, count(items.length, 15));
   const sets: [string, Corpus, readonly Query[]][] = [
     ['LiveMCPBench', live.corpus, take(live.queries)],
@@ -485,7 +530,7 @@ async function qualitySection(lines: string[]): Promise<void> {
   const relevantSample = take(bfcl.sets.get('live_multiple') ?? []);
 
   lines.push(
-    `Corpora: **BFCL v4** — every function of the six files pooled and de-duplicated by name (first definition kept): ${bfcl.corpus.tools.length} tools, one index; **LiveMCPBench** — ${live.corpus.tools.length} MCP tools of 70 servers, each indexed as \`<server id>::<tool name>\` with its server category (a hit is the gold tool name on any server); **BFCL paraphrases** — ${paraphrases.length} BFCL requests reworded by hand away from their gold tool's words, searched against the BFCL pool (\`bench/data/bfcl-paraphrases/README.md\` says how they were made).`,
+    `Corpora: **BFCL v4** — every function of the six files pooled by name: ${bfcl.corpus.tools.length} tools, one index, holding the first definition of each name; ${bfcl.redefinedNames} names are defined differently by several entries (other descriptions or parameters), so each query is searched with its own entry's definitions in place of the pooled ones of those names (put back after it), as the request was written against them; **LiveMCPBench** — ${live.corpus.tools.length} MCP tools of 70 servers, each indexed as \`<server id>::<tool name>\` with its server category (a hit is the gold tool name on any server); **BFCL paraphrases** — ${paraphrases.length} BFCL requests reworded by hand away from their gold tool's words, searched against the BFCL pool (\`bench/data/bfcl-paraphrases/README.md\` says how they were made).`,
     '',
     'Queries → search text: BFCL — the user messages of the first turn, joined (system messages skipped), unchanged; LiveMCPBench — the task `Question`, unchanged. Nothing is rewritten or shortened (the indexes read at most the first 4 KB). Gold: BFCL `ground_truth` function names; LiveMCPBench the annotated `Tools` list with the `N. ` prefix stripped' +
       ` (${live.unresolved} gold mentions that name no tool in tools.json are dropped; ${live.queries.length} tasks keep at least one).`,
@@ -792,7 +837,7 @@ async function main(): Promise<void> {
   if (INDEXES.some((kind) => kind.slow === true)) await SentenceEncoderEmbeddingModel.load();
   if (SMOKE) await smokeSentenceEncoder();
   await qualitySection(lines);
-  // TOOL_RETRIEVAL_LATENCY=0 skips the latency runs (for trying a variant's quality in seconds).
+  // `TOOL_RETRIEVAL_LATENCY=0` leaves the latency runs out (for iterating on quality).
   if (process.env.TOOL_RETRIEVAL_LATENCY !== '0') await latencySection(lines, tableLoads);
   process.stdout.write(`${lines.join('\n')}\n`);
 }
