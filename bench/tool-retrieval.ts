@@ -139,6 +139,12 @@ const ALL_INDEXES: IndexKind[] = [
     variant: true,
   },
   {
+    name: 'LexicalToolIndex, expansion + word vectors, no Chinese glosses',
+    create: () =>
+      new LexicalToolIndex({ expansion: true, wordVectors: true, chineseGlosses: false }),
+    variant: true,
+  },
+  {
     name: 'Bm25ToolIndex, no stemming',
     create: () => new Bm25ToolIndex({ stemming: false }),
     variant: true,

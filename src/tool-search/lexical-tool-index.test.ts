@@ -164,6 +164,39 @@ describe('LexicalToolIndex', () => {
     expect((await names(vectors, 'restart the service'))[0]).toBe('devops_restart_service');
   });
 
+  it('finds a tool described only in Chinese from an English request, and the reverse', async () => {
+    const tools = [
+      ...payments,
+      ref('get-tickets', '查询12306余票信息。', {
+        inputSchema: {
+          type: 'object',
+          properties: { date: { type: 'string', description: '查询日期，格式为 "yyyy-MM-dd"' } },
+        },
+      }),
+      ref(
+        'mcp_howtocook_getRecipeById',
+        '根据菜谱名称查询指定菜谱的完整详情，包括所需食材和制作步骤',
+      ),
+      ref(
+        'get-bbc-news',
+        '获取 BBC 新闻，提供全球新闻、英国新闻、商业、政治、健康、教育、科技、娱乐等资讯',
+      ),
+    ];
+    const glossed = new LexicalToolIndex();
+    const characters = new LexicalToolIndex({ chineseGlosses: false });
+    await glossed.indexTools('s', tools);
+    await characters.indexTools('s', tools);
+    expect(await names(characters, 'which ingredients and steps does it take')).toEqual([]);
+    expect((await names(glossed, 'which ingredients and steps does it take'))[0]).toBe(
+      'mcp_howtocook_getRecipeById',
+    );
+    expect((await names(glossed, 'latest technology and politics news'))[0]).toBe('get-bbc-news');
+    expect((await names(glossed, 'check remaining train tickets'))[0]).toBe('get-tickets');
+    // The characters still match themselves, and a request in Chinese finds an English tool.
+    expect((await names(characters, '菜谱'))[0]).toBe('mcp_howtocook_getRecipeById');
+    expect((await names(glossed, '支付供应商的账单'))[0]).toBe('finance_pay_vendor_bill');
+  });
+
   it('keeps word-vector scores in step with replaced tools, sessions and the category filter', async () => {
     const index = new LexicalToolIndex({ wordVectors: 2 });
     await index.indexTools('s', [
