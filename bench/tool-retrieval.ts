@@ -158,14 +158,32 @@ const ALL_INDEXES: IndexKind[] = [
     name: 'LexicalToolIndex, one text field (no field weights)',
     create: () =>
       new LexicalToolIndex({
-        fieldWeights: { name: 1, description: 1, parameterNames: 1, parameterDescriptions: 1 },
+        fieldWeights: {
+          name: 1,
+          description: 1,
+          parameterNames: 1,
+          parameterDescriptions: 1,
+          parameterValues: 1,
+        },
       }),
     variant: true,
   },
   {
     name: 'LexicalToolIndex, name + description only',
     create: () =>
-      new LexicalToolIndex({ fieldWeights: { parameterNames: 0, parameterDescriptions: 0 } }),
+      new LexicalToolIndex({
+        fieldWeights: { parameterNames: 0, parameterDescriptions: 0, parameterValues: 0 },
+      }),
+    variant: true,
+  },
+  {
+    name: 'LexicalToolIndex, expansion + word vectors, no parameter values (enum, const)',
+    create: () =>
+      new LexicalToolIndex({
+        expansion: true,
+        wordVectors: true,
+        fieldWeights: { parameterValues: 0 },
+      }),
     variant: true,
   },
   {

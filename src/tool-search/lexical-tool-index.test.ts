@@ -80,6 +80,33 @@ describe('LexicalToolIndex', () => {
     expect(await names(nameAndDescription, 'currency')).toEqual([]);
   });
 
+  it('indexes the values parameters allow (enum, const), and drops them when weighted 0', async () => {
+    const tools = [
+      ref('Movies_1_FindMovies', 'Search for movies at theaters', {
+        inputSchema: {
+          type: 'object',
+          properties: {
+            show_type: { type: 'string', enum: ['regular', '3d', 'imax'] },
+            genre: { type: 'string', description: 'The genre of the movie' },
+          },
+        },
+      }),
+      ref('Movies_1_GetTimesForMovie', 'Show times of a movie at theaters', {
+        inputSchema: {
+          type: 'object',
+          properties: { movie_name: { type: 'string', description: 'The title of the movie' } },
+        },
+      }),
+    ];
+    const index = new LexicalToolIndex();
+    await index.indexTools('s', tools);
+    expect(await names(index, 'imax')).toEqual(['Movies_1_FindMovies']);
+    expect((await names(index, 'a 3d movie in a theater'))[0]).toBe('Movies_1_FindMovies');
+    const withoutValues = new LexicalToolIndex({ fieldWeights: { parameterValues: 0 } });
+    await withoutValues.indexTools('s', tools);
+    expect(await names(withoutValues, 'imax')).toEqual([]);
+  });
+
   it('expands abbreviations and file extensions on both sides', async () => {
     const index = new LexicalToolIndex({ abbreviations: true });
     await index.indexTools('s', [
@@ -281,7 +308,13 @@ describe('LexicalToolIndex', () => {
     expect(
       () =>
         new LexicalToolIndex({
-          fieldWeights: { name: 0, description: 0, parameterNames: 0, parameterDescriptions: 0 },
+          fieldWeights: {
+            name: 0,
+            description: 0,
+            parameterNames: 0,
+            parameterDescriptions: 0,
+            parameterValues: 0,
+          },
         }),
     ).toThrow('at least one field weight must be positive');
     expect(() => new LexicalToolIndex({ expansion: { fullWeightWords: 0 } })).toThrow(

@@ -9,6 +9,7 @@ import type { WordVectorScorer } from '../internal/search-text/word-vector-score
 import type { WordVectors } from '../internal/search-text/word-vectors.js';
 import { containsHan, words } from '../internal/search-text/words.js';
 import { categoryMatcher } from './category-filter.js';
+import { schemaEnumValues } from './schema-enum-values.js';
 import type { ToolIndex } from './tool-index.js';
 import type { ToolReference, ToolSearchRequest, ToolSearchResponse } from './tool-reference.js';
 import { isBlank, schemaParameterFields } from './tool-search-text.js';
@@ -23,6 +24,11 @@ export interface LexicalToolIndexFieldWeights {
   readonly parameterNames?: number;
   /** Parameter descriptions. Default 1. */
   readonly parameterDescriptions?: number;
+  /**
+   * The string values parameters allow (`enum`, `const`): a request often names one ("a 3D
+   * movie", "Electropop tracks") rather than the parameter. Default 1.
+   */
+  readonly parameterValues?: number;
 }
 
 /**
@@ -51,7 +57,7 @@ export interface LexicalQueryExpansion {
 
 /** Options of {@link LexicalToolIndex}. */
 export interface LexicalToolIndexOptions {
-  /** Field weights; a weight of 0 leaves the field out. */
+  /** Field weights; a weight of 0 leaves the field out (of the word vectors too). */
   readonly fieldWeights?: LexicalToolIndexFieldWeights;
   /**
    * Expand queries with related words from the bundled table (`false`, the default: no expansion,
@@ -149,6 +155,7 @@ export class LexicalToolIndex implements ToolIndex {
       weights.description ?? 1.5,
       weights.parameterNames ?? 1,
       weights.parameterDescriptions ?? 1,
+      weights.parameterValues ?? 1,
     ];
     if (this.#fieldWeights.some((weight) => !(weight >= 0))) {
       throw new InvalidArgumentError('field weights must be numbers >= 0');
@@ -294,6 +301,7 @@ export class LexicalToolIndex implements ToolIndex {
         reference.summary,
         parameters.names.join(' '),
         parameters.descriptions.join(' '),
+        schemaEnumValues(reference.inputSchema).join(' '),
       ];
       const fieldWords = texts.map((text) => contentWords(this.#withGlosses(text)));
       session.scorer.add(
@@ -302,7 +310,10 @@ export class LexicalToolIndex implements ToolIndex {
           this.#fieldWeights[field] === 0 ? [] : this.#terms(words),
         ),
       );
-      session.vectorScorer?.add(id, fieldWords.flat());
+      session.vectorScorer?.add(
+        id,
+        fieldWords.filter((_, field) => this.#fieldWeights[field] !== 0).flat(),
+      );
     }
   }
 
