@@ -460,19 +460,29 @@ async function evaluate(
   let heldOutRecall5 = 0;
   let heldOut = 0;
   let tuningRecall5 = 0;
+  // Definitions indexed in place of the pooled ones, by name.
+  const swapped = new Map<string, ToolReference>();
   for (const query of queries) {
-    // The query is searched against the pool with its own entry's definitions of its functions
-    // (replacing the pooled ones of the same names, which are put back afterwards): the gold tool is
-    // the one the request was written for, and every name still has one definition in the index.
-    const own = query.ownTools ?? [];
-    if (own.length > 0) await index.indexTools(SESSION, own);
-    const response = await index.search({ sessionId: SESSION, query: query.text, maxResults: 10 });
-    if (own.length > 0) {
-      await index.indexTools(
-        SESSION,
-        own.map((tool) => corpus.byName?.get(tool.toolName) ?? tool),
-      );
+    // The query is searched against the pool with its own entry's definitions of its functions in
+    // place of the pooled ones of the same names (every other name back to its pooled one): the
+    // gold tool is the one the request was written for, and every name has one definition in the
+    // index. Only definitions that differ from the indexed ones are re-indexed.
+    const wanted = new Map((query.ownTools ?? []).map((tool) => [tool.toolName, tool]));
+    const changes: ToolReference[] = [];
+    for (const [name, tool] of swapped) {
+      if (!wanted.has(name)) {
+        changes.push(corpus.byName?.get(name) ?? tool);
+        swapped.delete(name);
+      }
     }
+    for (const [name, tool] of wanted) {
+      const indexed = swapped.get(name) ?? corpus.byName?.get(name);
+      if (indexed !== undefined && sameDefinition(indexed, tool)) continue;
+      changes.push(tool);
+      swapped.set(name, tool);
+    }
+    if (changes.length > 0) await index.indexTools(SESSION, changes);
+    const response = await index.search({ sessionId: SESSION, query: query.text, maxResults: 10 });
     const ranked: string[] = [];
     for (const reference of response.toolReferences) {
       const name = corpus.goldName(reference.toolName);
@@ -491,6 +501,12 @@ async function evaluate(
     const first = ranked.findIndex((name) => query.gold.has(name));
     mrr += first < 0 ? 0 : 1 / (first + 1);
   }
+  if (swapped.size > 0) {
+    await index.indexTools(
+      SESSION,
+      [...swapped.keys()].map((name) => corpus.byName?.get(name) as ToolReference),
+    );
+  }
   const n = queries.length;
   return {
     recall1: recall1 / n,
@@ -500,6 +516,10 @@ async function evaluate(
     heldOutRecall5: heldOutRecall5 / Math.max(1, heldOut),
     queries: n,
   };
+}
+
+function sameDefinition(a: ToolReference, b: ToolReference): boolean {
+  return a.summary === b.summary && JSON.stringify(a.inputSchema) === JSON.stringify(b.inputSchema);
 }
 
 async function buildIndex(
