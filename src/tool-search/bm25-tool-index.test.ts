@@ -140,6 +140,28 @@ describe('Bm25ToolIndex', () => {
     expect(index.search({ sessionId: '', query: 'weather' }).toolReferences).toEqual([]);
   });
 
+  it('stays correct while tools are replaced again and again between searches', async () => {
+    const index = new Bm25ToolIndex();
+    const tools = Array.from({ length: 300 }, (_, i) =>
+      ref(`tool_${i}`, `Handles record number ${i} of the archive`),
+    );
+    index.indexTools('s', tools);
+    for (let round = 0; round < 60; round++) {
+      const replaced = tools.slice((round * 7) % 290, ((round * 7) % 290) + 10);
+      index.indexTools(
+        's',
+        replaced.map((tool) => ref(tool.toolName, `${tool.summary}, revision ${round}`)),
+      );
+      // Lets a deferred clean-up of the replaced entries start between two changes.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(names(index.search({ sessionId: 's', query: `revision ${round}` }))).toHaveLength(10);
+    }
+    expect(index.size('s')).toBe(300);
+    expect(
+      names(index.search({ sessionId: 's', query: 'archive', maxResults: 1000 })),
+    ).toHaveLength(300);
+  });
+
   it('honours maxResults (default 10), minScore and the category filter', () => {
     const index = new Bm25ToolIndex();
     index.indexTools('s', library());

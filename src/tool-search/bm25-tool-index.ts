@@ -43,7 +43,7 @@ interface Bm25Document {
 }
 
 interface Bm25Session {
-  readonly search: MiniSearch<Bm25Document>;
+  search: MiniSearch<Bm25Document>;
   readonly byName: Map<string, { id: number; reference: ToolReference }>;
   readonly byId: Map<number, ToolReference>;
   nextId: number;
@@ -118,6 +118,7 @@ export class Bm25ToolIndex implements ToolIndex {
     let categoryFilterApplied = false;
     const terms = queryTerms(request.query);
     if (session !== undefined && terms.length > 0) {
+      if (session.search.dirtCount > 0) this.#rebuild(session);
       const inCategory = categoryMatcher([...session.byId.values()], request.categoryFilter);
       categoryFilterApplied = inCategory !== undefined;
       const hits = session.search.search(terms.join(' '), {
@@ -158,16 +159,33 @@ export class Bm25ToolIndex implements ToolIndex {
     return this.#sessions.get(sessionId)?.byName.size ?? 0;
   }
 
+  /**
+   * A replaced tool stays in MiniSearch's postings until vacuumed, and counts in its document
+   * frequencies: enough of them make a word's IDF negative and drop the tools that still use it.
+   * MiniSearch's own vacuuming runs deferred and lost documents added while it ran, so the first
+   * search after replacements rebuilds the index in one go instead.
+   */
+  #rebuild(session: Bm25Session): void {
+    session.search = this.#createSearch();
+    session.search.addAll(
+      [...session.byId].map(([id, reference]) => ({ id, ...toolSearchDocument(reference) })),
+    );
+  }
+
+  #createSearch(): MiniSearch<Bm25Document> {
+    return new MiniSearch<Bm25Document>({
+      fields: ['name', 'description', 'parameters'],
+      tokenize: words,
+      processTerm: this.#processTerm,
+      autoVacuum: false,
+    });
+  }
+
   #session(sessionId: string): Bm25Session {
     let session = this.#sessions.get(sessionId);
     if (session === undefined) {
       session = {
-        search: new MiniSearch<Bm25Document>({
-          fields: ['name', 'description', 'parameters'],
-          tokenize: words,
-          processTerm: this.#processTerm,
-          autoVacuum: true,
-        }),
+        search: this.#createSearch(),
         byName: new Map(),
         byId: new Map(),
         nextId: 0,

@@ -80,6 +80,33 @@ describe('LexicalToolIndex', () => {
     expect(await names(nameAndDescription, 'currency')).toEqual([]);
   });
 
+  it('indexes the values parameters allow (enum, const), and drops them when weighted 0', async () => {
+    const tools = [
+      ref('Movies_1_FindMovies', 'Search for movies at theaters', {
+        inputSchema: {
+          type: 'object',
+          properties: {
+            show_type: { type: 'string', enum: ['regular', '3d', 'imax'] },
+            genre: { type: 'string', description: 'The genre of the movie' },
+          },
+        },
+      }),
+      ref('Movies_1_GetTimesForMovie', 'Show times of a movie at theaters', {
+        inputSchema: {
+          type: 'object',
+          properties: { movie_name: { type: 'string', description: 'The title of the movie' } },
+        },
+      }),
+    ];
+    const index = new LexicalToolIndex();
+    await index.indexTools('s', tools);
+    expect(await names(index, 'imax')).toEqual(['Movies_1_FindMovies']);
+    expect((await names(index, 'a 3d movie in a theater'))[0]).toBe('Movies_1_FindMovies');
+    const withoutValues = new LexicalToolIndex({ fieldWeights: { parameterValues: 0 } });
+    await withoutValues.indexTools('s', tools);
+    expect(await names(withoutValues, 'imax')).toEqual([]);
+  });
+
   it('expands abbreviations and file extensions on both sides', async () => {
     const index = new LexicalToolIndex({ abbreviations: true });
     await index.indexTools('s', [
@@ -135,6 +162,39 @@ describe('LexicalToolIndex', () => {
     expect((await names(vectors, 'any good cinema tonight'))[0]).toBe('find_movies');
     // A word match still counts: the best lexical hit keeps the top.
     expect((await names(vectors, 'restart the service'))[0]).toBe('devops_restart_service');
+  });
+
+  it('finds a tool described only in Chinese from an English request, and the reverse', async () => {
+    const tools = [
+      ...payments,
+      ref('get-tickets', '查询12306余票信息。', {
+        inputSchema: {
+          type: 'object',
+          properties: { date: { type: 'string', description: '查询日期，格式为 "yyyy-MM-dd"' } },
+        },
+      }),
+      ref(
+        'mcp_howtocook_getRecipeById',
+        '根据菜谱名称查询指定菜谱的完整详情，包括所需食材和制作步骤',
+      ),
+      ref(
+        'get-bbc-news',
+        '获取 BBC 新闻，提供全球新闻、英国新闻、商业、政治、健康、教育、科技、娱乐等资讯',
+      ),
+    ];
+    const glossed = new LexicalToolIndex();
+    const characters = new LexicalToolIndex({ chineseGlosses: false });
+    await glossed.indexTools('s', tools);
+    await characters.indexTools('s', tools);
+    expect(await names(characters, 'which ingredients and steps does it take')).toEqual([]);
+    expect((await names(glossed, 'which ingredients and steps does it take'))[0]).toBe(
+      'mcp_howtocook_getRecipeById',
+    );
+    expect((await names(glossed, 'latest technology and politics news'))[0]).toBe('get-bbc-news');
+    expect((await names(glossed, 'check remaining train tickets'))[0]).toBe('get-tickets');
+    // The characters still match themselves, and a request in Chinese finds an English tool.
+    expect((await names(characters, '菜谱'))[0]).toBe('mcp_howtocook_getRecipeById');
+    expect((await names(glossed, '支付供应商的账单'))[0]).toBe('finance_pay_vendor_bill');
   });
 
   it('keeps word-vector scores in step with replaced tools, sessions and the category filter', async () => {
@@ -248,7 +308,13 @@ describe('LexicalToolIndex', () => {
     expect(
       () =>
         new LexicalToolIndex({
-          fieldWeights: { name: 0, description: 0, parameterNames: 0, parameterDescriptions: 0 },
+          fieldWeights: {
+            name: 0,
+            description: 0,
+            parameterNames: 0,
+            parameterDescriptions: 0,
+            parameterValues: 0,
+          },
         }),
     ).toThrow('at least one field weight must be positive');
     expect(() => new LexicalToolIndex({ expansion: { fullWeightWords: 0 } })).toThrow(

