@@ -197,7 +197,7 @@ export class LexicalToolIndex implements ToolIndex {
   /** {@inheritDoc ToolIndex.indexTools} */
   indexTools(sessionId: string, references: readonly ToolReference[]): void | Promise<void> {
     if (references.length === 0) return;
-    const ready = this.#ready(references.some(hasChinese));
+    const ready = this.#ready(() => references.some(hasChinese));
     if (ready !== undefined) return ready.then(() => this.#add(sessionId, references));
     this.#add(sessionId, references);
   }
@@ -209,7 +209,7 @@ export class LexicalToolIndex implements ToolIndex {
 
   /** {@inheritDoc ToolIndex.search} */
   search(request: ToolSearchRequest): ToolSearchResponse | Promise<ToolSearchResponse> {
-    const ready = this.#ready(containsHan(request.query.slice(0, MAX_QUERY_LENGTH)));
+    const ready = this.#ready(() => containsHan(request.query.slice(0, MAX_QUERY_LENGTH)));
     if (ready !== undefined) return ready.then(() => this.#search(request));
     return this.#search(request);
   }
@@ -226,11 +226,12 @@ export class LexicalToolIndex implements ToolIndex {
 
   /**
    * A promise while a table the options need still has to be loaded, else `undefined`; the
-   * Chinese glossary is needed only for a text `withChinese`.
+   * Chinese glossary is needed only when the texts at hand contain Chinese (`withChinese`, asked
+   * only while the glossary is not loaded).
    */
-  #ready(withChinese: boolean): Promise<void> | undefined {
+  #ready(withChinese: () => boolean): Promise<void> | undefined {
     const glossary =
-      withChinese && this.#chineseGlosses && this.#glossary === undefined
+      this.#chineseGlosses && this.#glossary === undefined && withChinese()
         ? this.#loadGlossary()
         : undefined;
     const tables = this.#tablesReady();

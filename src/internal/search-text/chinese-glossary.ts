@@ -48,13 +48,14 @@ export class ChineseGlossary {
   gloss(text: string): string {
     const out: string[] = [];
     for (const match of text.matchAll(HAN_RUNS)) {
-      const run = [...match[0]];
+      // Code units, not characters: a cut through a surrogate pair just matches no headword.
+      const run = match[0];
       let start = 0;
       while (start < run.length) {
         let length = Math.min(MAX_WORD_LENGTH, run.length - start);
         let gloss: string | undefined;
         for (; length > 0; length--) {
-          gloss = this.#glosses.get(run.slice(start, start + length).join(''));
+          gloss = this.#glosses.get(run.substring(start, start + length));
           if (gloss !== undefined) break;
         }
         if (gloss === undefined) {
