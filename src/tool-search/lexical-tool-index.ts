@@ -5,6 +5,7 @@ import { FieldWeightedBm25 } from '../internal/search-text/field-weighted-bm25.j
 import type { RelatedWords } from '../internal/search-text/related-words.js';
 import { STOP_WORDS } from '../internal/search-text/stop-words.js';
 import { stemTerm } from '../internal/search-text/suffix-stemmer.js';
+import { TopScores } from '../internal/search-text/top-scores.js';
 import type { WordVectorScorer } from '../internal/search-text/word-vector-scorer.js';
 import type { WordVectors } from '../internal/search-text/word-vectors.js';
 import { containsHan, words } from '../internal/search-text/words.js';
@@ -13,6 +14,7 @@ import { schemaEnumValues } from './schema-enum-values.js';
 import type { ToolIndex } from './tool-index.js';
 import type { ToolReference, ToolSearchRequest, ToolSearchResponse } from './tool-reference.js';
 import { isBlank, schemaParameterFields } from './tool-search-text.js';
+import { ToolSlots } from './tool-slots.js';
 
 /** Field weights of a {@link LexicalToolIndex}. */
 export interface LexicalToolIndexFieldWeights {
@@ -108,11 +110,12 @@ const PREFIX_WEIGHT = 0.5;
 const LENGTH_NORMALIZATION = 0.6;
 
 interface LexicalSession {
+  /** The scorers identify a tool by its slot. */
+  readonly tools: ToolSlots;
   readonly scorer: FieldWeightedBm25;
   readonly vectorScorer: WordVectorScorer | undefined;
-  readonly byName: Map<string, number>;
-  readonly byId: Map<number, ToolReference>;
-  nextId: number;
+  /** Each slot's score, reused by every search of the session. */
+  scores: Float64Array;
 }
 
 /**
@@ -221,7 +224,7 @@ export class LexicalToolIndex implements ToolIndex {
 
   /** Number of tools indexed for the session. */
   size(sessionId: string): number {
-    return this.#sessions.get(sessionId)?.byName.size ?? 0;
+    return this.#sessions.get(sessionId)?.tools.size ?? 0;
   }
 
   /**
@@ -286,15 +289,13 @@ export class LexicalToolIndex implements ToolIndex {
   #add(sessionId: string, references: readonly ToolReference[]): void {
     const session = this.#session(sessionId);
     for (const reference of references) {
-      const previous = session.byName.get(reference.toolName);
+      const previous = session.tools.slotOf(reference.toolName);
       if (previous !== undefined) {
         session.scorer.remove(previous);
         session.vectorScorer?.remove(previous);
-        session.byId.delete(previous);
+        session.tools.remove(previous);
       }
-      const id = session.nextId++;
-      session.byName.set(reference.toolName, id);
-      session.byId.set(id, reference);
+      const id = session.tools.add(reference);
       const parameters = schemaParameterFields(reference.inputSchema);
       const texts = [
         reference.toolName,
@@ -324,23 +325,26 @@ export class LexicalToolIndex implements ToolIndex {
     const toolReferences: ToolReference[] = [];
     let categoryFilterApplied = false;
     if (session !== undefined && !isBlank(request.query)) {
-      const inCategory = categoryMatcher(session.byId.values(), request.categoryFilter);
+      const { tools } = session;
+      const inCategory = categoryMatcher(tools.references(), request.categoryFilter);
       categoryFilterApplied = inCategory !== undefined;
-      const accept =
-        inCategory === undefined
-          ? undefined
-          : (id: number) => inCategory(session.byId.get(id) as ToolReference);
+      const accepted = inCategory === undefined ? undefined : categoryMask(tools, inCategory);
       const query = this.#withGlosses(request.query.slice(0, MAX_QUERY_LENGTH));
-      const scores = session.scorer.score(this.#queryTerms(query, session.scorer), accept);
+      const queryWords = contentWords(query);
+      const scores = this.#clearedScores(session);
+      session.scorer.score(this.#queryTerms(queryWords, session.scorer), scores);
       if (session.vectorScorer !== undefined) {
-        this.#addVectorSimilarity(scores, session.vectorScorer, query, accept);
+        this.#addVectorSimilarity(scores, session.vectorScorer, queryWords, accepted);
       }
-      const ranked = [...scores]
-        .filter(([, score]) => score > 0 && score >= this.#minScore)
-        .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-        .slice(0, maxResults);
-      for (const [id, score] of ranked) {
-        toolReferences.push({ ...(session.byId.get(id) as ToolReference), relevanceScore: score });
+      const top = new TopScores(maxResults);
+      for (let slot = 0; slot < scores.length; slot++) {
+        const score = scores[slot] as number;
+        if (score > 0 && score >= this.#minScore && (accepted === undefined || accepted[slot])) {
+          top.offer(slot, score, tools.order(slot));
+        }
+      }
+      for (const { item, score } of top.best()) {
+        toolReferences.push({ ...(tools.reference(item) as ToolReference), relevanceScore: score });
       }
     }
     return {
@@ -355,6 +359,17 @@ export class LexicalToolIndex implements ToolIndex {
     };
   }
 
+  /** The session's score array, zeroed, one score per slot. */
+  #clearedScores(session: LexicalSession): Float64Array {
+    const capacity = session.tools.capacity;
+    if (session.scores.length < capacity) {
+      session.scores = new Float64Array(Math.max(capacity, 2 * session.scores.length));
+    } else {
+      session.scores.fill(0, 0, capacity);
+    }
+    return session.scores.subarray(0, capacity);
+  }
+
   /** The text followed by the English glosses of its Chinese words, when there is a glossary. */
   #withGlosses(text: string): string {
     const glossary = this.#glossary;
@@ -362,22 +377,26 @@ export class LexicalToolIndex implements ToolIndex {
     return `${text} ${glossary.gloss(text)}`;
   }
 
-  /** Scales BM25 scores to the best hit's (1) and adds the weighted word-vector similarity. */
+  /**
+   * Scales BM25 scores to the best hit's among the tools the category filter keeps (1) and adds
+   * the weighted word-vector similarity.
+   */
   #addVectorSimilarity(
-    scores: Map<number, number>,
+    scores: Float64Array,
     vectorScorer: WordVectorScorer,
-    query: string,
-    accept: ((id: number) => boolean) | undefined,
+    queryWords: readonly string[],
+    accepted: Uint8Array | undefined,
   ): void {
     let best = 0;
-    for (const score of scores.values()) best = Math.max(best, score);
-    if (best > 0) for (const [id, score] of scores) scores.set(id, score / best);
-    const similarities = vectorScorer.score(contentWords(query), accept);
-    for (const [id, similarity] of similarities) {
-      if (similarity > 0) {
-        scores.set(id, (scores.get(id) ?? 0) + this.#wordVectorWeight * similarity);
+    for (let slot = 0; slot < scores.length; slot++) {
+      if (accepted === undefined || accepted[slot]) best = Math.max(best, scores[slot] as number);
+    }
+    if (best > 0) {
+      for (let slot = 0; slot < scores.length; slot++) {
+        scores[slot] = (scores[slot] as number) / best;
       }
     }
+    vectorScorer.addSimilarities(queryWords, scores, this.#wordVectorWeight);
   }
 
   /** Index terms of a text's content words: their stems, plus abbreviation expansions. */
@@ -391,12 +410,9 @@ export class LexicalToolIndex implements ToolIndex {
     return out;
   }
 
-  /** The weighted terms searched for a query (already cut to `MAX_QUERY_LENGTH`). */
-  #queryTerms(query: string, scorer: FieldWeightedBm25): Map<string, number> {
-    const queryWords = [...new Set(words(query).filter((w) => !STOP_WORDS.has(w)))].slice(
-      0,
-      MAX_QUERY_WORDS,
-    );
+  /** The weighted terms searched for a query's content words (of at most `MAX_QUERY_LENGTH`). */
+  #queryTerms(contentWords: readonly string[], scorer: FieldWeightedBm25): Map<string, number> {
+    const queryWords = [...new Set(contentWords)].slice(0, MAX_QUERY_WORDS);
     const terms = new Map<string, number>();
     const offer = (term: string, weight: number) => {
       if ((terms.get(term) ?? 0) < weight && scorer.documentFrequency(term) > 0) {
@@ -440,6 +456,8 @@ export class LexicalToolIndex implements ToolIndex {
     let session = this.#sessions.get(sessionId);
     if (session === undefined) {
       session = {
+        tools: new ToolSlots(),
+        scores: new Float64Array(0),
         vectorScorer:
           this.#wordVectors === undefined || this.#createVectorScorer === undefined
             ? undefined
@@ -450,9 +468,6 @@ export class LexicalToolIndex implements ToolIndex {
             lengthNormalization: LENGTH_NORMALIZATION,
           })),
         ),
-        byName: new Map(),
-        byId: new Map(),
-        nextId: 0,
       };
       this.#sessions.set(sessionId, session);
     }
@@ -467,6 +482,19 @@ function hasChinese(reference: ToolReference): boolean {
     containsHan(reference.summary) ||
     containsHan(JSON.stringify(reference.inputSchema ?? {}))
   );
+}
+
+/** 1 for each slot whose tool the category filter keeps, else 0. */
+function categoryMask(
+  tools: ToolSlots,
+  inCategory: (reference: ToolReference) => boolean,
+): Uint8Array {
+  const accepted = new Uint8Array(tools.capacity);
+  for (let slot = 0; slot < tools.capacity; slot++) {
+    const reference = tools.reference(slot);
+    if (reference !== undefined && inCategory(reference)) accepted[slot] = 1;
+  }
+  return accepted;
 }
 
 /** The words of a text without stop words, repeats kept (a repeated word weighs more). */
