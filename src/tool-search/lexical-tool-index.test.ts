@@ -197,6 +197,22 @@ describe('LexicalToolIndex', () => {
     expect((await names(glossed, '支付供应商的账单'))[0]).toBe('finance_pay_vendor_bill');
   });
 
+  it('with word vectors, weighs a word of the name twice a word of the description', async () => {
+    // The same three words, placed in the name of one tool and the description of the other: only
+    // the name's weight tells the tools apart.
+    const therapist = ref('therapist', 'films movies');
+    const films = ref('films_movies', 'therapist');
+    for (const order of [
+      [therapist, films],
+      [films, therapist],
+    ]) {
+      const index = new LexicalToolIndex({ wordVectors: true });
+      await index.indexTools('s', order);
+      expect((await names(index, 'psychologist'))[0]).toBe('therapist');
+      expect((await names(index, 'cinema'))[0]).toBe('films_movies');
+    }
+  });
+
   it('keeps word-vector scores in step with replaced tools, sessions and the category filter', async () => {
     const index = new LexicalToolIndex({ wordVectors: 2 });
     await index.indexTools('s', [

@@ -106,6 +106,14 @@ const MAX_QUERY_LENGTH = 4096;
 const MAX_QUERY_WORDS = 64;
 const MIN_PREFIX_LENGTH = 4;
 const PREFIX_WEIGHT = 0.5;
+/** Index of the tool name among the fields. */
+const NAME_FIELD = 0;
+/**
+ * In a tool's word vector a word of its name weighs this many words of its other fields: the name
+ * says what the tool does in few words, the description also says how. Chosen on the tuning
+ * halves (1.5, 2 and 2.5 within 0.2 points of each other; mean recall@5 75.5% → 76.1%).
+ */
+const NAME_WORD_VECTOR_WEIGHT = 2;
 /** Length normalisation (BM25's b) of every field. */
 const LENGTH_NORMALIZATION = 0.6;
 
@@ -311,11 +319,26 @@ export class LexicalToolIndex implements ToolIndex {
           this.#fieldWeights[field] === 0 ? [] : this.#terms(words),
         ),
       );
-      session.vectorScorer?.add(
-        id,
-        fieldWords.filter((_, field) => this.#fieldWeights[field] !== 0).flat(),
-      );
+      session.vectorScorer?.add(id, ...this.#vectorWords(fieldWords));
     }
+  }
+
+  /**
+   * The words of a tool's word vector and their weights: the fields the BM25 reads, a name word
+   * weighing {@link NAME_WORD_VECTOR_WEIGHT} description words.
+   */
+  #vectorWords(fieldWords: readonly (readonly string[])[]): [string[], number[]] {
+    const vectorWords: string[] = [];
+    const weights: number[] = [];
+    fieldWords.forEach((words, field) => {
+      if (this.#fieldWeights[field] === 0) return;
+      const weight = field === NAME_FIELD ? NAME_WORD_VECTOR_WEIGHT : 1;
+      for (const word of words) {
+        vectorWords.push(word);
+        weights.push(weight);
+      }
+    });
+    return [vectorWords, weights];
   }
 
   #search(request: ToolSearchRequest): ToolSearchResponse {

@@ -27,9 +27,12 @@ export class WordVectorScorer {
     this.#vectors = vectors;
   }
 
-  /** Adds or replaces a document from its words; a document with no known word is left out. */
-  add(id: number, words: Iterable<string>): void {
-    const vector = this.#vectors.embed(words);
+  /**
+   * Adds or replaces a document from its words, each weighted by its entry in `weights` (by
+   * position; 1 when absent); a document with no known word is left out.
+   */
+  add(id: number, words: Iterable<string>, weights?: readonly number[]): void {
+    const vector = this.#vectors.embed(words, weights);
     if (vector === undefined) this.#raw.delete(id);
     else this.#raw.set(id, vector);
     this.#stale = true;

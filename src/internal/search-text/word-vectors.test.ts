@@ -37,6 +37,21 @@ describe('the bundled word vectors', () => {
     expect(cosine(mixed, rare)).toBeGreaterThan(cosine(mixed, frequent));
   });
 
+  it('weigh each word by its entry in the weights, 1 when it has none', async () => {
+    const vectors = await loadWordVectors();
+    const weighted = vectors.embed(['film', 'invoice', 'therapist'], [2, 0.5]) as Float32Array;
+    const film = vectors.embed(['film']) as Float32Array;
+    const invoice = vectors.embed(['invoice']) as Float32Array;
+    const therapist = vectors.embed(['therapist']) as Float32Array;
+    weighted.forEach((component, d) => {
+      const expected =
+        2 * (film[d] as number) + 0.5 * (invoice[d] as number) + (therapist[d] as number);
+      expect(component).toBeCloseTo(expected, 5);
+    });
+    // The position counts, not the word: an unknown word still takes its weight's place.
+    expect(vectors.embed(['qqqzzz', 'film'], [5, 1])).toEqual(film);
+  });
+
   it('rejects bytes that are not a complete version 1 table', () => {
     expect(() => WordVectors.decode(new Uint8Array([1, 2, 3]))).toThrow('not a version 1');
     const header = new Uint8Array(24);
