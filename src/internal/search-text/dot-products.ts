@@ -14,14 +14,8 @@ export function dotProducts(
   // One row's sum is a chain of dependent additions that waits on each one's latency; eight rows
   // side by side keep eight independent chains in flight, about twice as fast on one core.
   for (; row + 8 <= rows; row += 8) {
-    let s0 = 0;
-    let s1 = 0;
-    let s2 = 0;
-    let s3 = 0;
-    let s4 = 0;
-    let s5 = 0;
-    let s6 = 0;
-    let s7 = 0;
+    // biome-ignore format: the eight sums read best side by side
+    let s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;
     const start = row * dimensions;
     for (let d = 0; d < dimensions; d++) {
       const x = vector[d] as number;
