@@ -107,6 +107,51 @@ describe('LexicalToolIndex', () => {
     expect(await names(withoutValues, 'imax')).toEqual([]);
   });
 
+  it('ranks tools by the kinds of value the request carries, unless valueKinds is false', async () => {
+    const object = (required: string[], ...names: string[]) => ({
+      type: 'object',
+      required,
+      properties: Object.fromEntries(names.map((name) => [name, { type: 'string' }])),
+    });
+    const tools = [
+      ref('weather_now', 'Weather in a city', { inputSchema: object(['city'], 'city') }),
+      ref('weather_on_day', 'Forecast for a city on a day', {
+        inputSchema: object(['city'], 'city', 'date'),
+      }),
+      ref('hotel_reserve', 'Reserve a hotel room', {
+        inputSchema: object(['city', 'check_in_date'], 'city', 'check_in_date'),
+      }),
+      ref('hotel_lookup', 'Look up hotel rooms in a city', {
+        inputSchema: object(['city'], 'city'),
+      }),
+    ];
+    const index = new LexicalToolIndex();
+    await index.indexTools('s', tools);
+    const plain = new LexicalToolIndex({ valueKinds: false });
+    await plain.indexTools('s', tools);
+    // A date in the request favours the tool that takes one.
+    expect((await names(plain, 'weather in Portland on April 5th'))[0]).toBe('weather_now');
+    expect((await names(index, 'weather in Portland on April 5th'))[0]).toBe('weather_on_day');
+    // A request without a date disfavours the tool that requires one.
+    expect((await names(plain, 'a hotel room in Paris'))[0]).toBe('hotel_reserve');
+    expect((await names(index, 'a hotel room in Paris'))[0]).toBe('hotel_lookup');
+    // With one, it no longer does; scores stay positive, and a request with no kind of value
+    // changes only the tools requiring one.
+    expect((await names(index, 'a hotel room in Paris on May 3rd'))[0]).toBe('hotel_reserve');
+    const response = await index.search({ sessionId: 's', query: 'hotel', maxResults: 10 });
+    const scores = Object.fromEntries(
+      response.toolReferences.map((r) => [r.toolName, r.relevanceScore as number]),
+    );
+    const plainResponse = await plain.search({ sessionId: 's', query: 'hotel', maxResults: 10 });
+    for (const reference of plainResponse.toolReferences) {
+      expect(scores[reference.toolName]).toBeGreaterThan(0);
+    }
+    const plainScore = (name: string) =>
+      plainResponse.toolReferences.find((r) => r.toolName === name)?.relevanceScore as number;
+    expect(scores.hotel_lookup).toBeCloseTo(plainScore('hotel_lookup') * 0.85, 10);
+    expect(scores.hotel_reserve).toBeCloseTo(plainScore('hotel_reserve') * 0.85 ** 2, 10);
+  });
+
   it('expands abbreviations and file extensions on both sides', async () => {
     const index = new LexicalToolIndex({ abbreviations: true });
     await index.indexTools('s', [
