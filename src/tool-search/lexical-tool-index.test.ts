@@ -213,6 +213,27 @@ describe('LexicalToolIndex', () => {
     }
   });
 
+  it('with word vectors, scales BM25 scores to the second-best hit, so one outlier does not flatten the rest', async () => {
+    // Made-up words have no word vector: the scores are the scaled BM25 scores alone.
+    const index = new LexicalToolIndex({ wordVectors: true });
+    await index.indexTools('s', [
+      ref('qqzalpha_qqzalpha', 'qqzalpha qqzalpha qqzbeta'),
+      ref('qqzbeta_tool', 'qqzbeta'),
+      ref('qqzgamma_tool', 'qqzgamma'),
+    ]);
+    const scores = async (query: string, categoryFilter?: string) =>
+      (await index.search({ sessionId: 's', query, categoryFilter })).toolReferences.map((hit) => [
+        hit.toolName,
+        hit.relevanceScore,
+      ]);
+    const [first, second] = await scores('qqzalpha qqzbeta');
+    expect(first?.[0]).toBe('qqzalpha_qqzalpha');
+    expect(first?.[1]).toBeGreaterThan(1.5);
+    expect(second).toEqual(['qqzbeta_tool', 1]);
+    // A lone hit scales to itself.
+    expect(await scores('qqzgamma')).toEqual([['qqzgamma_tool', 1]]);
+  });
+
   it('keeps word-vector scores in step with replaced tools, sessions and the category filter', async () => {
     const index = new LexicalToolIndex({ wordVectors: 2 });
     await index.indexTools('s', [
