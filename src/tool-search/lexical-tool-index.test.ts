@@ -258,6 +258,33 @@ describe('LexicalToolIndex', () => {
     }
   });
 
+  it('with word vectors, scales BM25 scores to the second-best hit, so one outlier does not flatten the rest', async () => {
+    // Made-up words have no word vector: the scores are the scaled BM25 scores alone.
+    const index = new LexicalToolIndex({ wordVectors: true });
+    await index.indexTools('s', [
+      ref('qqzalpha_qqzalpha', 'qqzalpha qqzalpha qqzbeta', { category: 'x' }),
+      ref('qqzbeta_tool', 'qqzbeta', { category: 'x' }),
+      ref('qqzgamma_tool', 'qqzgamma', { category: 'y' }),
+    ]);
+    const scores = async (query: string, categoryFilter?: string) =>
+      (await index.search({ sessionId: 's', query, categoryFilter })).toolReferences.map((hit) => [
+        hit.toolName,
+        hit.relevanceScore,
+      ]);
+    const [first, second] = await scores('qqzalpha qqzbeta');
+    expect(first?.[0]).toBe('qqzalpha_qqzalpha');
+    expect(first?.[1]).toBeGreaterThan(1.5);
+    expect(second).toEqual(['qqzbeta_tool', 1]);
+    // A lone hit scales to itself, also when the category filter leaves it alone.
+    expect(await scores('qqzgamma')).toEqual([['qqzgamma_tool', 1]]);
+    await index.indexTools('s', [
+      ref('qqzalpha_two', 'qqzalpha qqzalpha', { category: 'x' }),
+      ref('other_tool', 'qqzgamma among many other words of a long description', { category: 'y' }),
+    ]);
+    // Scaled among the tools the category filter keeps.
+    expect((await scores('qqzalpha qqzgamma', 'y'))[1]).toEqual(['other_tool', 1]);
+  });
+
   it('keeps word-vector scores in step with replaced tools, sessions and the category filter', async () => {
     const index = new LexicalToolIndex({ wordVectors: 2 });
     await index.indexTools('s', [

@@ -82,8 +82,8 @@ export interface LexicalToolIndexOptions {
   /**
    * Also rank tools by how close their words are to the query's in meaning: the cosine similarity
    * of smooth-inverse-frequency weighted sums of bundled GloVe word vectors (5 MB, read only when
-   * such an index is first used), added with this weight to the BM25 score divided by the best
-   * hit's. `true` means weight 1. Default `false`. Finds tools whose descriptions use none of
+   * such an index is first used), added with this weight to the BM25 score divided by the
+   * second-best hit's (a tool's words weigh once, its name's twice). `true` means weight 1. Default `false`. Finds tools whose descriptions use none of
    * the request's words ("psychologist" → a therapist finder); costs a 100-number dot product per
    * tool and search.
    */
@@ -153,7 +153,7 @@ interface LexicalSession {
  * synonyms and GloVe nearest neighbours), which finds tools described in other words ("wire money
  * to a supplier" → `finance_pay_vendor_bill`) at some cost on requests that already use the tools'
  * words; the table (3.7 MB) is read only when an index with expansion is first used. With
- * `wordVectors` the BM25 score (scaled to the best hit's) is added to the cosine similarity of the
+ * `wordVectors` the BM25 score (scaled to the second-best hit's) is added to the cosine similarity of the
  * query's and each tool's smooth-inverse-frequency weighted GloVe word vectors (a bundled 5 MB
  * table, read on first use), which ranks tools by meaning as well as by shared words. Abbreviation
  * expansion and prefix matching are options. No network, no model download; a search costs the
@@ -430,8 +430,10 @@ export class LexicalToolIndex implements ToolIndex {
   }
 
   /**
-   * Scales BM25 scores to the best hit's among the tools the category filter keeps (1) and adds
-   * the weighted word-vector similarity.
+   * Scales BM25 scores to the second-best hit's among the tools the category filter keeps (the
+   * best hit's when it is the only one) and adds the weighted word-vector similarity. The second
+   * best, not the best: one tool that matches a rare word of a long request many times would
+   * otherwise shrink every other tool's lexical evidence next to its word-vector similarity.
    */
   #addVectorSimilarity(
     scores: Float64Array,
@@ -440,12 +442,21 @@ export class LexicalToolIndex implements ToolIndex {
     accepted: Uint8Array | undefined,
   ): void {
     let best = 0;
+    let second = 0;
     for (let slot = 0; slot < scores.length; slot++) {
-      if (accepted === undefined || accepted[slot]) best = Math.max(best, scores[slot] as number);
+      if (accepted !== undefined && !accepted[slot]) continue;
+      const score = scores[slot] as number;
+      if (score > best) {
+        second = best;
+        best = score;
+      } else if (score > second) {
+        second = score;
+      }
     }
-    if (best > 0) {
+    const scale = second > 0 ? second : best;
+    if (scale > 0) {
       for (let slot = 0; slot < scores.length; slot++) {
-        scores[slot] = (scores[slot] as number) / best;
+        scores[slot] = (scores[slot] as number) / scale;
       }
     }
     vectorScorer.addSimilarities(queryWords, scores, this.#wordVectorWeight);
