@@ -550,21 +550,48 @@ function weighByValueKinds(
   toolKinds: Uint16Array,
   requestKinds: number,
 ): void {
-  const requestKindCount = bitCount(requestKinds);
+  const { taken, required } = kindFactors(requestKinds);
   for (let slot = 0; slot < scores.length; slot++) {
     const score = scores[slot] as number;
     if (score <= 0) continue;
     const kinds = toolKinds[slot] as number;
-    const matched = requestKindCount === 0 ? 0 : bitCount(kinds & requestKinds) / requestKindCount;
-    const missing = bitCount((kinds >> 8) & ~requestKinds);
-    scores[slot] = score * (1 + MATCHED_KINDS_BOOST * matched) * MISSING_KIND_FACTOR ** missing;
+    scores[slot] = score * (taken[kinds & 0xff] as number) * (required[kinds >> 8] as number);
   }
 }
 
-function bitCount(bits: number): number {
+/** The number of bits set in each byte. */
+const BIT_COUNTS = Uint8Array.from({ length: 256 }, (_, byte) => {
   let count = 0;
-  for (let rest = bits; rest !== 0; rest &= rest - 1) count++;
+  for (let rest = byte; rest !== 0; rest &= rest - 1) count++;
   return count;
+});
+
+/** {@link MISSING_KIND_FACTOR} to the power of 0 to 8 missing kinds. */
+const MISSING_KIND_POWERS = Float64Array.from({ length: 9 }, (_, n) => MISSING_KIND_FACTOR ** n);
+
+/** The factor tables of each set of request kinds met so far, by its bits. */
+const KIND_FACTORS: ({ taken: Float64Array; required: Float64Array } | undefined)[] = [];
+
+/**
+ * For a request's kinds, the score factor of each possible byte of a tool's taken kinds and of
+ * its required kinds, so the loop over the tools is two table reads and a multiplication.
+ */
+function kindFactors(requestKinds: number): { taken: Float64Array; required: Float64Array } {
+  let factors = KIND_FACTORS[requestKinds];
+  if (factors === undefined) {
+    const taken = new Float64Array(256);
+    const required = new Float64Array(256);
+    const requestKindCount = BIT_COUNTS[requestKinds] as number;
+    for (let kinds = 0; kinds < 256; kinds++) {
+      const matched = BIT_COUNTS[kinds & requestKinds] as number;
+      taken[kinds] =
+        requestKindCount === 0 ? 1 : 1 + (MATCHED_KINDS_BOOST * matched) / requestKindCount;
+      required[kinds] = MISSING_KIND_POWERS[BIT_COUNTS[kinds & ~requestKinds] as number] as number;
+    }
+    factors = { taken, required };
+    KIND_FACTORS[requestKinds] = factors;
+  }
+  return factors;
 }
 
 /** Whether any text of a tool contains Chinese characters. */
