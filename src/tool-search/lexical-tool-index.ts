@@ -552,10 +552,13 @@ function weighByValueKinds(
 ): void {
   const { taken, required } = kindFactors(requestKinds);
   for (let slot = 0; slot < scores.length; slot++) {
-    const score = scores[slot] as number;
-    if (score <= 0) continue;
     const kinds = toolKinds[slot] as number;
-    scores[slot] = score * (taken[kinds & 0xff] as number) * (required[kinds >> 8] as number);
+    // A tool taking no kind of value keeps its score (both factors are 1), as does a non-match.
+    if (kinds === 0) continue;
+    const score = scores[slot] as number;
+    if (score > 0) {
+      scores[slot] = score * (taken[kinds & 0xff] as number) * (required[kinds >> 8] as number);
+    }
   }
 }
 
