@@ -187,6 +187,11 @@ const ALL_INDEXES: IndexKind[] = [
     variant: true,
   },
   {
+    name: 'LexicalToolIndex, expansion + word vectors, no value kinds (valueKinds: false)',
+    create: () => new LexicalToolIndex({ expansion: true, wordVectors: true, valueKinds: false }),
+    variant: true,
+  },
+  {
     name: 'LexicalToolIndex, prefix matching',
     create: () => new LexicalToolIndex({ prefix: true }),
     variant: true,

@@ -107,6 +107,51 @@ describe('LexicalToolIndex', () => {
     expect(await names(withoutValues, 'imax')).toEqual([]);
   });
 
+  it('ranks tools by the kinds of value the request carries, unless valueKinds is false', async () => {
+    const object = (required: string[], ...names: string[]) => ({
+      type: 'object',
+      required,
+      properties: Object.fromEntries(names.map((name) => [name, { type: 'string' }])),
+    });
+    const tools = [
+      ref('weather_now', 'Weather in a city', { inputSchema: object(['city'], 'city') }),
+      ref('weather_on_day', 'Forecast for a city on a day', {
+        inputSchema: object(['city'], 'city', 'date'),
+      }),
+      ref('hotel_reserve', 'Reserve a hotel room', {
+        inputSchema: object(['city', 'check_in_date'], 'city', 'check_in_date'),
+      }),
+      ref('hotel_lookup', 'Look up hotel rooms in a city', {
+        inputSchema: object(['city'], 'city'),
+      }),
+    ];
+    const index = new LexicalToolIndex();
+    await index.indexTools('s', tools);
+    const plain = new LexicalToolIndex({ valueKinds: false });
+    await plain.indexTools('s', tools);
+    // A date in the request favours the tool that takes one.
+    expect((await names(plain, 'weather in Portland on April 5th'))[0]).toBe('weather_now');
+    expect((await names(index, 'weather in Portland on April 5th'))[0]).toBe('weather_on_day');
+    // A request without a date disfavours the tool that requires one.
+    expect((await names(plain, 'a hotel room in Paris'))[0]).toBe('hotel_reserve');
+    expect((await names(index, 'a hotel room in Paris'))[0]).toBe('hotel_lookup');
+    // With one, it no longer does; scores stay positive, and a request with no kind of value
+    // changes only the tools requiring one.
+    expect((await names(index, 'a hotel room in Paris on May 3rd'))[0]).toBe('hotel_reserve');
+    const response = await index.search({ sessionId: 's', query: 'hotel', maxResults: 10 });
+    const scores = Object.fromEntries(
+      response.toolReferences.map((r) => [r.toolName, r.relevanceScore as number]),
+    );
+    const plainResponse = await plain.search({ sessionId: 's', query: 'hotel', maxResults: 10 });
+    for (const reference of plainResponse.toolReferences) {
+      expect(scores[reference.toolName]).toBeGreaterThan(0);
+    }
+    const plainScore = (name: string) =>
+      plainResponse.toolReferences.find((r) => r.toolName === name)?.relevanceScore as number;
+    expect(scores.hotel_lookup).toBeCloseTo(plainScore('hotel_lookup') * 0.85, 10);
+    expect(scores.hotel_reserve).toBeCloseTo(plainScore('hotel_reserve') * 0.85 ** 2, 10);
+  });
+
   it('expands abbreviations and file extensions on both sides', async () => {
     const index = new LexicalToolIndex({ abbreviations: true });
     await index.indexTools('s', [
@@ -195,6 +240,49 @@ describe('LexicalToolIndex', () => {
     // The characters still match themselves, and a request in Chinese finds an English tool.
     expect((await names(characters, '菜谱'))[0]).toBe('mcp_howtocook_getRecipeById');
     expect((await names(glossed, '支付供应商的账单'))[0]).toBe('finance_pay_vendor_bill');
+  });
+
+  it('with word vectors, weighs a word of the name twice a word of the description', async () => {
+    // The same three words, placed in the name of one tool and the description of the other: only
+    // the name's weight tells the tools apart.
+    const therapist = ref('therapist', 'films movies');
+    const films = ref('films_movies', 'therapist');
+    for (const order of [
+      [therapist, films],
+      [films, therapist],
+    ]) {
+      const index = new LexicalToolIndex({ wordVectors: true });
+      await index.indexTools('s', order);
+      expect((await names(index, 'psychologist'))[0]).toBe('therapist');
+      expect((await names(index, 'cinema'))[0]).toBe('films_movies');
+    }
+  });
+
+  it('with word vectors, scales BM25 scores to the second-best hit, so one outlier does not flatten the rest', async () => {
+    // Made-up words have no word vector: the scores are the scaled BM25 scores alone.
+    const index = new LexicalToolIndex({ wordVectors: true });
+    await index.indexTools('s', [
+      ref('qqzalpha_qqzalpha', 'qqzalpha qqzalpha qqzbeta', { category: 'x' }),
+      ref('qqzbeta_tool', 'qqzbeta', { category: 'x' }),
+      ref('qqzgamma_tool', 'qqzgamma', { category: 'y' }),
+    ]);
+    const scores = async (query: string, categoryFilter?: string) =>
+      (await index.search({ sessionId: 's', query, categoryFilter })).toolReferences.map((hit) => [
+        hit.toolName,
+        hit.relevanceScore,
+      ]);
+    const [first, second] = await scores('qqzalpha qqzbeta');
+    expect(first?.[0]).toBe('qqzalpha_qqzalpha');
+    expect(first?.[1]).toBeGreaterThan(1.5);
+    expect(second).toEqual(['qqzbeta_tool', 1]);
+    // A lone hit scales to itself, also when the category filter leaves it alone.
+    expect(await scores('qqzgamma')).toEqual([['qqzgamma_tool', 1]]);
+    await index.indexTools('s', [
+      ref('qqzalpha_two', 'qqzalpha qqzalpha', { category: 'x' }),
+      ref('other_tool', 'qqzgamma among many other words of a long description', { category: 'y' }),
+    ]);
+    // Scaled among the tools the category filter keeps.
+    expect((await scores('qqzalpha qqzgamma', 'y'))[1]).toEqual(['other_tool', 1]);
   });
 
   it('keeps word-vector scores in step with replaced tools, sessions and the category filter', async () => {

@@ -5,15 +5,11 @@ export interface Bm25Field {
   readonly lengthNormalization: number;
 }
 
-interface Posting {
-  readonly id: number;
-  /** Term frequency per field. */
-  readonly frequencies: Float32Array;
-}
-
-interface StoredDocument {
-  readonly lengths: Float32Array;
-  readonly terms: readonly string[];
+/** The documents containing a term, in the order they were added. */
+interface Postings {
+  readonly ids: number[];
+  /** Term frequency per field: as many numbers per document as there are fields. */
+  readonly frequencies: number[];
 }
 
 /**
@@ -21,85 +17,102 @@ interface StoredDocument {
  * fields: a term's frequency is weighted and length-normalised per field, summed over the fields,
  * and saturated once, so a word in the name and the description counts more than either alone but
  * never twice its saturated value. Queries are weighted terms (expansion terms count less than the
- * user's own words). Documents are added and removed by id; removal leaves a tombstone that the
- * postings shed when they outnumber live ones.
+ * user's own words). Documents are added and removed by id; ids index arrays (here and in the
+ * caller's score array), so keep them small and reuse the ids of removed documents.
  */
 export class FieldWeightedBm25 {
-  readonly #fields: readonly Bm25Field[];
+  readonly #fieldCount: number;
+  readonly #fieldWeights: Float64Array;
+  readonly #lengthNormalizations: Float64Array;
   readonly #k1: number;
-  readonly #postings = new Map<string, Posting[]>();
-  readonly #documentFrequency = new Map<string, number>();
-  readonly #documents = new Map<number, StoredDocument>();
+  readonly #postings = new Map<string, Postings>();
+  /** Field lengths per document id, as many numbers per id as there are fields. */
+  #lengths = new Float64Array(0);
+  /** Each live document's distinct terms, by id. */
+  readonly #documentTerms: (readonly string[] | undefined)[] = [];
   readonly #lengthTotals: Float64Array;
-  #dead = 0;
+  readonly #averageLengths: Float64Array;
+  #size = 0;
   #sortedTerms: string[] | undefined;
 
   constructor(fields: readonly Bm25Field[], k1 = 1.2) {
-    this.#fields = fields;
+    this.#fieldCount = fields.length;
+    this.#fieldWeights = Float64Array.from(fields, (field) => field.weight);
+    this.#lengthNormalizations = Float64Array.from(fields, (field) => field.lengthNormalization);
     this.#k1 = k1;
     this.#lengthTotals = new Float64Array(fields.length);
+    this.#averageLengths = new Float64Array(fields.length);
   }
 
   /** Live documents. */
   get size(): number {
-    return this.#documents.size;
+    return this.#size;
   }
 
-  /** Adds a document: one token list per field, in the order of the fields. */
+  /** Adds a document (replacing one of the same id): one token list per field, in field order. */
   add(id: number, fields: readonly (readonly string[])[]): void {
-    const frequencies = new Map<string, Float32Array>();
-    const lengths = new Float32Array(this.#fields.length);
+    this.remove(id);
+    const fieldCount = this.#fieldCount;
+    const frequencies = new Map<string, number[]>();
+    if (this.#lengths.length < (id + 1) * fieldCount) {
+      const grown = new Float64Array(Math.max(2 * this.#lengths.length, (id + 1) * fieldCount));
+      grown.set(this.#lengths);
+      this.#lengths = grown;
+    }
+    this.#lengths.fill(0, id * fieldCount, (id + 1) * fieldCount);
     fields.forEach((tokens, field) => {
-      lengths[field] = tokens.length;
+      this.#lengths[id * fieldCount + field] = tokens.length;
       this.#lengthTotals[field] = (this.#lengthTotals[field] as number) + tokens.length;
       for (const token of tokens) {
         let perField = frequencies.get(token);
         if (perField === undefined) {
-          perField = new Float32Array(this.#fields.length);
+          perField = new Array<number>(fieldCount).fill(0);
           frequencies.set(token, perField);
         }
         perField[field] = (perField[field] as number) + 1;
       }
     });
     for (const [term, perField] of frequencies) {
-      let list = this.#postings.get(term);
-      if (list === undefined) {
-        list = [];
-        this.#postings.set(term, list);
+      let postings = this.#postings.get(term);
+      if (postings === undefined) {
+        postings = { ids: [], frequencies: [] };
+        this.#postings.set(term, postings);
         this.#sortedTerms = undefined;
       }
-      list.push({ id, frequencies: perField });
-      this.#documentFrequency.set(term, (this.#documentFrequency.get(term) ?? 0) + 1);
+      postings.ids.push(id);
+      for (const frequency of perField) postings.frequencies.push(frequency);
     }
-    this.#documents.set(id, { lengths, terms: [...frequencies.keys()] });
+    this.#documentTerms[id] = [...frequencies.keys()];
+    this.#size++;
   }
 
   /** Removes a document; an unknown id is a no-op. */
   remove(id: number): void {
-    const document = this.#documents.get(id);
-    if (document === undefined) return;
-    this.#documents.delete(id);
-    document.lengths.forEach((length, field) => {
-      this.#lengthTotals[field] = (this.#lengthTotals[field] as number) - length;
-    });
-    for (const term of document.terms) {
-      const left = (this.#documentFrequency.get(term) ?? 1) - 1;
-      if (left === 0) {
-        this.#documentFrequency.delete(term);
+    const terms = this.#documentTerms[id];
+    if (terms === undefined) return;
+    this.#documentTerms[id] = undefined;
+    this.#size--;
+    const fieldCount = this.#fieldCount;
+    for (let field = 0; field < fieldCount; field++) {
+      this.#lengthTotals[field] =
+        (this.#lengthTotals[field] as number) - (this.#lengths[id * fieldCount + field] as number);
+    }
+    for (const term of terms) {
+      const postings = this.#postings.get(term) as Postings;
+      const position = postings.ids.indexOf(id);
+      postings.ids.splice(position, 1);
+      postings.frequencies.splice(position * fieldCount, fieldCount);
+      if (postings.ids.length === 0) {
         this.#postings.delete(term);
         this.#sortedTerms = undefined;
-      } else {
-        this.#documentFrequency.set(term, left);
       }
     }
-    if (++this.#dead > this.#documents.size) this.#compact();
   }
 
   /** Number of live documents containing the term. */
   documentFrequency(term: string): number {
-    return this.#documentFrequency.get(term) ?? 0;
+    return this.#postings.get(term)?.ids.length ?? 0;
   }
-
   /** Indexed terms that start with `prefix` and are longer than it. */
   termsStartingWith(prefix: string): string[] {
     this.#sortedTerms ??= [...this.#postings.keys()].sort();
@@ -119,46 +132,41 @@ export class FieldWeightedBm25 {
   }
 
   /**
-   * Scores every live document matching at least one query term: Σ weight × idf × saturated
-   * field-weighted frequency. `accept` can exclude documents (a category filter).
+   * Adds each live document's score for the query to `scores[id]` (documents matching no query
+   * term get nothing): Σ weight × idf × saturated field-weighted frequency.
    */
-  score(query: ReadonlyMap<string, number>, accept?: (id: number) => boolean): Map<number, number> {
-    const scores = new Map<number, number>();
-    const count = this.#documents.size;
-    if (count === 0) return scores;
-    const fields = this.#fields;
-    const averages = Array.from(this.#lengthTotals, (total) => total / count || 1);
+  score(query: ReadonlyMap<string, number>, scores: Float64Array): void {
+    const count = this.#size;
+    if (count === 0) return;
+    const fieldCount = this.#fieldCount;
+    const fieldWeights = this.#fieldWeights;
+    const normalizations = this.#lengthNormalizations;
+    const lengths = this.#lengths;
+    const averages = this.#averageLengths;
+    for (let field = 0; field < fieldCount; field++) {
+      averages[field] = (this.#lengthTotals[field] as number) / count || 1;
+    }
     const k1 = this.#k1;
     for (const [term, weight] of query) {
-      const list = this.#postings.get(term);
-      if (list === undefined || weight <= 0) continue;
-      const frequency = this.#documentFrequency.get(term) ?? 0;
+      const postings = this.#postings.get(term);
+      if (postings === undefined || weight <= 0) continue;
+      const { ids, frequencies } = postings;
+      const frequency = ids.length;
       const idf = Math.log(1 + (count - frequency + 0.5) / (frequency + 0.5));
-      for (const posting of list) {
-        const document = this.#documents.get(posting.id);
-        if (document === undefined || (accept !== undefined && !accept(posting.id))) continue;
+      for (let posting = 0; posting < ids.length; posting++) {
+        const id = ids[posting] as number;
         let weighted = 0;
-        for (let field = 0; field < fields.length; field++) {
-          const tf = posting.frequencies[field] as number;
+        for (let field = 0; field < fieldCount; field++) {
+          const tf = frequencies[posting * fieldCount + field] as number;
           if (tf === 0) continue;
-          const { weight: fieldWeight, lengthNormalization: b } = fields[field] as Bm25Field;
-          const relativeLength = (document.lengths[field] as number) / (averages[field] as number);
-          weighted += (fieldWeight * tf) / (1 - b + b * relativeLength);
+          const b = normalizations[field] as number;
+          const relativeLength =
+            (lengths[id * fieldCount + field] as number) / (averages[field] as number);
+          weighted += ((fieldWeights[field] as number) * tf) / (1 - b + b * relativeLength);
         }
-        const contribution = (weight * idf * weighted * (k1 + 1)) / (weighted + k1);
-        scores.set(posting.id, (scores.get(posting.id) ?? 0) + contribution);
+        scores[id] =
+          (scores[id] as number) + (weight * idf * weighted * (k1 + 1)) / (weighted + k1);
       }
     }
-    return scores;
-  }
-
-  #compact(): void {
-    for (const [term, list] of this.#postings) {
-      this.#postings.set(
-        term,
-        list.filter((posting) => this.#documents.has(posting.id)),
-      );
-    }
-    this.#dead = 0;
   }
 }

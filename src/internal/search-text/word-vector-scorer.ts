@@ -1,3 +1,4 @@
+import { dotProducts } from './dot-products.js';
 import type { WordVectors } from './word-vectors.js';
 
 /** Power-iteration steps for the common direction; it converges in a few from the mean. */
@@ -7,7 +8,8 @@ const POWER_ITERATIONS = 12;
  * Cosine similarity between a query and documents embedded as smooth-inverse-frequency weighted
  * sums of word vectors, after removing the documents' common direction (the first principal
  * component, which every text of a catalogue shares: Arora, Liang and Ma's "SIF" sentence
- * embedding). The direction is recomputed on the first search after documents change.
+ * embedding). The direction is recomputed on the first search after documents change. Document
+ * ids index the caller's score arrays: keep them small.
  */
 export class WordVectorScorer {
   readonly #vectors: WordVectors;
@@ -16,6 +18,8 @@ export class WordVectorScorer {
   #unitIds: number[] = [];
   /** The documents' vectors without the common direction, length 1, one after another. */
   #unit = new Float32Array(0);
+  /** Each document's similarity to the last query, in {@link #unit}'s order. */
+  #similarities = new Float64Array(0);
   #common: Float32Array | undefined;
   #stale = true;
 
@@ -23,9 +27,12 @@ export class WordVectorScorer {
     this.#vectors = vectors;
   }
 
-  /** Adds or replaces a document from its words; a document with no known word is left out. */
-  add(id: number, words: Iterable<string>): void {
-    const vector = this.#vectors.embed(words);
+  /**
+   * Adds or replaces a document from its words, each weighted by its entry in `weights` (by
+   * position; 1 when absent); a document with no known word is left out.
+   */
+  add(id: number, words: Iterable<string>, weights?: readonly number[]): void {
+    const vector = this.#vectors.embed(words, weights);
     if (vector === undefined) this.#raw.delete(id);
     else this.#raw.set(id, vector);
     this.#stale = true;
@@ -36,26 +43,26 @@ export class WordVectorScorer {
     if (this.#raw.delete(id)) this.#stale = true;
   }
 
-  /** Cosine similarity of the query's words with each document, for documents `accept` keeps. */
-  score(words: Iterable<string>, accept?: (id: number) => boolean): Map<number, number> {
-    const scores = new Map<number, number>();
+  /**
+   * Adds `weight` × the cosine similarity of the query's words with each document to
+   * `scores[id]`, for the documents it is positive for.
+   */
+  addSimilarities(words: Iterable<string>, scores: Float64Array, weight: number): void {
     const query = this.#vectors.embed(words);
-    if (query === undefined || this.#raw.size === 0) return scores;
+    if (query === undefined || this.#raw.size === 0) return;
     if (this.#stale) this.#refresh();
     this.#project(query);
     normalize(query);
-    const dimensions = query.length;
-    const unit = this.#unit;
-    this.#unitIds.forEach((id, position) => {
-      if (accept !== undefined && !accept(id)) return;
-      let sum = 0;
-      const start = position * dimensions;
-      for (let d = 0; d < dimensions; d++) {
-        sum += (unit[start + d] as number) * (query[d] as number);
+    const ids = this.#unitIds;
+    const similarities = this.#similarities;
+    dotProducts(this.#unit, ids.length, query, similarities);
+    for (let row = 0; row < ids.length; row++) {
+      const similarity = similarities[row] as number;
+      if (similarity > 0) {
+        const id = ids[row] as number;
+        scores[id] = (scores[id] as number) + weight * similarity;
       }
-      scores.set(id, sum);
-    });
-    return scores;
+    }
   }
 
   #refresh(): void {
@@ -73,6 +80,7 @@ export class WordVectorScorer {
     this.#common = direction;
     this.#unitIds = [...this.#raw.keys()];
     this.#unit = new Float32Array(this.#raw.size * dimensions);
+    this.#similarities = new Float64Array(this.#raw.size);
     let position = 0;
     for (const raw of this.#raw.values()) {
       const vector = Float32Array.from(raw);

@@ -37,18 +37,25 @@ export class WordVectors {
 
   /**
    * The sum of the vectors of the known words, each weighted by its smooth inverse frequency
-   * (unknown words are skipped); `undefined` when no word is known.
+   * times its entry in `weights` (by position; 1 when absent); unknown words are skipped.
+   * `undefined` when no word is known.
    */
-  embed(words: Iterable<string>): Float32Array | undefined {
+  embed(words: Iterable<string>, weights?: readonly number[]): Float32Array | undefined {
     const dimensions = this.dimensions;
     const sum = new Float32Array(dimensions);
     let known = false;
+    let position = -1;
     for (const word of words) {
+      position++;
       const rank = this.#rank.get(word);
       if (rank === undefined) continue;
       known = true;
       const probability = 1 / ((rank + 1) * ZIPF_NORMALIZER);
-      const weight = ((SIF_A / (SIF_A + probability)) * (this.#scales[rank] as number)) / 127;
+      const weight =
+        ((weights?.[position] ?? 1) *
+          (SIF_A / (SIF_A + probability)) *
+          (this.#scales[rank] as number)) /
+        127;
       const start = rank * dimensions;
       for (let d = 0; d < dimensions; d++) {
         sum[d] = (sum[d] as number) + weight * (this.#components[start + d] as number);

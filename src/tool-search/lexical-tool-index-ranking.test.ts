@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import { LexicalToolIndex } from './lexical-tool-index.js';
+import { generateToolSpecs } from './testing/generate-tool-library.js';
+import type { ToolReference, ToolSearchRequest } from './tool-reference.js';
+
+/** A small deterministic generator, so a failure can be replayed. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return state / 2_147_483_648;
+  };
+}
+
+const pick = <T>(next: () => number, values: readonly T[]): T =>
+  values[Math.floor(next() * values.length)] as T;
+
+/** 400 tools: the generated library's 230, and 170 more whose descriptions mix two of them. */
+function catalogue(next: () => number): ToolReference[] {
+  const specs = generateToolSpecs();
+  const tools: ToolReference[] = specs.map((spec) => ({
+    toolName: spec.name,
+    summary: spec.description,
+    inputSchema: spec.inputSchema,
+    category: spec.domain,
+  }));
+  for (let i = 0; i < 170; i++) {
+    const a = pick(next, specs);
+    const b = pick(next, specs);
+    tools.push({
+      toolName: `${a.name}_with_${b.name}`,
+      summary: `${a.description} Also: ${b.description.split(' ').slice(0, 6).join(' ')}`,
+      inputSchema: b.inputSchema,
+      category: a.domain,
+    });
+  }
+  return tools;
+}
+
+/** Requests made of words of the tools' descriptions, sometimes with a word none of them uses. */
+function requests(next: () => number, tools: readonly ToolReference[]): string[] {
+  const extra = ['please', 'psychologist', 'wire money', 'tonight', 'quickly', 'supplier'];
+  return Array.from({ length: 150 }, () => {
+    const words = pick(next, tools).summary.split(' ');
+    const start = Math.floor(next() * words.length);
+    const taken = words.slice(start, start + 2 + Math.floor(next() * 4)).join(' ');
+    return next() < 0.4 ? `${taken} ${pick(next, extra)}` : taken;
+  });
+}
+
+const ranking = async (index: LexicalToolIndex, request: ToolSearchRequest) =>
+  (await index.search(request)).toolReferences.map((hit) => [hit.toolName, hit.relevanceScore]);
+
+describe('LexicalToolIndex ranking', () => {
+  it('ranks a session whose tools were replaced many times exactly like a freshly built one', async () => {
+    const next = random(42);
+    const tools = catalogue(next);
+    const index = new LexicalToolIndex({ expansion: true, wordVectors: true });
+    // Churn: every tool indexed with another tool's text, then random tools re-indexed with a
+    // wrong or their right text, in batches; last, the tools still wrong get their right text.
+    const wrong = (tool: ToolReference): ToolReference => ({
+      ...pick(next, tools),
+      toolName: tool.toolName,
+      category: tool.category as string,
+    });
+    const current = new Map<string, ToolReference>();
+    const lastIndexed: string[] = [];
+    const indexBatch = async (batch: ToolReference[]) => {
+      await index.indexTools('churned', batch);
+      for (const tool of batch) {
+        current.set(tool.toolName, tool);
+        const at = lastIndexed.indexOf(tool.toolName);
+        if (at >= 0) lastIndexed.splice(at, 1);
+        lastIndexed.push(tool.toolName);
+      }
+    };
+    await indexBatch([...tools].sort(() => next() - 0.5).map(wrong));
+    for (let round = 0; round < 30; round++) {
+      const batch = Array.from({ length: 1 + Math.floor(next() * 40) }, () => {
+        const tool = pick(next, tools);
+        return next() < 0.5 ? wrong(tool) : tool;
+      });
+      await indexBatch([...new Map(batch.map((tool) => [tool.toolName, tool])).values()]);
+    }
+    await indexBatch(tools.filter((tool) => current.get(tool.toolName) !== tool));
+    const byName = new Map(tools.map((tool) => [tool.toolName, tool]));
+    await index.indexTools(
+      'fresh',
+      lastIndexed.map((name) => byName.get(name) as ToolReference),
+    );
+    expect(index.size('churned')).toBe(400);
+
+    for (const [i, query] of requests(next, tools).entries()) {
+      const categoryFilter = i % 5 === 0 ? pick(next, tools).category : undefined;
+      for (const maxResults of [5, 25]) {
+        const request = { query, maxResults, ...(categoryFilter ? { categoryFilter } : {}) };
+        expect(await ranking(index, { ...request, sessionId: 'churned' })).toEqual(
+          await ranking(index, { ...request, sessionId: 'fresh' }),
+        );
+      }
+    }
+  });
+
+  it('returns the first k of the full ranking, whatever k and filter', async () => {
+    const next = random(7);
+    const tools = catalogue(next);
+    for (const options of [{}, { expansion: true, wordVectors: true, minScore: 0.2 }]) {
+      const index = new LexicalToolIndex(options);
+      await index.indexTools('s', tools);
+      for (const [i, query] of requests(next, tools).entries()) {
+        const filter = i % 3 === 0 ? { categoryFilter: pick(next, tools).category as string } : {};
+        const full = await ranking(index, { sessionId: 's', query, maxResults: 1000, ...filter });
+        const scores = full.map(([, score]) => score as number);
+        expect(scores).toEqual([...scores].sort((a, b) => b - a));
+        for (const maxResults of [1, 3, 10]) {
+          expect(await ranking(index, { sessionId: 's', query, maxResults, ...filter })).toEqual(
+            full.slice(0, maxResults),
+          );
+        }
+      }
+    }
+  });
+
+  it('breaks ties by indexing order, a replaced tool counting as indexed last', async () => {
+    const index = new LexicalToolIndex({
+      expansion: true,
+      wordVectors: true,
+      fieldWeights: { name: 0 },
+    });
+    const same = (toolName: string) => ({ toolName, summary: 'Send an email message' });
+    await index.indexTools('s', ['d', 'b', 'a', 'c'].map(same));
+    const names = async (maxResults: number) =>
+      (await index.search({ sessionId: 's', query: 'email', maxResults })).toolReferences.map(
+        (hit) => hit.toolName,
+      );
+    expect(await names(10)).toEqual(['d', 'b', 'a', 'c']);
+    await index.indexTool('s', same('b'));
+    expect(await names(10)).toEqual(['d', 'a', 'c', 'b']);
+    expect(await names(2)).toEqual(['d', 'a']);
+    await index.indexTool('s', same('e'));
+    await index.indexTool('s', same('d'));
+    expect(await names(10)).toEqual(['a', 'c', 'b', 'e', 'd']);
+  });
+});
