@@ -418,4 +418,24 @@ describe('LexicalToolIndex', () => {
       'wordVectors must be a boolean or a number >= 0',
     );
   });
+
+  it('rejects switches that are not booleans and limits that are not numbers', () => {
+    // A JavaScript caller's 'false' (a string) would otherwise switch the feature on.
+    for (const flag of ['chineseGlosses', 'valueKinds', 'prefix', 'abbreviations'] as const) {
+      expect(() => new LexicalToolIndex({ [flag]: 'false' as unknown as boolean })).toThrow(
+        `${flag} must be a boolean`,
+      );
+    }
+    expect(() => new LexicalToolIndex({ expansion: 'yes' as unknown as boolean })).toThrow(
+      'expansion must be a boolean or an object',
+    );
+    expect(() => new LexicalToolIndex({ minScore: Number.NaN })).toThrow(
+      'minScore must be a finite number',
+    );
+    expect(() => new LexicalToolIndex({ defaultMaxResults: 0 })).toThrow(
+      'defaultMaxResults must be a positive integer',
+    );
+    expect(() => new LexicalToolIndex({ defaultMaxResults: 2.5 })).toThrow(InvalidArgumentError);
+    expect(() => new LexicalToolIndex({ valueKinds: false, prefix: true })).not.toThrow();
+  });
 });

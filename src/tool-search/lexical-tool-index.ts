@@ -145,6 +145,9 @@ interface LexicalSession {
   valueKinds: Uint16Array;
 }
 
+/** The options that switch a feature on or off. */
+const BOOLEAN_OPTIONS = ['chineseGlosses', 'valueKinds', 'prefix', 'abbreviations'] as const;
+
 /**
  * Field-weighted BM25 (BM25F) over a tool's name, description, parameter names and parameter
  * descriptions, each its own field with its own weight: identifiers are split
@@ -178,7 +181,10 @@ export class LexicalToolIndex implements ToolIndex {
   #createVectorScorer: ((vectors: WordVectors) => WordVectorScorer) | undefined;
   #loading: Promise<void> | undefined;
 
-  /** @throws InvalidArgumentError when every field weight is 0 or a weight is negative. */
+  /**
+   * @throws InvalidArgumentError when every field weight is 0 or a weight is negative, a switch is
+   * not a boolean, or a weight or limit is out of range.
+   */
   constructor(options: LexicalToolIndexOptions = {}) {
     const weights = options.fieldWeights ?? {};
     this.#fieldWeights = [
@@ -194,7 +200,15 @@ export class LexicalToolIndex implements ToolIndex {
     if (this.#fieldWeights.every((weight) => weight === 0)) {
       throw new InvalidArgumentError('at least one field weight must be positive');
     }
+    for (const flag of BOOLEAN_OPTIONS) {
+      if (options[flag] !== undefined && typeof options[flag] !== 'boolean') {
+        throw new InvalidArgumentError(`${flag} must be a boolean`);
+      }
+    }
     const expansion = options.expansion ?? false;
+    if (typeof expansion !== 'boolean' && (typeof expansion !== 'object' || expansion === null)) {
+      throw new InvalidArgumentError('expansion must be a boolean or an object of settings');
+    }
     if (expansion !== false) {
       const chosen = expansion === true ? {} : expansion;
       this.#expansion = {
@@ -224,6 +238,12 @@ export class LexicalToolIndex implements ToolIndex {
     this.#abbreviations = options.abbreviations ?? false;
     this.#minScore = options.minScore ?? 0;
     this.#defaultMaxResults = options.defaultMaxResults ?? 10;
+    if (!Number.isFinite(this.#minScore)) {
+      throw new InvalidArgumentError('minScore must be a finite number');
+    }
+    if (!(Number.isInteger(this.#defaultMaxResults) && this.#defaultMaxResults > 0)) {
+      throw new InvalidArgumentError('defaultMaxResults must be a positive integer');
+    }
   }
 
   /** {@inheritDoc ToolIndex.indexTools} */
