@@ -15,7 +15,7 @@ import type { ToolIndex } from './tool-index.js';
 import type { ToolReference, ToolSearchRequest, ToolSearchResponse } from './tool-reference.js';
 import { isBlank, schemaParameterFields } from './tool-search-text.js';
 import { ToolSlots } from './tool-slots.js';
-import { parameterValueKinds, requestValueKinds } from './value-kinds.js';
+import { packedParameterValueKinds, requestValueKinds, weighByValueKinds } from './value-kinds.js';
 
 /** Field weights of a {@link LexicalToolIndex}. */
 export interface LexicalToolIndexFieldWeights {
@@ -83,8 +83,8 @@ export interface LexicalToolIndexOptions {
    * Also rank tools by how close their words are to the query's in meaning: the cosine similarity
    * of smooth-inverse-frequency weighted sums of bundled GloVe word vectors (5 MB, read only when
    * such an index is first used), added with this weight to the BM25 score divided by the
-   * second-best hit's (a tool's words weigh once, its name's twice). `true` means weight 1. Default `false`. Finds tools whose descriptions use none of
-   * the request's words ("psychologist" → a therapist finder); costs a 100-number dot product per
+   * second-best hit's (a tool's words weigh once, its name's twice). `true` means weight 1.
+   * Default `false`. Finds tools whose descriptions use none of the request's words ("psychologist" → a therapist finder); costs a 100-number dot product per
    * tool and search.
    */
   readonly wordVectors?: boolean | number;
@@ -124,13 +124,6 @@ const NAME_FIELD = 0;
  * halves (1.5, 2 and 2.5 within 0.2 points of each other; mean recall@5 75.5% → 76.1%).
  */
 const NAME_WORD_VECTOR_WEIGHT = 2;
-/**
- * Value kinds (see {@link weighByValueKinds}): a tool taking every kind of value the request
- * carries scores this much more; each kind its required parameters take and the request lacks
- * multiplies its score by {@link MISSING_KIND_FACTOR}. Chosen on the tuning halves.
- */
-const MATCHED_KINDS_BOOST = 0.3;
-const MISSING_KIND_FACTOR = 0.85;
 /** Length normalisation (BM25's b) of every field. */
 const LENGTH_NORMALIZATION = 0.6;
 
@@ -156,8 +149,8 @@ const BOOLEAN_OPTIONS = ['chineseGlosses', 'valueKinds', 'prefix', 'abbreviation
  * synonyms and GloVe nearest neighbours), which finds tools described in other words ("wire money
  * to a supplier" → `finance_pay_vendor_bill`) at some cost on requests that already use the tools'
  * words; the table (3.7 MB) is read only when an index with expansion is first used. With
- * `wordVectors` the BM25 score (scaled to the second-best hit's) is added to the cosine similarity of the
- * query's and each tool's smooth-inverse-frequency weighted GloVe word vectors (a bundled 5 MB
+ * `wordVectors` the BM25 score (scaled to the second-best hit's) is added to the cosine similarity
+ * of the query's and each tool's smooth-inverse-frequency weighted GloVe word vectors (a bundled 5 MB
  * table, read on first use), which ranks tools by meaning as well as by shared words. Abbreviation
  * expansion and prefix matching are options. No network, no model download; a search costs the
  * postings of its terms, plus one 100-number dot product per tool with word vectors.
@@ -366,8 +359,7 @@ export class LexicalToolIndex implements ToolIndex {
         grown.set(session.valueKinds);
         session.valueKinds = grown;
       }
-      const kinds = parameterValueKinds(reference.inputSchema);
-      session.valueKinds[id] = kinds.taken | (kinds.required << 8);
+      session.valueKinds[id] = packedParameterValueKinds(reference.inputSchema);
     }
   }
 
@@ -557,64 +549,6 @@ export class LexicalToolIndex implements ToolIndex {
     }
     return session;
   }
-}
-
-/**
- * Multiplies each matched tool's score by how well its parameters fit the kinds of value the
- * request carries: up to {@link MATCHED_KINDS_BOOST} more for taking every kind the request has
- * (a date, a number of people), {@link MISSING_KIND_FACTOR} for each kind a required parameter
- * takes that the request does not carry (a booking tool needing a date, asked with none).
- */
-function weighByValueKinds(
-  scores: Float64Array,
-  toolKinds: Uint16Array,
-  requestKinds: number,
-): void {
-  const { taken, required } = kindFactors(requestKinds);
-  for (let slot = 0; slot < scores.length; slot++) {
-    const kinds = toolKinds[slot] as number;
-    // A tool taking no kind of value keeps its score (both factors are 1), as does a non-match.
-    if (kinds === 0) continue;
-    const score = scores[slot] as number;
-    if (score > 0) {
-      scores[slot] = score * (taken[kinds & 0xff] as number) * (required[kinds >> 8] as number);
-    }
-  }
-}
-
-/** The number of bits set in each byte. */
-const BIT_COUNTS = Uint8Array.from({ length: 256 }, (_, byte) => {
-  let count = 0;
-  for (let rest = byte; rest !== 0; rest &= rest - 1) count++;
-  return count;
-});
-
-/** {@link MISSING_KIND_FACTOR} to the power of 0 to 8 missing kinds. */
-const MISSING_KIND_POWERS = Float64Array.from({ length: 9 }, (_, n) => MISSING_KIND_FACTOR ** n);
-
-/** The factor tables of each set of request kinds met so far, by its bits. */
-const KIND_FACTORS: ({ taken: Float64Array; required: Float64Array } | undefined)[] = [];
-
-/**
- * For a request's kinds, the score factor of each possible byte of a tool's taken kinds and of
- * its required kinds, so the loop over the tools is two table reads and a multiplication.
- */
-function kindFactors(requestKinds: number): { taken: Float64Array; required: Float64Array } {
-  let factors = KIND_FACTORS[requestKinds];
-  if (factors === undefined) {
-    const taken = new Float64Array(256);
-    const required = new Float64Array(256);
-    const requestKindCount = BIT_COUNTS[requestKinds] as number;
-    for (let kinds = 0; kinds < 256; kinds++) {
-      const matched = BIT_COUNTS[kinds & requestKinds] as number;
-      taken[kinds] =
-        requestKindCount === 0 ? 1 : 1 + (MATCHED_KINDS_BOOST * matched) / requestKindCount;
-      required[kinds] = MISSING_KIND_POWERS[BIT_COUNTS[kinds & ~requestKinds] as number] as number;
-    }
-    factors = { taken, required };
-    KIND_FACTORS[requestKinds] = factors;
-  }
-  return factors;
 }
 
 /** Whether any text of a tool contains Chinese characters. */

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parameterValueKinds, requestValueKinds, ValueKind } from './value-kinds.js';
+import {
+  packedParameterValueKinds,
+  parameterValueKinds,
+  requestValueKinds,
+  ValueKind,
+  weighByValueKinds,
+} from './value-kinds.js';
 
 const { DATE, TIME, MONEY, EMAIL, URL, PLACE, PEOPLE, FILE } = ValueKind;
 
@@ -93,5 +99,29 @@ describe('parameterValueKinds', () => {
         required: ['date'],
       }),
     ).toEqual({ taken: DATE, required: DATE });
+  });
+});
+
+describe('weighByValueKinds', () => {
+  const dateTool = packedParameterValueKinds({
+    type: 'object',
+    properties: { date: { type: 'string' }, city: { type: 'string' } },
+    required: ['date'],
+  });
+
+  it("raises tools taking the request's kinds and lowers those requiring a kind it lacks", () => {
+    const kinds = Uint16Array.of(0, dateTool, dateTool);
+    const withDate = Float64Array.of(1, 1, 0);
+    weighByValueKinds(withDate, kinds, DATE | PEOPLE);
+    // Half the request's kinds taken: 1 + 0.3 / 2; a score of 0 stays 0.
+    expect([...withDate]).toEqual([1, 1.15, 0]);
+    const without = Float64Array.of(1, 1, 1);
+    weighByValueKinds(without, kinds, 0);
+    expect(without[0]).toBe(1);
+    expect(without[1]).toBeCloseTo(0.85, 12);
+  });
+
+  it('packs taken kinds in the low byte and required kinds in the high byte', () => {
+    expect(dateTool).toBe(DATE | PLACE | (DATE << 8));
   });
 });
