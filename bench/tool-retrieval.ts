@@ -192,6 +192,12 @@ const ALL_INDEXES: IndexKind[] = [
     variant: true,
   },
   {
+    name: 'LexicalToolIndex, expansion + word vectors, no implied arithmetic (impliedArithmetic: false)',
+    create: () =>
+      new LexicalToolIndex({ expansion: true, wordVectors: true, impliedArithmetic: false }),
+    variant: true,
+  },
+  {
     name: 'LexicalToolIndex, prefix matching',
     create: () => new LexicalToolIndex({ prefix: true }),
     variant: true,

@@ -10,6 +10,12 @@ import type { WordVectorScorer } from '../internal/search-text/word-vector-score
 import type { WordVectors } from '../internal/search-text/word-vectors.js';
 import { containsHan, words } from '../internal/search-text/words.js';
 import { categoryMatcher } from './category-filter.js';
+import {
+  addCalculatorBonus,
+  CALCULATOR_BONUS,
+  evaluatesExpressions,
+  requestImpliesArithmetic,
+} from './implied-arithmetic.js';
 import { schemaEnumValues } from './schema-enum-values.js';
 import type { ToolIndex } from './tool-index.js';
 import type { ToolReference, ToolSearchRequest, ToolSearchResponse } from './tool-reference.js';
@@ -104,6 +110,13 @@ export interface LexicalToolIndexOptions {
    * Default `true`.
    */
   readonly valueKinds?: boolean;
+  /**
+   * When a request asks for a number worked out from others ("estimate its value at the current
+   * price", "the total", "her BMI", "calculate …"), raise every general calculator (a tool taking
+   * an `expression` parameter) into the first results beside the tools that give the numbers.
+   * Default `true`.
+   */
+  readonly impliedArithmetic?: boolean;
   /** Hits scoring below this are dropped. Default `0`. */
   readonly minScore?: number;
   /** Results when a request gives no `maxResults`. Default 10. */
@@ -136,10 +149,18 @@ interface LexicalSession {
   scores: Float64Array;
   /** Each slot's parameter value kinds: taken in the low byte, required in the high byte. */
   valueKinds: Uint16Array;
+  /** 1 for each slot whose tool is a general calculator (see `impliedArithmetic`), else 0. */
+  calculators: Uint8Array;
 }
 
 /** The options that switch a feature on or off. */
-const BOOLEAN_OPTIONS = ['chineseGlosses', 'valueKinds', 'prefix', 'abbreviations'] as const;
+const BOOLEAN_OPTIONS = [
+  'chineseGlosses',
+  'valueKinds',
+  'impliedArithmetic',
+  'prefix',
+  'abbreviations',
+] as const;
 
 /**
  * Field-weighted BM25 (BM25F) over a tool's name, description, parameter names and parameter
@@ -166,6 +187,7 @@ export class LexicalToolIndex implements ToolIndex {
   readonly #wordVectorWeight: number;
   readonly #chineseGlosses: boolean;
   readonly #valueKinds: boolean;
+  readonly #impliedArithmetic: boolean;
   /** `null` once the glossary's optional dependency was found missing. */
   #glossary: ChineseGlossary | null | undefined;
   #glossaryLoading: Promise<void> | undefined;
@@ -227,6 +249,7 @@ export class LexicalToolIndex implements ToolIndex {
     }
     this.#chineseGlosses = options.chineseGlosses ?? true;
     this.#valueKinds = options.valueKinds ?? true;
+    this.#impliedArithmetic = options.impliedArithmetic ?? true;
     this.#prefix = options.prefix ?? false;
     this.#abbreviations = options.abbreviations ?? false;
     this.#minScore = options.minScore ?? 0;
@@ -335,6 +358,7 @@ export class LexicalToolIndex implements ToolIndex {
       if (previous !== undefined) {
         session.scorer.remove(previous);
         session.vectorScorer?.remove(previous);
+        session.calculators[previous] = 0;
         session.tools.remove(previous);
       }
       const id = session.tools.add(reference);
@@ -360,6 +384,12 @@ export class LexicalToolIndex implements ToolIndex {
         session.valueKinds = grown;
       }
       session.valueKinds[id] = packedParameterValueKinds(reference.inputSchema);
+      if (id >= session.calculators.length) {
+        const grown = new Uint8Array(Math.max(16, 2 * id + 2));
+        grown.set(session.calculators);
+        session.calculators = grown;
+      }
+      session.calculators[id] = evaluatesExpressions(reference) ? 1 : 0;
     }
   }
 
@@ -396,10 +426,22 @@ export class LexicalToolIndex implements ToolIndex {
       const queryWords = contentWords(query);
       const scores = this.#clearedScores(session);
       session.scorer.score(this.#queryTerms(queryWords, session.scorer), scores);
+      // BM25 scaled to the second-best hit's, the unit the word-vector similarity is added in.
+      const scale = secondBestScore(scores, accepted);
       if (session.vectorScorer !== undefined) {
-        this.#addVectorSimilarity(scores, session.vectorScorer, queryWords, accepted);
+        if (scale > 0) {
+          for (let slot = 0; slot < scores.length; slot++) {
+            scores[slot] = (scores[slot] as number) / scale;
+          }
+        }
+        session.vectorScorer.addSimilarities(queryWords, scores, this.#wordVectorWeight);
       }
       if (this.#valueKinds) weighByValueKinds(scores, session.valueKinds, requestValueKinds(query));
+      if (this.#impliedArithmetic && requestImpliesArithmetic(query)) {
+        // Without word vectors the scores are BM25's own: the bonus is scaled the same way.
+        const unit = session.vectorScorer !== undefined || scale === 0 ? 1 : scale;
+        addCalculatorBonus(scores, session.calculators, CALCULATOR_BONUS * unit);
+      }
       const top = new TopScores(maxResults);
       for (let slot = 0; slot < scores.length; slot++) {
         const score = scores[slot] as number;
@@ -439,39 +481,6 @@ export class LexicalToolIndex implements ToolIndex {
     const glossary = this.#glossary;
     if (!this.#chineseGlosses || glossary == null || !containsHan(text)) return text;
     return `${text} ${glossary.gloss(text)}`;
-  }
-
-  /**
-   * Scales BM25 scores to the second-best hit's among the tools the category filter keeps (the
-   * best hit's when it is the only one) and adds the weighted word-vector similarity. The second
-   * best, not the best: one tool that matches a rare word of a long request many times would
-   * otherwise shrink every other tool's lexical evidence next to its word-vector similarity.
-   */
-  #addVectorSimilarity(
-    scores: Float64Array,
-    vectorScorer: WordVectorScorer,
-    queryWords: readonly string[],
-    accepted: Uint8Array | undefined,
-  ): void {
-    let best = 0;
-    let second = 0;
-    for (let slot = 0; slot < scores.length; slot++) {
-      if (accepted !== undefined && !accepted[slot]) continue;
-      const score = scores[slot] as number;
-      if (score > best) {
-        second = best;
-        best = score;
-      } else if (score > second) {
-        second = score;
-      }
-    }
-    const scale = second > 0 ? second : best;
-    if (scale > 0) {
-      for (let slot = 0; slot < scores.length; slot++) {
-        scores[slot] = (scores[slot] as number) / scale;
-      }
-    }
-    vectorScorer.addSimilarities(queryWords, scores, this.#wordVectorWeight);
   }
 
   /** Index terms of a text's content words: their stems, plus abbreviation expansions. */
@@ -534,6 +543,7 @@ export class LexicalToolIndex implements ToolIndex {
         tools: new ToolSlots(),
         scores: new Float64Array(0),
         valueKinds: new Uint16Array(0),
+        calculators: new Uint8Array(0),
         vectorScorer:
           this.#wordVectors === undefined || this.#createVectorScorer === undefined
             ? undefined
@@ -558,6 +568,28 @@ function hasChinese(reference: ToolReference): boolean {
     containsHan(reference.summary) ||
     containsHan(JSON.stringify(reference.inputSchema ?? {}))
   );
+}
+
+/**
+ * The second-best score among the tools the category filter keeps (the best when it is the only
+ * one), by which BM25 scores are divided before the word-vector similarity is added. The second
+ * best, not the best: one tool that matches a rare word of a long request many times would
+ * otherwise shrink every other tool's lexical evidence next to its word-vector similarity.
+ */
+function secondBestScore(scores: Float64Array, accepted: Uint8Array | undefined): number {
+  let best = 0;
+  let second = 0;
+  for (let slot = 0; slot < scores.length; slot++) {
+    if (accepted !== undefined && !accepted[slot]) continue;
+    const score = scores[slot] as number;
+    if (score > best) {
+      second = best;
+      best = score;
+    } else if (score > second) {
+      second = score;
+    }
+  }
+  return second > 0 ? second : best;
 }
 
 /** 1 for each slot whose tool the category filter keeps, else 0. */
