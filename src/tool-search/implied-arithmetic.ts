@@ -44,15 +44,30 @@ export function evaluatesExpressions(reference: ToolReference): boolean {
 export const CALCULATOR_BONUS = 1.5;
 
 /**
+ * Below the best other tool: the calculator works on the numbers another tool gives, so it is
+ * raised beside that tool, not above it.
+ */
+const BELOW_BEST = 0.999;
+
+/**
  * Adds `bonus` to the score of every calculator (`calculators[slot]` is 1) when the request implies
- * arithmetic, so a calculator reaches the first results beside the tools that give the numbers.
+ * arithmetic, so a calculator reaches the first results beside the tools that give the numbers,
+ * though never past the best other tool by the bonus alone (a calculator the request's own words
+ * rank first stays first).
  */
 export function addCalculatorBonus(
   scores: Float64Array,
   calculators: Uint8Array,
   bonus: number = CALCULATOR_BONUS,
 ): void {
+  let bestOther = 0;
   for (let slot = 0; slot < scores.length; slot++) {
-    if (calculators[slot] === 1) scores[slot] = (scores[slot] as number) + bonus;
+    if (calculators[slot] !== 1) bestOther = Math.max(bestOther, scores[slot] as number);
+  }
+  for (let slot = 0; slot < scores.length; slot++) {
+    if (calculators[slot] !== 1) continue;
+    const score = scores[slot] as number;
+    const raised = bestOther > 0 ? Math.min(score + bonus, bestOther * BELOW_BEST) : score + bonus;
+    scores[slot] = Math.max(score, raised);
   }
 }

@@ -15,7 +15,10 @@ function random(seed: number): () => number {
 const pick = <T>(next: () => number, values: readonly T[]): T =>
   values[Math.floor(next() * values.length)] as T;
 
-/** 400 tools: the generated library's 230, and 170 more whose descriptions mix two of them. */
+/**
+ * 403 tools: the generated library's 230, 170 more whose descriptions mix two of them, and three
+ * calculators (raised when a request implies arithmetic).
+ */
 function catalogue(next: () => number): ToolReference[] {
   const specs = generateToolSpecs();
   const tools: ToolReference[] = specs.map((spec) => ({
@@ -34,12 +37,28 @@ function catalogue(next: () => number): ToolReference[] {
       category: a.domain,
     });
   }
+  for (const name of ['calculate', 'evaluate_math', 'compute']) {
+    tools.push({
+      toolName: name,
+      summary: 'Evaluates the given expression.',
+      inputSchema: { type: 'object', properties: { expression: { type: 'string' } } },
+      category: 'math',
+    });
+  }
   return tools;
 }
 
 /** Requests made of words of the tools' descriptions, sometimes with a word none of them uses. */
 function requests(next: () => number, tools: readonly ToolReference[]): string[] {
-  const extra = ['please', 'psychologist', 'wire money', 'tonight', 'quickly', 'supplier'];
+  const extra = [
+    'please',
+    'psychologist',
+    'wire money',
+    'tonight',
+    'quickly',
+    'supplier',
+    'and estimate the total',
+  ];
   return Array.from({ length: 150 }, () => {
     const words = pick(next, tools).summary.split(' ');
     const start = Math.floor(next() * words.length);
@@ -88,7 +107,7 @@ describe('LexicalToolIndex ranking', () => {
       'fresh',
       lastIndexed.map((name) => byName.get(name) as ToolReference),
     );
-    expect(index.size('churned')).toBe(400);
+    expect(index.size('churned')).toBe(403);
 
     for (const [i, query] of requests(next, tools).entries()) {
       const categoryFilter = i % 5 === 0 ? pick(next, tools).category : undefined;

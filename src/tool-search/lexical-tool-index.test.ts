@@ -152,6 +152,44 @@ describe('LexicalToolIndex', () => {
     expect(scores.hotel_reserve).toBeCloseTo(plainScore('hotel_reserve') * 0.85 ** 2, 10);
   });
 
+  it('brings a calculator to the first results when the request implies arithmetic', async () => {
+    const calculator = ref('calculate', 'Calculates/evaluates the given expression.', {
+      inputSchema: { type: 'object', properties: { expression: { type: 'string' } } },
+    });
+    const tools = [
+      ref('get_asset_price', 'Get the current price of gold, silver or oil', {
+        inputSchema: { type: 'object', properties: { symbol: { type: 'string' } } },
+      }),
+      ref('get_asset_history', 'Historical prices of gold, silver or oil'),
+      ref('get_stock_price', 'Current price of a stock'),
+      ref('convert_currency', 'Convert an amount of money between currencies'),
+      ref('gold_news', 'News about the gold market'),
+      ref('silver_news', 'News about the silver market'),
+      calculator,
+    ];
+    const request =
+      'I have 9.5g gold, please estimate its value based on the current price of gold';
+    for (const options of [{}, { expansion: true, wordVectors: true }]) {
+      const index = new LexicalToolIndex(options);
+      await index.indexTools('s', tools);
+      const found = await names(index, request, { maxResults: 3 });
+      expect(found).toContain('calculate');
+      expect(found[0]).toBe('get_asset_price');
+      // A request asking for no number worked out leaves the calculator where its words put it.
+      expect(await names(index, 'the current price of gold', { maxResults: 3 })).not.toContain(
+        'calculate',
+      );
+      const off = new LexicalToolIndex({ ...options, impliedArithmetic: false });
+      await off.indexTools('s', tools);
+      expect(await names(off, request, { maxResults: 3 })).not.toContain('calculate');
+      // A calculator replaced by a tool that evaluates nothing loses the bonus with its definition.
+      await index.indexTool('s', ref('calculate', 'Show the weather'));
+      expect(await names(index, request, { maxResults: 3 })).not.toContain('calculate');
+      await index.indexTool('s', calculator);
+      expect(await names(index, request, { maxResults: 3 })).toContain('calculate');
+    }
+  });
+
   it('expands abbreviations and file extensions on both sides', async () => {
     const index = new LexicalToolIndex({ abbreviations: true });
     await index.indexTools('s', [
@@ -421,7 +459,13 @@ describe('LexicalToolIndex', () => {
 
   it('rejects switches that are not booleans and limits that are not numbers', () => {
     // A JavaScript caller's 'false' (a string) would otherwise switch the feature on.
-    for (const flag of ['chineseGlosses', 'valueKinds', 'prefix', 'abbreviations'] as const) {
+    for (const flag of [
+      'chineseGlosses',
+      'valueKinds',
+      'impliedArithmetic',
+      'prefix',
+      'abbreviations',
+    ] as const) {
       expect(() => new LexicalToolIndex({ [flag]: 'false' as unknown as boolean })).toThrow(
         `${flag} must be a boolean`,
       );
