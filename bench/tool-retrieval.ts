@@ -198,6 +198,11 @@ const ALL_INDEXES: IndexKind[] = [
     variant: true,
   },
   {
+    name: 'LexicalToolIndex, expansion + word vectors, no source names (sourceNames: false)',
+    create: () => new LexicalToolIndex({ expansion: true, wordVectors: true, sourceNames: false }),
+    variant: true,
+  },
+  {
     name: 'LexicalToolIndex, prefix matching',
     create: () => new LexicalToolIndex({ prefix: true }),
     variant: true,

@@ -190,6 +190,34 @@ describe('LexicalToolIndex', () => {
     }
   });
 
+  it('weighs a source the request names more than its other words, unless sourceNames is false', async () => {
+    const tools = [
+      ref('history_timeline', 'A history timeline of a topic'),
+      ref('search_wikipedia', 'Search articles by a query'),
+    ];
+    const request = 'Make a web page about the history of AI based on Wikipedia';
+    const index = new LexicalToolIndex();
+    await index.indexTools('s', tools);
+    expect(await names(index, request)).toEqual(['search_wikipedia', 'history_timeline']);
+    const off = new LexicalToolIndex({ sourceNames: false });
+    await off.indexTools('s', tools);
+    expect(await names(off, request)).toEqual(['history_timeline', 'search_wikipedia']);
+    // A lower-case word is no name.
+    expect(await names(index, request.replace('Wikipedia', 'wikipedia'))).toEqual([
+      'history_timeline',
+      'search_wikipedia',
+    ]);
+    // A name found only in a tool's description keeps the weight of any other word.
+    const described = [ref('search', 'Search Wikipedia articles by a query')];
+    const score = async (sourceNames: boolean) => {
+      const one = new LexicalToolIndex({ sourceNames });
+      await one.indexTools('s', described);
+      const response = await one.search({ sessionId: 's', query: request });
+      return response.toolReferences[0]?.relevanceScore;
+    };
+    expect(await score(true)).toBe(await score(false));
+  });
+
   it('expands abbreviations and file extensions on both sides', async () => {
     const index = new LexicalToolIndex({ abbreviations: true });
     await index.indexTools('s', [
@@ -463,6 +491,7 @@ describe('LexicalToolIndex', () => {
       'chineseGlosses',
       'valueKinds',
       'impliedArithmetic',
+      'sourceNames',
       'prefix',
       'abbreviations',
     ] as const) {

@@ -17,6 +17,7 @@ import {
   requestImpliesArithmetic,
 } from './implied-arithmetic.js';
 import { schemaEnumValues } from './schema-enum-values.js';
+import { SOURCE_WORD_WEIGHT, sourceWords } from './source-words.js';
 import type { ToolIndex } from './tool-index.js';
 import type { ToolReference, ToolSearchRequest, ToolSearchResponse } from './tool-reference.js';
 import { isBlank, schemaParameterFields } from './tool-search-text.js';
@@ -117,6 +118,12 @@ export interface LexicalToolIndexOptions {
    * Default `true`.
    */
   readonly impliedArithmetic?: boolean;
+  /**
+   * Weigh a capitalised name the request gives as its source ("based on Wikipedia", "prices from
+   * Amazon", "via DuckDuckGo") more than its other words, when a tool's name contains it.
+   * Default `true`.
+   */
+  readonly sourceNames?: boolean;
   /** Hits scoring below this are dropped. Default `0`. */
   readonly minScore?: number;
   /** Results when a request gives no `maxResults`. Default 10. */
@@ -158,6 +165,7 @@ const BOOLEAN_OPTIONS = [
   'chineseGlosses',
   'valueKinds',
   'impliedArithmetic',
+  'sourceNames',
   'prefix',
   'abbreviations',
 ] as const;
@@ -188,6 +196,7 @@ export class LexicalToolIndex implements ToolIndex {
   readonly #chineseGlosses: boolean;
   readonly #valueKinds: boolean;
   readonly #impliedArithmetic: boolean;
+  readonly #sourceNames: boolean;
   /** `null` once the glossary's optional dependency was found missing. */
   #glossary: ChineseGlossary | null | undefined;
   #glossaryLoading: Promise<void> | undefined;
@@ -250,6 +259,7 @@ export class LexicalToolIndex implements ToolIndex {
     this.#chineseGlosses = options.chineseGlosses ?? true;
     this.#valueKinds = options.valueKinds ?? true;
     this.#impliedArithmetic = options.impliedArithmetic ?? true;
+    this.#sourceNames = options.sourceNames ?? true;
     this.#prefix = options.prefix ?? false;
     this.#abbreviations = options.abbreviations ?? false;
     this.#minScore = options.minScore ?? 0;
@@ -425,7 +435,9 @@ export class LexicalToolIndex implements ToolIndex {
       const query = this.#withGlosses(request.query.slice(0, MAX_QUERY_LENGTH));
       const queryWords = contentWords(query);
       const scores = this.#clearedScores(session);
-      session.scorer.score(this.#queryTerms(queryWords, session.scorer), scores);
+      const queryTerms = this.#queryTerms(queryWords, session.scorer);
+      if (this.#sourceNames) weighSourceWords(queryTerms, query, session.scorer);
+      session.scorer.score(queryTerms, scores);
       // BM25 scaled to the second-best hit's, the unit the word-vector similarity is added in.
       const scale = secondBestScore(scores, accepted);
       if (session.vectorScorer !== undefined) {
@@ -590,6 +602,23 @@ function secondBestScore(scores: Float64Array, accepted: Uint8Array | undefined)
     }
   }
   return second > 0 ? second : best;
+}
+
+/**
+ * Raises to {@link SOURCE_WORD_WEIGHT} the query weight of each source the request names
+ * ("referencing Wikipedia") that some tool's name contains.
+ */
+function weighSourceWords(
+  terms: Map<string, number>,
+  query: string,
+  scorer: FieldWeightedBm25,
+): void {
+  for (const word of sourceWords(query)) {
+    const term = stemTerm(word);
+    if ((terms.get(term) ?? 0) < SOURCE_WORD_WEIGHT && scorer.inField(term, NAME_FIELD)) {
+      terms.set(term, SOURCE_WORD_WEIGHT);
+    }
+  }
 }
 
 /** 1 for each slot whose tool the category filter keeps, else 0. */
