@@ -11,6 +11,7 @@ import type { WordVectors } from '../internal/search-text/word-vectors.js';
 import { containsHan, words } from '../internal/search-text/words.js';
 import { categoryMatcher } from './category-filter.js';
 import { schemaEnumValues } from './schema-enum-values.js';
+import { requestChainValues, ToolChains } from './tool-chains.js';
 import type { ToolIndex } from './tool-index.js';
 import type { ToolReference, ToolSearchRequest, ToolSearchResponse } from './tool-reference.js';
 import { isBlank, schemaParameterFields } from './tool-search-text.js';
@@ -104,6 +105,14 @@ export interface LexicalToolIndexOptions {
    * Default `true`.
    */
   readonly valueKinds?: boolean;
+  /**
+   * Lift the tools that produce a value one of the best tools requires and the request lacks, as
+   * agents call tools in chains: a geocoder when a nearby-places search requires a latitude and
+   * the request names a place, and the tools a required parameter's description names as its
+   * source ("the `station_code` from `get-station-code-by-names`") when the request does not give
+   * that value. A lifted tool scores 0.8 of the tool that needs it. Default `true`.
+   */
+  readonly toolChains?: boolean;
   /** Hits scoring below this are dropped. Default `0`. */
   readonly minScore?: number;
   /** Results when a request gives no `maxResults`. Default 10. */
@@ -136,10 +145,18 @@ interface LexicalSession {
   scores: Float64Array;
   /** Each slot's parameter value kinds: taken in the low byte, required in the high byte. */
   valueKinds: Uint16Array;
+  /** What each tool needs from other tools and produces for them (with `toolChains`). */
+  readonly chains: ToolChains | undefined;
 }
 
 /** The options that switch a feature on or off. */
-const BOOLEAN_OPTIONS = ['chineseGlosses', 'valueKinds', 'prefix', 'abbreviations'] as const;
+const BOOLEAN_OPTIONS = [
+  'chineseGlosses',
+  'valueKinds',
+  'toolChains',
+  'prefix',
+  'abbreviations',
+] as const;
 
 /**
  * Field-weighted BM25 (BM25F) over a tool's name, description, parameter names and parameter
@@ -166,6 +183,7 @@ export class LexicalToolIndex implements ToolIndex {
   readonly #wordVectorWeight: number;
   readonly #chineseGlosses: boolean;
   readonly #valueKinds: boolean;
+  readonly #toolChains: boolean;
   /** `null` once the glossary's optional dependency was found missing. */
   #glossary: ChineseGlossary | null | undefined;
   #glossaryLoading: Promise<void> | undefined;
@@ -227,6 +245,7 @@ export class LexicalToolIndex implements ToolIndex {
     }
     this.#chineseGlosses = options.chineseGlosses ?? true;
     this.#valueKinds = options.valueKinds ?? true;
+    this.#toolChains = options.toolChains ?? true;
     this.#prefix = options.prefix ?? false;
     this.#abbreviations = options.abbreviations ?? false;
     this.#minScore = options.minScore ?? 0;
@@ -335,6 +354,7 @@ export class LexicalToolIndex implements ToolIndex {
       if (previous !== undefined) {
         session.scorer.remove(previous);
         session.vectorScorer?.remove(previous);
+        session.chains?.remove(previous);
         session.tools.remove(previous);
       }
       const id = session.tools.add(reference);
@@ -360,6 +380,7 @@ export class LexicalToolIndex implements ToolIndex {
         session.valueKinds = grown;
       }
       session.valueKinds[id] = packedParameterValueKinds(reference.inputSchema);
+      session.chains?.add(id, reference);
     }
   }
 
@@ -399,7 +420,16 @@ export class LexicalToolIndex implements ToolIndex {
       if (session.vectorScorer !== undefined) {
         this.#addVectorSimilarity(scores, session.vectorScorer, queryWords, accepted);
       }
-      if (this.#valueKinds) weighByValueKinds(scores, session.valueKinds, requestValueKinds(query));
+      const kinds = this.#valueKinds ? requestValueKinds(query) : undefined;
+      if (kinds !== undefined) weighByValueKinds(scores, session.valueKinds, kinds);
+      if (session.chains !== undefined) {
+        session.chains.liftProducers(
+          scores,
+          () => requestChainValues(query, kinds ?? requestValueKinds(query)),
+          (slot) => tools.order(slot),
+          accepted,
+        );
+      }
       const top = new TopScores(maxResults);
       for (let slot = 0; slot < scores.length; slot++) {
         const score = scores[slot] as number;
@@ -534,6 +564,7 @@ export class LexicalToolIndex implements ToolIndex {
         tools: new ToolSlots(),
         scores: new Float64Array(0),
         valueKinds: new Uint16Array(0),
+        chains: this.#toolChains ? new ToolChains() : undefined,
         vectorScorer:
           this.#wordVectors === undefined || this.#createVectorScorer === undefined
             ? undefined
