@@ -108,12 +108,12 @@ function identifiersIn(text: string, ownName: string): string[] {
  * their sibling tools by their own names.
  */
 export function shortName(toolName: string): string {
-  const cut = Math.max(
-    toolName.lastIndexOf('::') + 2,
-    toolName.lastIndexOf('__') + 2,
-    toolName.lastIndexOf('/') + 1,
-  );
-  return cut > 0 && cut < toolName.length ? toolName.slice(cut) : toolName;
+  let cut = 0;
+  for (const separator of ['::', '__', '/']) {
+    const at = toolName.lastIndexOf(separator);
+    if (at >= 0) cut = Math.max(cut, at + separator.length);
+  }
+  return cut < toolName.length ? toolName.slice(cut) : toolName;
 }
 
 const MONTH =
