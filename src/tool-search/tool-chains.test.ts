@@ -173,6 +173,14 @@ describe('ToolChains', () => {
     expect(lift(chains, [8, 10, 9, 7, 1], 'sights near the Forbidden City')).toEqual([
       8, 10, 9, 7, 6.4,
     ]);
+    // A tie for third place goes to the tool indexed first (here the lower slot).
+    expect(lift(chains, [8, 10, 9, 8, 1], 'sights near the Forbidden City')).toEqual([
+      8, 10, 9, 8, 6.4,
+    ]);
+    const late = chainsOf([other('c'), other('a'), other('b'), nearby, geocoder]);
+    expect(lift(late, [8, 10, 9, 8, 1], 'sights near the Forbidden City')).toEqual([
+      8, 10, 9, 8, 1,
+    ]);
     const notGeocoder = Uint8Array.from([1, 1, 1, 1, 0]);
     expect(lift(chains, [8, 10, 9, 7, 1], 'near the Forbidden City', notGeocoder)).toEqual([
       8, 10, 9, 7, 1,

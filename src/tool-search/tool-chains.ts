@@ -1,4 +1,3 @@
-import { TopScores } from '../internal/search-text/top-scores.js';
 import { splitIdentifier } from '../internal/search-text/words.js';
 import type { JsonSchema } from '../tools/json-schema.js';
 import type { ToolReference } from './tool-reference.js';
@@ -34,11 +33,15 @@ const COORDINATE_WORDS = new Set([
   'coordinates',
   'coords',
 ]);
+/** Letters every coordinate or geocoding word contains. */
+const COORDINATE_LETTERS = /lat|lng|lon|coord|geocod/i;
 const GEOCODE_WORDS = new Set(['geocode', 'geocoding', 'geocoder', 'geocodes']);
 const PLACE_WORDS = new Set(['address', 'city', 'place', 'location', 'zip', 'postcode']);
 /** The description says the tool returns coordinates ("converts an address to coordinates"). */
 const GIVES_COORDINATES =
   /\b(?:to|into|returns?|gives?|gets?|obtains?|finds?|fetch(?:es)?|retrieves?|provides?)\s+(?:(?:the|its|their|precise|exact|geographic(?:al)?|gps)\s+){0,3}(?:coordinates|latitude\s+and\s+longitude)\b/i;
+/** A cheap test before {@link GIVES_COORDINATES}: most descriptions mention no coordinates. */
+const COORDINATE_MENTION = /coordinates|latitude/i;
 /** …of a place on Earth, not of a neuron or a pixel. */
 const NAMES_A_PLACE =
   /\b(?:address(?:es)?|places?|city|cities|locations?|landmarks?|towns?|streets?)\b/i;
@@ -59,29 +62,42 @@ export function toolChainProfile(reference: ToolReference): ToolChainProfile {
   const sources: ParameterSource[] = [];
   for (const [name, property] of Object.entries(schema?.properties ?? {})) {
     if (!required.has(name)) continue;
-    if (splitIdentifier(name).some((word) => COORDINATE_WORDS.has(word))) {
+    if (mayNameCoordinates(name) && splitIdentifier(name).some((w) => COORDINATE_WORDS.has(w))) {
       requiresCoordinates = true;
     }
     const description = (property as JsonSchema | undefined)?.description;
-    if (typeof description === 'string') {
+    if (typeof description === 'string' && IDENTIFIER_SHAPE.test(description)) {
       const toolNames = identifiersIn(description, reference.toolName);
       if (toolNames.length > 0) sources.push({ toolNames, kinds: parameterKinds(name, property) });
     }
   }
-  const nameWords = splitIdentifier(reference.toolName);
+  const nameWords = mayNameCoordinates(reference.toolName)
+    ? splitIdentifier(reference.toolName)
+    : [];
   const description = reference.summary.slice(0, DESCRIPTION_PREFIX);
   const namedGeocoder =
     (nameWords.some((word) => GEOCODE_WORDS.has(word)) ||
       (nameWords.some((word) => COORDINATE_WORDS.has(word)) &&
         nameWords.some((word) => PLACE_WORDS.has(word)))) &&
     !nameWords.includes('reverse');
-  const describedGeocoder = GIVES_COORDINATES.test(description) && NAMES_A_PLACE.test(description);
+  const describedGeocoder =
+    COORDINATE_MENTION.test(description) &&
+    GIVES_COORDINATES.test(description) &&
+    NAMES_A_PLACE.test(description);
   return {
     requiresCoordinates,
     // A tool that needs coordinates itself (a reverse geocoder) does not give them.
     givesCoordinates: (namedGeocoder || describedGeocoder) && !requiresCoordinates,
     sources,
   };
+}
+
+/**
+ * Whether an identifier may hold a coordinate or geocoding word: a cheap test before splitting it
+ * into words, which most names do not need.
+ */
+function mayNameCoordinates(identifier: string): boolean {
+  return COORDINATE_LETTERS.test(identifier);
 }
 
 /** The value kinds of one parameter. */
@@ -183,7 +199,8 @@ const PRODUCER_SHARE = 0.8;
 export class ToolChains {
   readonly #profiles: (ToolChainProfile | undefined)[] = [];
   readonly #names: (string | undefined)[] = [];
-  readonly #slotsByName = new Map<string, Set<number>>();
+  /** Slots by full and short name, built when a search first needs it after a change. */
+  #slotsByName: Map<string, number[]> | undefined;
   readonly #geocoders = new Set<number>();
   /** Tools that need a value from another tool: with none, a search has nothing to lift. */
   #consumers = 0;
@@ -193,10 +210,7 @@ export class ToolChains {
     this.remove(slot);
     const profile = toolChainProfile(reference);
     this.#names[slot] = reference.toolName;
-    for (const name of new Set([reference.toolName, shortName(reference.toolName)])) {
-      const slots = this.#slotsByName.get(name) ?? new Set<number>();
-      this.#slotsByName.set(name, slots.add(slot));
-    }
+    this.#slotsByName = undefined;
     if (profile.givesCoordinates) this.#geocoders.add(slot);
     if (profile.requiresCoordinates || profile.sources.length > 0) {
       this.#profiles[slot] = profile;
@@ -208,11 +222,7 @@ export class ToolChains {
   remove(slot: number): void {
     const name = this.#names[slot];
     if (name === undefined) return;
-    for (const key of [name, shortName(name)]) {
-      const slots = this.#slotsByName.get(key);
-      slots?.delete(slot);
-      if (slots?.size === 0) this.#slotsByName.delete(key);
-    }
+    this.#slotsByName = undefined;
     this.#geocoders.delete(slot);
     if (this.#profiles[slot] !== undefined) this.#consumers--;
     this.#profiles[slot] = undefined;
@@ -238,17 +248,13 @@ export class ToolChains {
   ): void {
     if (this.#consumers === 0) return;
     const isAccepted = (slot: number) => accepted === undefined || accepted[slot] === 1;
-    const best = new TopScores(CONSUMER_DEPTH);
-    for (let slot = 0; slot < scores.length; slot++) {
-      const score = scores[slot] as number;
-      if (score > 0 && isAccepted(slot)) best.offer(slot, score, order(slot));
-    }
     const lifted = new Map<number, number>();
     const lift = (slot: number, score: number) => {
       if (isAccepted(slot) && (lifted.get(slot) ?? 0) < score) lifted.set(slot, score);
     };
     let values: RequestChainValues | undefined;
-    for (const { item: consumer, score } of best.best()) {
+    for (const consumer of bestSlots(scores, CONSUMER_DEPTH, order, accepted)) {
+      const score = scores[consumer] as number;
       const profile = this.#profiles[consumer];
       if (profile === undefined) continue;
       values ??= request();
@@ -293,13 +299,72 @@ export class ToolChains {
    * without a server prefix, those of the consumer's own server when several servers have one.
    */
   #namedTools(name: string, consumer: number): number[] {
-    const slots = this.#slotsByName.get(name);
+    const slots = this.#nameTable().get(name);
     if (slots === undefined) return [];
-    const all = [...slots].filter((slot) => slot !== consumer);
+    const all = slots.filter((slot) => slot !== consumer);
     if (all.length < 2) return all;
     const consumerName = this.#names[consumer] as string;
     const prefix = consumerName.slice(0, consumerName.length - shortName(consumerName).length);
     const sameServer = all.filter((slot) => (this.#names[slot] as string).startsWith(prefix));
     return sameServer.length > 0 ? sameServer : all;
   }
+
+  /** The slots of each full and short tool name (indexing many tools need not build it each time). */
+  #nameTable(): Map<string, number[]> {
+    if (this.#slotsByName === undefined) {
+      const table = new Map<string, number[]>();
+      this.#names.forEach((name, slot) => {
+        if (name === undefined) return;
+        const short = shortName(name);
+        for (const key of short === name ? [name] : [name, short]) {
+          const slots = table.get(key);
+          if (slots === undefined) table.set(key, [slot]);
+          else slots.push(slot);
+        }
+      });
+      this.#slotsByName = table;
+    }
+    return this.#slotsByName;
+  }
+}
+
+/**
+ * The slots of the `depth` best positive scores the search may return, best first, ties to the
+ * lower order: one pass that mostly compares each score with the worst kept one (`order` is read
+ * only on ties).
+ */
+function bestSlots(
+  scores: Float64Array,
+  depth: number,
+  order: (slot: number) => number,
+  accepted: Uint8Array | undefined,
+): number[] {
+  const slots = new Int32Array(depth);
+  const kept = new Float64Array(depth);
+  let count = 0;
+  // A score below this cannot enter: any positive score until `depth` are kept.
+  let threshold = Number.MIN_VALUE;
+  for (let slot = 0; slot < scores.length; slot++) {
+    const score = scores[slot] as number;
+    if (score < threshold || !(score > 0)) continue;
+    if (accepted !== undefined && accepted[slot] !== 1) continue;
+    let at = count;
+    while (
+      at > 0 &&
+      ((kept[at - 1] as number) < score ||
+        (kept[at - 1] === score && order(slots[at - 1] as number) > order(slot)))
+    ) {
+      at--;
+    }
+    if (at >= depth) continue;
+    for (let moved = Math.min(count, depth - 1); moved > at; moved--) {
+      slots[moved] = slots[moved - 1] as number;
+      kept[moved] = kept[moved - 1] as number;
+    }
+    slots[at] = slot;
+    kept[at] = score;
+    if (count < depth) count++;
+    if (count === depth) threshold = kept[depth - 1] as number;
+  }
+  return Array.from(slots.subarray(0, count));
 }
