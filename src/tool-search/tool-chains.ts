@@ -144,9 +144,12 @@ const ABSOLUTE_DATE = new RegExp(
   ].join('|'),
   'i',
 );
-/** A latitude and longitude given as numbers ("40.71, -74.00") or by name ("lat 40.7"). */
+/**
+ * A latitude and longitude given as numbers ("40.71, -74.00", "39.9° N, 116.4° E") or by name
+ * ("lat 40.7"). Bounded repeats only: linear time on any request.
+ */
 const COORDINATES =
-  /-?\d{1,3}\.\d+\s*°?\s*[NS]?\s*,\s*-?\d{1,3}\.\d+|\b(?:lat(?:itude)?|lon(?:gitude)?)\b\s*[:=]?\s*-?\d/i;
+  /-?\d{1,3}\.\d{1,12}°?\s?[NS]?\s?,\s?-?\d{1,3}\.\d|\b(?:lat(?:itude)?|lon(?:gitude)?)\b\s?[:=]?\s?-?\d/i;
 /** A token that looks like an identifier's value: a long number or letters mixed with digits. */
 const IDENTIFIER_VALUE = /\b\d{4,}\b|\b(?=[a-z]*\d)(?=\d*[a-z])[a-z\d]{4,}\b/i;
 
