@@ -109,6 +109,7 @@ describe('requestChainValues', () => {
   it('sees coordinates given as numbers or by name, and not in a place name', () => {
     expect(values('restaurants near 40.7128, -74.0060').coordinates).toBe(true);
     expect(values('parking around lat 48.85 lon 2.35').coordinates).toBe(true);
+    expect(values('hotels near 39.9° N, 116.4° E').coordinates).toBe(true);
     expect(values("what's interesting near the Forbidden City").coordinates).toBe(false);
   });
 
