@@ -10,6 +10,7 @@ import type { WordVectorScorer } from '../internal/search-text/word-vector-score
 import type { WordVectors } from '../internal/search-text/word-vectors.js';
 import { containsHan, words } from '../internal/search-text/words.js';
 import { categoryMatcher } from './category-filter.js';
+import { addOutputFileBonus, requestOutputFormats, toolOutputFormats } from './output-files.js';
 import { schemaEnumValues } from './schema-enum-values.js';
 import type { ToolIndex } from './tool-index.js';
 import type { ToolReference, ToolSearchRequest, ToolSearchResponse } from './tool-reference.js';
@@ -104,6 +105,13 @@ export interface LexicalToolIndexOptions {
    * Default `true`.
    */
   readonly valueKinds?: boolean;
+  /**
+   * When a request says where its result must be written ("… and save it in
+   * /root/markdown/report.md", "export it as a PDF"), rank higher the tools that write files of
+   * that format (from the extension or the format named) or of any format (a tool taking a path
+   * and the content): the request needs one whatever else it asks. Default `true`.
+   */
+  readonly outputFiles?: boolean;
   /** Hits scoring below this are dropped. Default `0`. */
   readonly minScore?: number;
   /** Results when a request gives no `maxResults`. Default 10. */
@@ -136,10 +144,18 @@ interface LexicalSession {
   scores: Float64Array;
   /** Each slot's parameter value kinds: taken in the low byte, required in the high byte. */
   valueKinds: Uint16Array;
+  /** The file formats each slot's tool writes (see `toolOutputFormats`). */
+  outputFormats: Uint16Array;
 }
 
 /** The options that switch a feature on or off. */
-const BOOLEAN_OPTIONS = ['chineseGlosses', 'valueKinds', 'prefix', 'abbreviations'] as const;
+const BOOLEAN_OPTIONS = [
+  'chineseGlosses',
+  'valueKinds',
+  'outputFiles',
+  'prefix',
+  'abbreviations',
+] as const;
 
 /**
  * Field-weighted BM25 (BM25F) over a tool's name, description, parameter names and parameter
@@ -166,6 +182,7 @@ export class LexicalToolIndex implements ToolIndex {
   readonly #wordVectorWeight: number;
   readonly #chineseGlosses: boolean;
   readonly #valueKinds: boolean;
+  readonly #outputFiles: boolean;
   /** `null` once the glossary's optional dependency was found missing. */
   #glossary: ChineseGlossary | null | undefined;
   #glossaryLoading: Promise<void> | undefined;
@@ -227,6 +244,7 @@ export class LexicalToolIndex implements ToolIndex {
     }
     this.#chineseGlosses = options.chineseGlosses ?? true;
     this.#valueKinds = options.valueKinds ?? true;
+    this.#outputFiles = options.outputFiles ?? true;
     this.#prefix = options.prefix ?? false;
     this.#abbreviations = options.abbreviations ?? false;
     this.#minScore = options.minScore ?? 0;
@@ -355,11 +373,12 @@ export class LexicalToolIndex implements ToolIndex {
       );
       session.vectorScorer?.add(id, ...this.#vectorWords(fieldWords));
       if (id >= session.valueKinds.length) {
-        const grown = new Uint16Array(Math.max(16, 2 * id + 2));
-        grown.set(session.valueKinds);
-        session.valueKinds = grown;
+        const length = Math.max(16, 2 * id + 2);
+        session.valueKinds = grown(session.valueKinds, length);
+        session.outputFormats = grown(session.outputFormats, length);
       }
       session.valueKinds[id] = packedParameterValueKinds(reference.inputSchema);
+      session.outputFormats[id] = this.#outputFiles ? toolOutputFormats(reference) : 0;
     }
   }
 
@@ -398,6 +417,9 @@ export class LexicalToolIndex implements ToolIndex {
       session.scorer.score(this.#queryTerms(queryWords, session.scorer), scores);
       if (session.vectorScorer !== undefined) {
         this.#addVectorSimilarity(scores, session.vectorScorer, queryWords, accepted);
+      }
+      if (this.#outputFiles) {
+        addOutputFileBonus(scores, session.outputFormats, requestOutputFormats(query));
       }
       if (this.#valueKinds) weighByValueKinds(scores, session.valueKinds, requestValueKinds(query));
       const top = new TopScores(maxResults);
@@ -534,6 +556,7 @@ export class LexicalToolIndex implements ToolIndex {
         tools: new ToolSlots(),
         scores: new Float64Array(0),
         valueKinds: new Uint16Array(0),
+        outputFormats: new Uint16Array(0),
         vectorScorer:
           this.#wordVectors === undefined || this.#createVectorScorer === undefined
             ? undefined
@@ -558,6 +581,13 @@ function hasChinese(reference: ToolReference): boolean {
     containsHan(reference.summary) ||
     containsHan(JSON.stringify(reference.inputSchema ?? {}))
   );
+}
+
+/** A copy of the array, `length` long. */
+function grown(array: Uint16Array, length: number): Uint16Array {
+  const copy = new Uint16Array(length);
+  copy.set(array);
+  return copy;
 }
 
 /** 1 for each slot whose tool the category filter keeps, else 0. */

@@ -1,0 +1,348 @@
+import { splitIdentifier, words } from '../internal/search-text/words.js';
+import type { JsonSchema } from '../tools/json-schema.js';
+import type { ToolReference } from './tool-reference.js';
+
+/**
+ * Kinds of file a request can ask to be written and a tool can write, one bit each: "save it to
+ * /root/ppt/apple.pptx" asks for `SLIDES`, a tool that creates PowerPoint presentations writes
+ * `SLIDES`.
+ */
+export const FileFormat = {
+  MARKDOWN: 1,
+  WORD: 2,
+  SLIDES: 4,
+  SPREADSHEET: 8,
+  PDF: 16,
+  IMAGE: 32,
+  HTML: 64,
+  CODE: 128,
+  TEXT: 256,
+  DATA: 512,
+  AUDIO: 1024,
+  VIDEO: 2048,
+} as const;
+
+/** In a tool's output formats: it writes files of any format (a path and the content to write). */
+export const ANY_FORMAT = 0x1000;
+/** In a request's output formats: the request names where its result must be written. */
+export const OUTPUT_REQUESTED = 0x8000;
+const FORMAT_BITS = 0x0fff;
+
+/** The words of a space-separated list. */
+function wordSet(list: string): ReadonlySet<string> {
+  return new Set(list.split(' '));
+}
+
+const { MARKDOWN, WORD, SLIDES, SPREADSHEET, PDF, IMAGE, HTML, CODE, TEXT, DATA, AUDIO, VIDEO } =
+  FileFormat;
+
+/** File name extensions and the format they name. */
+const EXTENSIONS: ReadonlyMap<string, number> = new Map(
+  (
+    [
+      [MARKDOWN, ['md', 'markdown']],
+      [WORD, ['doc', 'docx', 'odt', 'rtf']],
+      [SLIDES, ['ppt', 'pptx', 'odp', 'key']],
+      [SPREADSHEET, ['xls', 'xlsx', 'csv', 'tsv', 'ods']],
+      [PDF, ['pdf']],
+      [IMAGE, ['png', 'jpg', 'jpeg', 'gif', 'svg', 'webp', 'bmp', 'tif', 'tiff']],
+      [HTML, ['html', 'htm']],
+      [
+        CODE,
+        ['py', 'js', 'ts', 'jsx', 'tsx', 'mjs', 'java', 'c', 'cpp', 'h', 'go', 'rs', 'rb', 'sh'],
+      ],
+      [CODE, ['php', 'cs', 'swift', 'kt', 'sql']],
+      [TEXT, ['txt', 'log']],
+      [DATA, ['json', 'xml', 'yaml', 'yml', 'toml']],
+      [AUDIO, ['mp3', 'wav', 'flac', 'ogg', 'm4a']],
+      [VIDEO, ['mp4', 'mov', 'avi', 'mkv', 'webm']],
+    ] as const
+  ).flatMap(([format, names]) => names.map((name): [string, number] => [name, format])),
+);
+
+/**
+ * Words that name a format ("a Markdown file", "a PowerPoint", "an Excel sheet"), the extensions
+ * among them; short or common extensions (`c`, `go`, `key`, `log`, `doc`) only count as
+ * extensions of a file name, never as words.
+ */
+const FORMAT_WORDS: ReadonlyMap<string, number> = new Map([
+  ...[...EXTENSIONS].filter(([name]) => name.length > 2 && !['key', 'log', 'doc'].includes(name)),
+  ...(
+    [
+      [SLIDES, ['powerpoint', 'presentation', 'presentations', 'slide', 'slides', 'slideshow']],
+      [SPREADSHEET, ['excel', 'spreadsheet', 'spreadsheets', 'workbook', 'sheet', 'sheets']],
+      [IMAGE, ['image', 'images', 'picture', 'pictures', 'photo', 'photos']],
+      [HTML, ['webpage', 'webpages']],
+      [CODE, ['script', 'scripts', 'python', 'javascript', 'typescript']],
+      [AUDIO, ['audio']],
+      [VIDEO, ['video', 'videos']],
+    ] as const
+  ).flatMap(([format, names]) => names.map((name): [string, number] => [name, format])),
+  ['ppt', SLIDES],
+  ['md', MARKDOWN],
+]);
+
+/** Two-word names of a format: "a Word document", "a web page", "a text file". */
+const FORMAT_PHRASES: ReadonlyMap<string, number> = new Map([
+  ['word document', WORD],
+  ['word documents', WORD],
+  ['word file', WORD],
+  ['ms word', WORD],
+  ['microsoft word', WORD],
+  ['web page', HTML],
+  ['web pages', HTML],
+  ['text file', TEXT],
+]);
+
+/**
+ * Verbs whose result is written: "save it in …", "write the report to …", "generate a report
+ * at …", "a page saved at …". A file named after one of them, in the same sentence, is where the
+ * result goes.
+ */
+const PRODUCING_VERBS: ReadonlySet<string> = wordSet(
+  'save saves saved saving write writes wrote written writing store stores stored storing ' +
+    'export exports exported exporting output outputs generate generates generated generating ' +
+    'create creates created creating make makes made making draft drafts drafted produce ' +
+    'produces produced put dump dumped download downloaded compose composed prepare prepared ' +
+    'render rendered build built ' +
+    // "Give me a report in …", "provide an example in …": the result the user asks for.
+    'give gives provide provides',
+);
+
+/**
+ * Verbs whose object is an existing file to read or change: "read the data under …", "the audio
+ * file located at …", "convert /root/a.docx …", "insert clock.png". A file named after one of them
+ * is an input, unless a preposition of goal ("to", "into", "as") introduces it.
+ */
+const CONSUMING_VERBS: ReadonlySet<string> = wordSet(
+  'read reads reading open opens opened load loads loaded analyze analyse analyzes analyses ' +
+    'analyzed analysed parse parses parsed extract extracts extracted view show check get list ' +
+    'compare import imported upload uploaded insert inserted attach attached use using process ' +
+    'scan inspect examine review located find search look tell describe explain count delete ' +
+    'remove play listen watch',
+);
+
+/**
+ * Verbs whose object is read and whose result is written: "convert /root/a.docx to PDF",
+ * "summarize it in a PPT". What a preposition of goal introduces after them is a destination,
+ * their object is not.
+ */
+const TRANSFORMING_VERBS: ReadonlySet<string> = wordSet(
+  'convert converts converted translate translates translated transform transforms ' +
+    'transformed turn turns turned merge merges merged combine combines combined summarize ' +
+    'summarise summarizes summarises summarized summarised',
+);
+
+/**
+ * Prepositions of goal: what follows is where the result goes ("write to …", "save as …",
+ * "convert into a Word document"), whatever the verb, unless the verb only reads.
+ */
+const GOAL_PREPOSITIONS: ReadonlySet<string> = new Set(['to', 'into', 'as', 'onto']);
+/** Prepositions of source: what follows is read ("a summary of …", "the data from …"). */
+const SOURCE_PREPOSITIONS: ReadonlySet<string> = new Set(['from', 'of']);
+/** Words skipped between a preposition and what it introduces ("to a Markdown file"). */
+const DETERMINERS: ReadonlySet<string> = wordSet(
+  'a an the my your our their its this that one single new',
+);
+
+/**
+ * A token of a request: a URL, a path or file name (`/root/markdown/a.md`, `report.docx`,
+ * `C:\out\a.csv`), a word, or the end of a sentence. Path segments cannot overlap (a segment
+ * holds no slash), so every repeat backtracks at most its own length.
+ */
+const TOKEN =
+  /\b[a-z][\w+.-]{0,15}:\/\/\S{0,2048}|(?<![\w/])(?:~|\.{1,2})?\/[\w.-]{0,254}[\w-](?:\/[\w.-]{0,254}[\w-]){1,64}\/?|[A-Za-z]:\\[\w.\\-]{0,1023}[\w-]|\b[\w-]{1,255}\.[A-Za-z0-9]{1,8}\b(?!\.\w)|[A-Za-z]+|[.!?;\n]/g;
+const FILE_TOKEN = /[/\\]|\.[A-Za-z0-9]{1,8}$/;
+const URL_TOKEN = /^[a-z][\w+.-]*:\/\//i;
+const SENTENCE_END = /^[.!?;\n]$/;
+
+/**
+ * Whether a request names where its result must be written, and in which formats: the file
+ * formats ({@link FileFormat}) named by the extensions of its destination files and by format
+ * words after a preposition of goal ("as Markdown", "into a Word document"), plus
+ * {@link OUTPUT_REQUESTED}; `0` when it names no destination. A path or file name is a destination
+ * when a preposition of goal introduces it ("save it to /root/a.md", "as report.pdf") or when the
+ * nearest verb before it in its sentence produces something ("generate a report in /root/a.md",
+ * "a page saved at /root/ai.html"); one after a verb that reads ("read the data under
+ * /root/a.xlsx", "located at …"), or after "from" or "of", is an input.
+ */
+export function requestOutputFormats(text: string): number {
+  const tokens = text.match(TOKEN);
+  if (tokens === null) return 0;
+  let requested = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as string;
+    // A URL is where something is read or sent, not a file written here.
+    if (URL_TOKEN.test(token) || SENTENCE_END.test(token)) continue;
+    const file = FILE_TOKEN.test(token);
+    const phrase = file
+      ? undefined
+      : FORMAT_PHRASES.get(`${token} ${tokens[i + 1] ?? ''}`.toLowerCase());
+    const formats = file
+      ? extensionFormat(token)
+      : (phrase ?? FORMAT_WORDS.get(token.toLowerCase()) ?? 0);
+    // A destination of no known format (a folder) says nothing of which tools write it; a format
+    // word says what is written only after a preposition of goal or "in" ("save it as Markdown",
+    // "write it in Markdown"), not as a noun's modifier ("a PDF reader").
+    if (formats === 0) continue;
+    const before = file ? '' : prepositionBefore(tokens, i);
+    if (!file && !(GOAL_PREPOSITIONS.has(before ?? '') || before === 'in')) continue;
+    if (isDestination(tokens, i, !file)) requested |= OUTPUT_REQUESTED | formats;
+    if (phrase !== undefined) i++;
+  }
+  return requested;
+}
+
+/** The format an extension names, of the last extension of a path or file name; else `0`. */
+function extensionFormat(file: string): number {
+  const dot = file.lastIndexOf('.');
+  if (dot < 0 || /[/\\]/.test(file.slice(dot))) return 0;
+  return EXTENSIONS.get(file.slice(dot + 1).toLowerCase()) ?? 0;
+}
+
+/** The word before the token at `at`, determiners skipped, lower case. */
+function prepositionBefore(tokens: readonly string[], at: number): string | undefined {
+  for (let i = at - 1; i >= 0; i--) {
+    const word = (tokens[i] as string).toLowerCase();
+    if (!DETERMINERS.has(word)) return word;
+  }
+  return undefined;
+}
+
+/**
+ * Whether the file or format word at `at` is where a result goes: after "from" or "of" never;
+ * else as the nearest verb before it in its sentence says (one that produces: yes; one that
+ * transforms, "convert", "summarize": only after a preposition of goal, or "in" before a format
+ * word, "summarize it in a PPT"; one that reads: no); with no such verb, after a preposition of
+ * goal only.
+ */
+function isDestination(tokens: readonly string[], at: number, formatWord: boolean): boolean {
+  const before = prepositionBefore(tokens, at) ?? '';
+  if (SOURCE_PREPOSITIONS.has(before)) return false;
+  const goal = GOAL_PREPOSITIONS.has(before);
+  for (let i = at - 1; i >= 0; i--) {
+    const word = (tokens[i] as string).toLowerCase();
+    if (SENTENCE_END.test(word)) break;
+    if (PRODUCING_VERBS.has(word)) return true;
+    if (TRANSFORMING_VERBS.has(word)) return goal || (formatWord && before === 'in');
+    if (CONSUMING_VERBS.has(word)) return false;
+  }
+  return goal;
+}
+
+/** Verbs of a tool's name or description that say it writes something. */
+const TOOL_PRODUCING_VERBS: ReadonlySet<string> = wordSet(
+  'write writes save saves create creates export exports generate generates make makes dump ' +
+    'dumps download downloads convert converts render renders draft compose produce produces',
+);
+
+/** Parameter names that take a file's path or name (a folder alone names no file). */
+const PATH_PARAMETER_WORDS: ReadonlySet<string> = wordSet('path file filename filepath');
+/** Parameter names that take what is written. */
+const CONTENT_PARAMETER_WORDS: ReadonlySet<string> = wordSet('content contents text body data');
+
+/**
+ * The file formats a tool writes ({@link FileFormat} bits, {@link ANY_FORMAT} for a tool that
+ * takes a path and the content to write), `0` for a tool that writes no file. A tool writes files
+ * when a verb of its name or the first word of its description produces something ("write",
+ * "save", "create", "export", "convert" …) and it takes a path or file name or names a format;
+ * its formats are those its name and description name ("Create a new PowerPoint presentation",
+ * `save_as_pdf`), or, for a converter named `<a>_to_<b>`, those after "to".
+ */
+export function toolOutputFormats(reference: ToolReference): number {
+  const nameWords = splitIdentifier(reference.toolName);
+  // A converter (`docx_to_pdf`) writes what its name says after "to", not what it reads.
+  const to = nameWords.lastIndexOf('to');
+  const nameFormats = namedFormats(to > 0 ? nameWords.slice(to + 1) : nameWords);
+  const nameProduces = nameWords.some((word) => TOOL_PRODUCING_VERBS.has(word));
+  if (to > 0 && (nameFormats !== 0 || !nameProduces)) return nameFormats;
+  const descriptionWords = words(reference.summary);
+  const produces = nameProduces || TOOL_PRODUCING_VERBS.has(descriptionWords[0] ?? '');
+  if (!produces) return 0;
+  const { takesPath, takesContent } = parameterRoles(reference.inputSchema);
+  // Without a path to write to, a format in the name (`create_presentation`) or a "<format> file"
+  // of the description says the tool makes files of it; other words can name formats in passing.
+  if (!takesPath) return nameFormats | formatsOfFiles(descriptionWords);
+  const formats = nameFormats | namedFormats(descriptionWords);
+  // A tool that takes a path and the content, and names no format, writes any file.
+  return formats === 0 && takesContent ? ANY_FORMAT : formats;
+}
+
+/** The formats named just before "file" or "files" ("save it to a WAV file"). */
+function formatsOfFiles(textWords: readonly string[]): number {
+  let formats = 0;
+  for (let i = 1; i < textWords.length; i++) {
+    const word = textWords[i] as string;
+    if (word === 'file' || word === 'files') {
+      formats |= FORMAT_WORDS.get(textWords[i - 1] as string) ?? 0;
+    }
+  }
+  return formats & FORMAT_BITS;
+}
+
+/** The formats a text's words name. */
+function namedFormats(textWords: readonly string[]): number {
+  let formats = 0;
+  for (let i = 0; i < textWords.length; i++) {
+    const word = textWords[i] as string;
+    formats |=
+      FORMAT_PHRASES.get(`${word} ${textWords[i + 1] ?? ''}`) ?? FORMAT_WORDS.get(word) ?? 0;
+  }
+  return formats & FORMAT_BITS;
+}
+
+/** Whether a schema's top-level parameters take a file's path and the content to write. */
+function parameterRoles(schema: JsonSchema | undefined): {
+  takesPath: boolean;
+  takesContent: boolean;
+} {
+  let takesPath = false;
+  let takesContent = false;
+  for (const name of Object.keys(schema?.properties ?? {})) {
+    const nameWords = splitIdentifier(name);
+    if (nameWords.some((word) => PATH_PARAMETER_WORDS.has(word))) takesPath = true;
+    if (nameWords.some((word) => CONTENT_PARAMETER_WORDS.has(word))) takesContent = true;
+  }
+  return { takesPath, takesContent };
+}
+
+/**
+ * A tool that writes the requested format scores this share of the second-best hit's score
+ * more. Chosen on the tuning halves.
+ */
+const OUTPUT_FILE_BONUS = 1;
+
+/**
+ * For a request that names where its result must be written ({@link requestOutputFormats}), adds
+ * to the score of each tool that writes files of a requested format, or of any format,
+ * {@link OUTPUT_FILE_BONUS} times the second-best score: the request needs such a tool whatever
+ * else it needs, and its other words say little about it ("a deep report of bitcoin … save it
+ * in /root/markdown/bitcoin.md" needs a file writer).
+ */
+export function addOutputFileBonus(
+  scores: Float64Array,
+  toolFormats: Uint16Array,
+  requestFormats: number,
+): void {
+  if (requestFormats === 0) return;
+  let best = 0;
+  let second = 0;
+  for (let slot = 0; slot < scores.length; slot++) {
+    const score = scores[slot] as number;
+    if (score > best) {
+      second = best;
+      best = score;
+    } else if (score > second) {
+      second = score;
+    }
+  }
+  const bonus = OUTPUT_FILE_BONUS * (second > 0 ? second : best > 0 ? best : 1);
+  const wanted = requestFormats & FORMAT_BITS;
+  for (let slot = 0; slot < scores.length; slot++) {
+    const formats = toolFormats[slot] as number;
+    if (formats === 0) continue;
+    if ((formats & ANY_FORMAT) !== 0 || wanted === 0 || (formats & wanted) !== 0) {
+      scores[slot] = (scores[slot] as number) + bonus;
+    }
+  }
+}
