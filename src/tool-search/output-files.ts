@@ -24,8 +24,6 @@ export const FileFormat = {
 
 /** In a tool's output formats: it writes files of any format (a path and the content to write). */
 export const ANY_FORMAT = 0x1000;
-/** In a request's output formats: the request names where its result must be written. */
-export const OUTPUT_REQUESTED = 0x8000;
 const FORMAT_BITS = 0x0fff;
 
 /** The words of a space-separated list. */
@@ -134,6 +132,19 @@ const TRANSFORMING_VERBS: ReadonlySet<string> = wordSet(
 );
 
 /**
+ * Verbs of the lists above that are as often nouns ("the reference list", "a search"): one counts
+ * as a verb only at the start of a clause, after a word of {@link VERB_OPENERS}.
+ */
+const NOUNS_TOO: ReadonlySet<string> = wordSet(
+  'list process use view check search look count review play scan watch show draft output ' +
+    'store dump export import upload download turn open load build record',
+);
+/** Words after which a verb starts a clause: "and save", "then list", "help me draft", "to use". */
+const VERB_OPENERS: ReadonlySet<string> = wordSet(
+  ', and then or please to me you us i we also first now just can will help',
+);
+
+/**
  * Prepositions of goal: what follows is where the result goes ("write to …", "save as …",
  * "convert into a Word document"), whatever the verb, unless the verb only reads.
  */
@@ -151,20 +162,19 @@ const DETERMINERS: ReadonlySet<string> = wordSet(
  * holds no slash), so every repeat backtracks at most its own length.
  */
 const TOKEN =
-  /\b[a-z][\w+.-]{0,15}:\/\/\S{0,2048}|(?<![\w/])(?:~|\.{1,2})?\/[\w.-]{0,254}[\w-](?:\/[\w.-]{0,254}[\w-]){1,64}\/?|[A-Za-z]:\\[\w.\\-]{0,1023}[\w-]|\b[\w-]{1,255}\.[A-Za-z0-9]{1,8}\b(?!\.\w)|[A-Za-z]+|[.!?;\n]/g;
+  /\b[a-z][\w+.-]{0,15}:\/\/\S{0,2048}|(?<![\w/])(?:~|\.{1,2})?\/[\w.-]{0,254}[\w-](?:\/[\w.-]{0,254}[\w-]){1,64}\/?|[A-Za-z]:\\[\w.\\-]{0,1023}[\w-]|\b[\w-]{1,255}\.[A-Za-z0-9]{1,8}\b(?!\.\w)|[A-Za-z]+|[.!?;\n,]/g;
 const FILE_TOKEN = /[/\\]|\.[A-Za-z0-9]{1,8}$/;
 const URL_TOKEN = /^[a-z][\w+.-]*:\/\//i;
 const SENTENCE_END = /^[.!?;\n]$/;
 
 /**
- * Whether a request names where its result must be written, and in which formats: the file
- * formats ({@link FileFormat}) named by the extensions of its destination files and by format
- * words after a preposition of goal ("as Markdown", "into a Word document"), plus
- * {@link OUTPUT_REQUESTED}; `0` when it names no destination. A path or file name is a destination
- * when a preposition of goal introduces it ("save it to /root/a.md", "as report.pdf") or when the
- * nearest verb before it in its sentence produces something ("generate a report in /root/a.md",
- * "a page saved at /root/ai.html"); one after a verb that reads ("read the data under
- * /root/a.xlsx", "located at …"), or after "from" or "of", is an input.
+ * The file formats ({@link FileFormat} bits) a request asks its result to be written in, `0` when
+ * it names no destination: those of the extensions of its destination files and of format words
+ * after a preposition of goal or "in" ("as Markdown", "into a Word document", "in a PPT"). A path
+ * or file name is a destination when the nearest verb before it in its sentence produces
+ * something ("generate a report in /root/a.md", "a page saved at /root/ai.html"), or when "to",
+ * "into" or "as" introduces it after no verb that only reads; one after a verb that reads ("read
+ * the data under /root/a.xlsx", "located at …"), or after "from" or "of", is an input.
  */
 export function requestOutputFormats(text: string): number {
   const tokens = text.match(TOKEN);
@@ -187,7 +197,7 @@ export function requestOutputFormats(text: string): number {
     if (formats === 0) continue;
     const before = file ? '' : prepositionBefore(tokens, i);
     if (!file && !(GOAL_PREPOSITIONS.has(before ?? '') || before === 'in')) continue;
-    if (isDestination(tokens, i, !file)) requested |= OUTPUT_REQUESTED | formats;
+    if (isDestination(tokens, i, !file)) requested |= formats;
     if (phrase !== undefined) i++;
   }
   return requested;
@@ -223,11 +233,21 @@ function isDestination(tokens: readonly string[], at: number, formatWord: boolea
   for (let i = at - 1; i >= 0; i--) {
     const word = (tokens[i] as string).toLowerCase();
     if (SENTENCE_END.test(word)) break;
+    if (NOUNS_TOO.has(word) && !opensClause(tokens[i - 1])) continue;
     if (PRODUCING_VERBS.has(word)) return true;
     if (TRANSFORMING_VERBS.has(word)) return goal || (formatWord && before === 'in');
     if (CONSUMING_VERBS.has(word)) return false;
   }
   return goal;
+}
+
+/** Whether a verb after this token (`undefined`: none) starts a clause. */
+function opensClause(previous: string | undefined): boolean {
+  return (
+    previous === undefined ||
+    SENTENCE_END.test(previous) ||
+    VERB_OPENERS.has(previous.toLowerCase())
+  );
 }
 
 /** Verbs of a tool's name or description that say it writes something. */
@@ -337,11 +357,10 @@ export function addOutputFileBonus(
     }
   }
   const bonus = OUTPUT_FILE_BONUS * (second > 0 ? second : best > 0 ? best : 1);
-  const wanted = requestFormats & FORMAT_BITS;
   for (let slot = 0; slot < scores.length; slot++) {
     const formats = toolFormats[slot] as number;
     if (formats === 0) continue;
-    if ((formats & ANY_FORMAT) !== 0 || wanted === 0 || (formats & wanted) !== 0) {
+    if ((formats & (requestFormats | ANY_FORMAT)) !== 0) {
       scores[slot] = (scores[slot] as number) + bonus;
     }
   }
