@@ -6,6 +6,7 @@ import {
   requestOutputFormats,
   toolOutputFormats,
 } from './output-files.js';
+import type { JsonSchema } from '../tools/json-schema.js';
 import type { ToolReference } from './tool-reference.js';
 
 const { MARKDOWN, WORD, SLIDES, SPREADSHEET, PDF, IMAGE, HTML, CODE, DATA, AUDIO } = FileFormat;
@@ -62,7 +63,7 @@ describe('requestOutputFormats', () => {
 const tool = (
   toolName: string,
   summary: string,
-  properties: Record<string, unknown> = {},
+  properties: Record<string, JsonSchema> = {},
 ): ToolReference => ({
   toolName,
   summary,

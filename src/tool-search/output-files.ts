@@ -156,16 +156,31 @@ const DETERMINERS: ReadonlySet<string> = wordSet(
   'a an the my your our their its this that one single new',
 );
 
-/**
- * A token of a request: a URL, a path or file name (`/root/markdown/a.md`, `report.docx`,
- * `C:\out\a.csv`), a word, or the end of a sentence. Path segments cannot overlap (a segment
- * holds no slash), so every repeat backtracks at most its own length.
- */
-const TOKEN =
-  /\b[a-z][\w+.-]{0,15}:\/\/\S{0,2048}|(?<![\w/])(?:~|\.{1,2})?\/[\w.-]{0,254}[\w-](?:\/[\w.-]{0,254}[\w-]){1,64}\/?|[A-Za-z]:\\[\w.\\-]{0,1023}[\w-]|\b[\w-]{1,255}\.[A-Za-z0-9]{1,8}\b(?!\.\w)|[A-Za-z]+|[.!?;\n,]/g;
 const FILE_TOKEN = /[/\\]|\.[A-Za-z0-9]{1,8}$/;
-const URL_TOKEN = /^[a-z][\w+.-]*:\/\//i;
-const SENTENCE_END = /^[.!?;\n]$/;
+const SENTENCE_END = /^[.!?;]$/;
+const TRAILING_PUNCTUATION = /[.,;:!?)\]}'"`]+$/;
+
+/**
+ * The places where a request may name what it writes: a URL (read, never written here), a path
+ * (`/root/markdown/a.md`, `~/a.txt`, `C:\out\a.csv`), a file name (`report.docx`), or a format
+ * word or phrase ("Markdown", "a Word document"). Bounded repeats of classes that cannot overlap
+ * their neighbours: linear time on any input.
+ */
+const CANDIDATE = new RegExp(
+  [
+    '\\b[a-z][\\w+.-]{0,15}:\\/\\/\\S{0,2048}',
+    '(?<![\\w/\\\\.~:-])(?:~|\\.{1,2})?\\/[^\\s\'"`<>(){}\\[\\],;]{1,1024}',
+    '\\b[A-Za-z]:\\\\[^\\s\'"`<>(){}\\[\\],;]{0,1024}',
+    '\\b[\\w-]{1,255}\\.[A-Za-z0-9]{1,8}\\b(?!\\.\\w)',
+    `\\b(?:${[...FORMAT_PHRASES.keys()].map((phrase) => phrase.replace(' ', '\\s+')).join('|')}|${[...FORMAT_WORDS.keys()].join('|')})\\b`,
+  ].join('|'),
+  'gi',
+);
+const URL_START = /^[a-z][\w+.-]*:\/\//i;
+/** The tokens of a sentence before a candidate: paths and file names whole, words, commas. */
+const CONTEXT_TOKEN = /[^\s,]*[/\\][^\s,]*|[\w-]+\.[A-Za-z0-9]{1,8}\b|[A-Za-z]+|,/g;
+/** Only this many characters before a candidate are read for its verb and preposition. */
+const MAX_CONTEXT = 300;
 
 /**
  * The file formats ({@link FileFormat} bits) a request asks its result to be written in, `0` when
@@ -177,30 +192,61 @@ const SENTENCE_END = /^[.!?;\n]$/;
  * the data under /root/a.xlsx", "located at …"), or after "from" or "of", is an input.
  */
 export function requestOutputFormats(text: string): number {
-  const tokens = text.match(TOKEN);
-  if (tokens === null) return 0;
+  if (!mayNameFile(text)) return 0;
   let requested = 0;
-  for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i] as string;
-    // A URL is where something is read or sent, not a file written here.
-    if (URL_TOKEN.test(token) || SENTENCE_END.test(token)) continue;
-    const file = FILE_TOKEN.test(token);
-    const phrase = file
-      ? undefined
-      : FORMAT_PHRASES.get(`${token} ${tokens[i + 1] ?? ''}`.toLowerCase());
+  for (const match of text.matchAll(CANDIDATE)) {
+    const found = match[0];
+    if (URL_START.test(found)) continue;
+    const file = FILE_TOKEN.test(found);
     const formats = file
-      ? extensionFormat(token)
-      : (phrase ?? FORMAT_WORDS.get(token.toLowerCase()) ?? 0);
-    // A destination of no known format (a folder) says nothing of which tools write it; a format
-    // word says what is written only after a preposition of goal or "in" ("save it as Markdown",
-    // "write it in Markdown"), not as a noun's modifier ("a PDF reader").
-    if (formats === 0) continue;
-    const before = file ? '' : prepositionBefore(tokens, i);
-    if (!file && !(GOAL_PREPOSITIONS.has(before ?? '') || before === 'in')) continue;
-    if (isDestination(tokens, i, !file)) requested |= formats;
-    if (phrase !== undefined) i++;
+      ? extensionFormat(found.replace(TRAILING_PUNCTUATION, ''))
+      : (FORMAT_PHRASES.get(found.toLowerCase().replace(/\s+/, ' ')) ??
+        FORMAT_WORDS.get(found.toLowerCase()) ??
+        0);
+    // A destination of no known format (a folder) says nothing of which tools write it.
+    if (formats === 0 || (requested & formats) === formats) continue;
+    const context = sentenceBefore(text, match.index).match(CONTEXT_TOKEN) ?? [];
+    // A format word says what is written only after a preposition of goal or "in" ("save it as
+    // Markdown", "write it in Markdown"), not as a noun's modifier ("a PDF reader").
+    const before = prepositionBefore(context, context.length) ?? '';
+    if (!file && !(GOAL_PREPOSITIONS.has(before) || before === 'in')) continue;
+    if (isDestination(context, context.length, !file)) requested |= formats;
   }
   return requested;
+}
+
+const FILE_HINT = /[/\\]|\w\.[A-Za-z0-9]/;
+const HINT_WORD = /[A-Za-z0-9]+/g;
+/** Words that start a format's name: the format words, and "word", "web" … of the phrases. */
+const FORMAT_HINTS: ReadonlySet<string> = new Set([
+  ...FORMAT_WORDS.keys(),
+  ...[...FORMAT_PHRASES.keys()].map((phrase) => phrase.split(' ')[0] as string),
+]);
+
+/**
+ * Whether a text may name a file or format at all (a slash, a dot inside a word, a format
+ * word): most requests do not, and a plain scan of their words says so faster than
+ * {@link CANDIDATE}.
+ */
+function mayNameFile(text: string): boolean {
+  if (FILE_HINT.test(text)) return true;
+  for (const word of text.match(HINT_WORD) ?? []) {
+    if (FORMAT_HINTS.has(word.toLowerCase())) return true;
+  }
+  return false;
+}
+
+/** The text of the sentence before `end` (at most {@link MAX_CONTEXT} characters of it). */
+function sentenceBefore(text: string, end: number): string {
+  const from = Math.max(0, end - MAX_CONTEXT);
+  for (let i = end - 1; i >= from; i--) {
+    const char = text[i] as string;
+    if (char === '\n') return text.slice(i + 1, end);
+    if ('.!?;'.includes(char) && (i + 1 === end || /\s/.test(text[i + 1] as string))) {
+      return text.slice(i + 1, end);
+    }
+  }
+  return text.slice(from, end);
 }
 
 /** The format an extension names, of the last extension of a path or file name; else `0`. */
@@ -256,6 +302,9 @@ const TOOL_PRODUCING_VERBS: ReadonlySet<string> = wordSet(
     'dumps download downloads convert converts render renders draft compose produce produces',
 );
 
+/** The first word of a description, read without splitting the whole text into words. */
+const FIRST_WORD = /[A-Za-z]+/;
+
 /** Parameter names that take a file's path or name (a folder alone names no file). */
 const PATH_PARAMETER_WORDS: ReadonlySet<string> = wordSet('path file filename filepath');
 /** Parameter names that take what is written. */
@@ -276,9 +325,9 @@ export function toolOutputFormats(reference: ToolReference): number {
   const nameFormats = namedFormats(to > 0 ? nameWords.slice(to + 1) : nameWords);
   const nameProduces = nameWords.some((word) => TOOL_PRODUCING_VERBS.has(word));
   if (to > 0 && (nameFormats !== 0 || !nameProduces)) return nameFormats;
+  const firstWord = FIRST_WORD.exec(reference.summary)?.[0].toLowerCase() ?? '';
+  if (!nameProduces && !TOOL_PRODUCING_VERBS.has(firstWord)) return 0;
   const descriptionWords = words(reference.summary);
-  const produces = nameProduces || TOOL_PRODUCING_VERBS.has(descriptionWords[0] ?? '');
-  if (!produces) return 0;
   const { takesPath, takesContent } = parameterRoles(reference.inputSchema);
   // Without a path to write to, a format in the name (`create_presentation`) or a "<format> file"
   // of the description says the tool makes files of it; other words can name formats in passing.
