@@ -419,7 +419,7 @@ export class LexicalToolIndex implements ToolIndex {
         this.#addVectorSimilarity(scores, session.vectorScorer, queryWords, accepted);
       }
       if (this.#outputFiles) {
-        addOutputFileBonus(scores, session.outputFormats, requestOutputFormats(query));
+        addOutputFileBonus(scores, session.outputFormats, requestOutputFormats(query, queryWords));
       }
       if (this.#valueKinds) weighByValueKinds(scores, session.valueKinds, requestValueKinds(query));
       const top = new TopScores(maxResults);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { JsonSchema } from '../tools/json-schema.js';
 import {
   ANY_FORMAT,
   addOutputFileBonus,
@@ -6,7 +7,6 @@ import {
   requestOutputFormats,
   toolOutputFormats,
 } from './output-files.js';
-import type { JsonSchema } from '../tools/json-schema.js';
 import type { ToolReference } from './tool-reference.js';
 
 const { MARKDOWN, WORD, SLIDES, SPREADSHEET, PDF, IMAGE, HTML, CODE, DATA, AUDIO } = FileFormat;

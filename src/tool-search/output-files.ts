@@ -184,15 +184,18 @@ const MAX_CONTEXT = 300;
 
 /**
  * The file formats ({@link FileFormat} bits) a request asks its result to be written in, `0` when
- * it names no destination: those of the extensions of its destination files and of format words
+ * it names no destination (`textWords`: the text's lower-case words, when the caller has them): those of the extensions of its destination files and of format words
  * after a preposition of goal or "in" ("as Markdown", "into a Word document", "in a PPT"). A path
  * or file name is a destination when the nearest verb before it in its sentence produces
  * something ("generate a report in /root/a.md", "a page saved at /root/ai.html"), or when "to",
  * "into" or "as" introduces it after no verb that only reads; one after a verb that reads ("read
  * the data under /root/a.xlsx", "located at …"), or after "from" or "of", is an input.
  */
-export function requestOutputFormats(text: string): number {
-  if (!mayNameFile(text)) return 0;
+export function requestOutputFormats(
+  text: string,
+  textWords: readonly string[] = words(text),
+): number {
+  if (!mayNameFile(text, textWords)) return 0;
   let requested = 0;
   for (const match of text.matchAll(CANDIDATE)) {
     const found = match[0];
@@ -216,7 +219,6 @@ export function requestOutputFormats(text: string): number {
 }
 
 const FILE_HINT = /[/\\]|\w\.[A-Za-z0-9]/;
-const HINT_WORD = /[A-Za-z0-9]+/g;
 /** Words that start a format's name: the format words, and "word", "web" … of the phrases. */
 const FORMAT_HINTS: ReadonlySet<string> = new Set([
   ...FORMAT_WORDS.keys(),
@@ -224,16 +226,12 @@ const FORMAT_HINTS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Whether a text may name a file or format at all (a slash, a dot inside a word, a format
- * word): most requests do not, and a plain scan of their words says so faster than
- * {@link CANDIDATE}.
+ * Whether a text may name a file or format at all (a slash, a dot inside a word, a format word
+ * among its lower-case words): most requests do not, and this says so without scanning the text
+ * for {@link CANDIDATE}s.
  */
-function mayNameFile(text: string): boolean {
-  if (FILE_HINT.test(text)) return true;
-  for (const word of text.match(HINT_WORD) ?? []) {
-    if (FORMAT_HINTS.has(word.toLowerCase())) return true;
-  }
-  return false;
+function mayNameFile(text: string, textWords: readonly string[]): boolean {
+  return FILE_HINT.test(text) || textWords.some((word) => FORMAT_HINTS.has(word));
 }
 
 /** The text of the sentence before `end` (at most {@link MAX_CONTEXT} characters of it). */
