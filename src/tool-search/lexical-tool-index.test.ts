@@ -210,6 +210,56 @@ describe('LexicalToolIndex', () => {
     expect(score('maps::geocode_address')).toBeCloseTo(0.8 * score('maps::find_nearby_places'), 10);
   });
 
+  it('ranks the tools writing the file a request says to save, unless outputFiles is false', async () => {
+    const takes = (...names: string[]) => ({
+      inputSchema: {
+        type: 'object',
+        properties: Object.fromEntries(names.map((name) => [name, { type: 'string' }])),
+      },
+    });
+    const tools = [
+      ref('crypto_research', 'Research a cryptocurrency such as bitcoin in depth', takes('coin')),
+      ref('crypto_price', 'Current price of a cryptocurrency such as bitcoin', takes('coin')),
+      ref('write_file', 'Create a new file or overwrite one', takes('path', 'content')),
+      ref('read_file', 'Read the contents of a file', takes('path')),
+      ref('create_presentation', 'Create a new PowerPoint presentation', takes('id')),
+    ];
+    // Without value kinds, which would multiply both path-taking tools' scores by 1.3 here.
+    const index = new LexicalToolIndex({ valueKinds: false });
+    await index.indexTools('s', tools);
+    const plain = new LexicalToolIndex({ valueKinds: false, outputFiles: false });
+    await plain.indexTools('s', tools);
+    const scores = async (of: LexicalToolIndex, query: string) =>
+      Object.fromEntries(
+        (await of.search({ sessionId: 's', query, maxResults: 10 })).toolReferences.map((r) => [
+          r.toolName,
+          r.relevanceScore as number,
+        ]),
+      );
+
+    const report = 'Research bitcoin in depth and save it in /root/markdown/bitcoin.md';
+    const before = await scores(plain, report);
+    const after = await scores(index, report);
+    // No word of the request is the writer's; the destination adds the second-best score.
+    expect(before.write_file).toBeUndefined();
+    expect(after.write_file).toBeCloseTo(before.crypto_price as number, 10);
+    expect(after.crypto_research).toBe(before.crypto_research);
+    // A reader, and a writer of another format, gain nothing.
+    expect(after.read_file).toBe(before.read_file);
+    expect(after.create_presentation).toBeUndefined();
+    // Both writers of slides gain the second-best score: they tie with it, after it (indexed later).
+    const slides = await names(index, 'summarize bitcoin and save it to /root/ppt/btc.pptx');
+    expect(slides).toEqual([
+      'crypto_research',
+      'crypto_price',
+      'write_file',
+      'create_presentation',
+    ]);
+    // A file the request reads is no destination.
+    const reading = 'Read the bitcoin prices in /root/markdown/bitcoin.md';
+    expect(await scores(index, reading)).toEqual(await scores(plain, reading));
+  });
+
   it('expands abbreviations and file extensions on both sides', async () => {
     const index = new LexicalToolIndex({ abbreviations: true });
     await index.indexTools('s', [
@@ -483,6 +533,7 @@ describe('LexicalToolIndex', () => {
       'chineseGlosses',
       'valueKinds',
       'toolChains',
+      'outputFiles',
       'prefix',
       'abbreviations',
     ] as const;

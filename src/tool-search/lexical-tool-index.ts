@@ -10,6 +10,7 @@ import type { WordVectorScorer } from '../internal/search-text/word-vector-score
 import type { WordVectors } from '../internal/search-text/word-vectors.js';
 import { containsHan, words } from '../internal/search-text/words.js';
 import { categoryMatcher } from './category-filter.js';
+import { addOutputFileBonus, requestOutputFormats, toolOutputFormats } from './output-files.js';
 import { schemaEnumValues } from './schema-enum-values.js';
 import { requestChainValues, ToolChains } from './tool-chains.js';
 import type { ToolIndex } from './tool-index.js';
@@ -113,6 +114,13 @@ export interface LexicalToolIndexOptions {
    * that value. A lifted tool scores 0.8 of the tool that needs it. Default `true`.
    */
   readonly toolChains?: boolean;
+  /**
+   * When a request says where its result must be written ("… and save it in
+   * /root/markdown/report.md", "export it as a PDF"), rank higher the tools that write files of
+   * that format (from the extension or the format named) or of any format (a tool taking a path
+   * and the content): the request needs one whatever else it asks. Default `true`.
+   */
+  readonly outputFiles?: boolean;
   /** Hits scoring below this are dropped. Default `0`. */
   readonly minScore?: number;
   /** Results when a request gives no `maxResults`. Default 10. */
@@ -147,6 +155,8 @@ interface LexicalSession {
   valueKinds: Uint16Array;
   /** What each tool needs from other tools and produces for them (with `toolChains`). */
   readonly chains: ToolChains | undefined;
+  /** The file formats each slot's tool writes (see `toolOutputFormats`). */
+  outputFormats: Uint16Array;
 }
 
 /** The options that switch a feature on or off. */
@@ -154,6 +164,7 @@ const BOOLEAN_OPTIONS = [
   'chineseGlosses',
   'valueKinds',
   'toolChains',
+  'outputFiles',
   'prefix',
   'abbreviations',
 ] as const;
@@ -184,6 +195,7 @@ export class LexicalToolIndex implements ToolIndex {
   readonly #chineseGlosses: boolean;
   readonly #valueKinds: boolean;
   readonly #toolChains: boolean;
+  readonly #outputFiles: boolean;
   /** `null` once the glossary's optional dependency was found missing. */
   #glossary: ChineseGlossary | null | undefined;
   #glossaryLoading: Promise<void> | undefined;
@@ -246,6 +258,7 @@ export class LexicalToolIndex implements ToolIndex {
     this.#chineseGlosses = options.chineseGlosses ?? true;
     this.#valueKinds = options.valueKinds ?? true;
     this.#toolChains = options.toolChains ?? true;
+    this.#outputFiles = options.outputFiles ?? true;
     this.#prefix = options.prefix ?? false;
     this.#abbreviations = options.abbreviations ?? false;
     this.#minScore = options.minScore ?? 0;
@@ -375,12 +388,13 @@ export class LexicalToolIndex implements ToolIndex {
       );
       session.vectorScorer?.add(id, ...this.#vectorWords(fieldWords));
       if (id >= session.valueKinds.length) {
-        const grown = new Uint16Array(Math.max(16, 2 * id + 2));
-        grown.set(session.valueKinds);
-        session.valueKinds = grown;
+        const length = Math.max(16, 2 * id + 2);
+        session.valueKinds = grown(session.valueKinds, length);
+        session.outputFormats = grown(session.outputFormats, length);
       }
       session.valueKinds[id] = packedParameterValueKinds(reference.inputSchema);
       session.chains?.add(id, reference);
+      session.outputFormats[id] = this.#outputFiles ? toolOutputFormats(reference) : 0;
     }
   }
 
@@ -419,6 +433,9 @@ export class LexicalToolIndex implements ToolIndex {
       session.scorer.score(this.#queryTerms(queryWords, session.scorer), scores);
       if (session.vectorScorer !== undefined) {
         this.#addVectorSimilarity(scores, session.vectorScorer, queryWords, accepted);
+      }
+      if (this.#outputFiles) {
+        addOutputFileBonus(scores, session.outputFormats, requestOutputFormats(query, queryWords));
       }
       const kinds = this.#valueKinds ? requestValueKinds(query) : undefined;
       if (kinds !== undefined) weighByValueKinds(scores, session.valueKinds, kinds);
@@ -565,6 +582,7 @@ export class LexicalToolIndex implements ToolIndex {
         scores: new Float64Array(0),
         valueKinds: new Uint16Array(0),
         chains: this.#toolChains ? new ToolChains() : undefined,
+        outputFormats: new Uint16Array(0),
         vectorScorer:
           this.#wordVectors === undefined || this.#createVectorScorer === undefined
             ? undefined
@@ -589,6 +607,13 @@ function hasChinese(reference: ToolReference): boolean {
     containsHan(reference.summary) ||
     containsHan(JSON.stringify(reference.inputSchema ?? {}))
   );
+}
+
+/** A copy of the array, `length` long. */
+function grown(array: Uint16Array, length: number): Uint16Array {
+  const copy = new Uint16Array(length);
+  copy.set(array);
+  return copy;
 }
 
 /** 1 for each slot whose tool the category filter keeps, else 0. */
