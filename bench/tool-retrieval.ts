@@ -203,6 +203,16 @@ const ALL_INDEXES: IndexKind[] = [
     variant: true,
   },
   {
+    name: 'LexicalToolIndex, expansion + word vectors, no tool chains (toolChains: false)',
+    create: () => new LexicalToolIndex({ expansion: true, wordVectors: true, toolChains: false }),
+    variant: true,
+  },
+  {
+    name: 'LexicalToolIndex, expansion + word vectors, no output files (outputFiles: false)',
+    create: () => new LexicalToolIndex({ expansion: true, wordVectors: true, outputFiles: false }),
+    variant: true,
+  },
+  {
     name: 'LexicalToolIndex, prefix matching',
     create: () => new LexicalToolIndex({ prefix: true }),
     variant: true,

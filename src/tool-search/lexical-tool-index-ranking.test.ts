@@ -15,9 +15,44 @@ function random(seed: number): () => number {
 const pick = <T>(next: () => number, values: readonly T[]): T =>
   values[Math.floor(next() * values.length)] as T;
 
+const coordinates = {
+  type: 'object',
+  required: ['latitude', 'longitude'],
+  properties: { latitude: { type: 'number' }, longitude: { type: 'number' } },
+};
+const sourced = (source: string) => ({
+  type: 'object',
+  required: ['code'],
+  properties: { code: { type: 'string', description: `A code from \`${source}\`` } },
+});
+
 /**
- * 403 tools: the generated library's 230, 170 more whose descriptions mix two of them, and three
- * calculators (raised when a request implies arithmetic).
+ * Tools that call for others (a coordinate user, a parameter naming its source) and those they
+ * call for, on two servers, so a search lifts producers.
+ */
+const chainTools: ToolReference[] = ['maps', 'geo'].flatMap((server) => [
+  {
+    toolName: `${server}::find_nearby_places`,
+    summary: 'Find places to visit near a location',
+    inputSchema: coordinates,
+  },
+  {
+    toolName: `${server}::find_parking`,
+    summary: 'Find parking near a spot',
+    inputSchema: coordinates,
+  },
+  { toolName: `${server}::geocode_address`, summary: 'Convert an address to coordinates' },
+  { toolName: `${server}::lookup_code`, summary: 'Look up the code of a station' },
+  {
+    toolName: `${server}::get_tickets`,
+    summary: 'Search tickets between stations',
+    inputSchema: sourced('lookup_code'),
+  },
+]);
+
+/**
+ * 413 tools: the generated library's 230, 170 more whose descriptions mix two of them, the chain
+ * tools, and three calculators (raised when a request implies arithmetic).
  */
 function catalogue(next: () => number): ToolReference[] {
   const specs = generateToolSpecs();
@@ -45,7 +80,7 @@ function catalogue(next: () => number): ToolReference[] {
       category: 'math',
     });
   }
-  return tools;
+  return [...tools, ...chainTools.map((tool) => ({ ...tool, category: 'travel' }))];
 }
 
 /** Requests made of words of the tools' descriptions, sometimes with a word none of them uses. */
@@ -58,6 +93,8 @@ function requests(next: () => number, tools: readonly ToolReference[]): string[]
     'quickly',
     'supplier',
     'and estimate the total',
+    'near the Old Town',
+    'tickets from the central station',
   ];
   return Array.from({ length: 150 }, () => {
     const words = pick(next, tools).summary.split(' ');
@@ -103,21 +140,29 @@ describe('LexicalToolIndex ranking', () => {
     }
     await indexBatch(tools.filter((tool) => current.get(tool.toolName) !== tool));
     const byName = new Map(tools.map((tool) => [tool.toolName, tool]));
-    await index.indexTools(
-      'fresh',
-      lastIndexed.map((name) => byName.get(name) as ToolReference),
-    );
-    expect(index.size('churned')).toBe(403);
+    const freshTools = lastIndexed.map((name) => byName.get(name) as ToolReference);
+    await index.indexTools('fresh', freshTools);
+    expect(index.size('churned')).toBe(tools.length);
+    // The same tools without tool chains, to prove some requests lift producers.
+    const unchained = new LexicalToolIndex({
+      expansion: true,
+      wordVectors: true,
+      toolChains: false,
+    });
+    await unchained.indexTools('fresh', freshTools);
+    let lifted = 0;
 
     for (const [i, query] of requests(next, tools).entries()) {
       const categoryFilter = i % 5 === 0 ? pick(next, tools).category : undefined;
       for (const maxResults of [5, 25]) {
         const request = { query, maxResults, ...(categoryFilter ? { categoryFilter } : {}) };
-        expect(await ranking(index, { ...request, sessionId: 'churned' })).toEqual(
-          await ranking(index, { ...request, sessionId: 'fresh' }),
-        );
+        const fresh = await ranking(index, { ...request, sessionId: 'fresh' });
+        expect(await ranking(index, { ...request, sessionId: 'churned' })).toEqual(fresh);
+        const plain = await ranking(unchained, { ...request, sessionId: 'fresh' });
+        if (JSON.stringify(plain) !== JSON.stringify(fresh)) lifted++;
       }
     }
+    expect(lifted).toBeGreaterThan(0);
   });
 
   it('returns the first k of the full ranking, whatever k and filter', async () => {

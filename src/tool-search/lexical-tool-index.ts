@@ -16,8 +16,10 @@ import {
   evaluatesExpressions,
   requestImpliesArithmetic,
 } from './implied-arithmetic.js';
+import { addOutputFileBonus, requestOutputFormats, toolOutputFormats } from './output-files.js';
 import { schemaEnumValues } from './schema-enum-values.js';
 import { SOURCE_WORD_WEIGHT, sourceWords } from './source-words.js';
+import { requestChainValues, ToolChains } from './tool-chains.js';
 import type { ToolIndex } from './tool-index.js';
 import type { ToolReference, ToolSearchRequest, ToolSearchResponse } from './tool-reference.js';
 import { isBlank, schemaParameterFields } from './tool-search-text.js';
@@ -124,6 +126,21 @@ export interface LexicalToolIndexOptions {
    * Default `true`.
    */
   readonly sourceNames?: boolean;
+  /**
+   * Lift the tools that produce a value one of the best tools requires and the request lacks, as
+   * agents call tools in chains: a geocoder when a nearby-places search requires a latitude and
+   * the request names a place, and the tools a required parameter's description names as its
+   * source ("the `station_code` from `get-station-code-by-names`") when the request does not give
+   * that value. A lifted tool scores 0.8 of the tool that needs it. Default `true`.
+   */
+  readonly toolChains?: boolean;
+  /**
+   * When a request says where its result must be written ("… and save it in
+   * /root/markdown/report.md", "export it as a PDF"), rank higher the tools that write files of
+   * that format (from the extension or the format named) or of any format (a tool taking a path
+   * and the content): the request needs one whatever else it asks. Default `true`.
+   */
+  readonly outputFiles?: boolean;
   /** Hits scoring below this are dropped. Default `0`. */
   readonly minScore?: number;
   /** Results when a request gives no `maxResults`. Default 10. */
@@ -158,6 +175,10 @@ interface LexicalSession {
   valueKinds: Uint16Array;
   /** 1 for each slot whose tool is a general calculator (see `impliedArithmetic`), else 0. */
   calculators: Uint8Array;
+  /** What each tool needs from other tools and produces for them (with `toolChains`). */
+  readonly chains: ToolChains | undefined;
+  /** The file formats each slot's tool writes (see `toolOutputFormats`). */
+  outputFormats: Uint16Array;
 }
 
 /** The options that switch a feature on or off. */
@@ -166,6 +187,8 @@ const BOOLEAN_OPTIONS = [
   'valueKinds',
   'impliedArithmetic',
   'sourceNames',
+  'toolChains',
+  'outputFiles',
   'prefix',
   'abbreviations',
 ] as const;
@@ -197,6 +220,8 @@ export class LexicalToolIndex implements ToolIndex {
   readonly #valueKinds: boolean;
   readonly #impliedArithmetic: boolean;
   readonly #sourceNames: boolean;
+  readonly #toolChains: boolean;
+  readonly #outputFiles: boolean;
   /** `null` once the glossary's optional dependency was found missing. */
   #glossary: ChineseGlossary | null | undefined;
   #glossaryLoading: Promise<void> | undefined;
@@ -260,6 +285,8 @@ export class LexicalToolIndex implements ToolIndex {
     this.#valueKinds = options.valueKinds ?? true;
     this.#impliedArithmetic = options.impliedArithmetic ?? true;
     this.#sourceNames = options.sourceNames ?? true;
+    this.#toolChains = options.toolChains ?? true;
+    this.#outputFiles = options.outputFiles ?? true;
     this.#prefix = options.prefix ?? false;
     this.#abbreviations = options.abbreviations ?? false;
     this.#minScore = options.minScore ?? 0;
@@ -369,6 +396,7 @@ export class LexicalToolIndex implements ToolIndex {
         session.scorer.remove(previous);
         session.vectorScorer?.remove(previous);
         session.calculators[previous] = 0;
+        session.chains?.remove(previous);
         session.tools.remove(previous);
       }
       const id = session.tools.add(reference);
@@ -389,15 +417,17 @@ export class LexicalToolIndex implements ToolIndex {
       );
       session.vectorScorer?.add(id, ...this.#vectorWords(fieldWords));
       if (id >= session.valueKinds.length) {
-        const grown = new Uint16Array(Math.max(16, 2 * id + 2));
-        grown.set(session.valueKinds);
-        session.valueKinds = grown;
+        const length = Math.max(16, 2 * id + 2);
+        session.valueKinds = grown(session.valueKinds, length);
+        session.outputFormats = grown(session.outputFormats, length);
       }
       session.valueKinds[id] = packedParameterValueKinds(reference.inputSchema);
+      session.chains?.add(id, reference);
+      session.outputFormats[id] = this.#outputFiles ? toolOutputFormats(reference) : 0;
       if (id >= session.calculators.length) {
-        const grown = new Uint8Array(Math.max(16, 2 * id + 2));
-        grown.set(session.calculators);
-        session.calculators = grown;
+        const calculators = new Uint8Array(session.valueKinds.length);
+        calculators.set(session.calculators);
+        session.calculators = calculators;
       }
       session.calculators[id] = evaluatesExpressions(reference) ? 1 : 0;
     }
@@ -448,11 +478,23 @@ export class LexicalToolIndex implements ToolIndex {
         }
         session.vectorScorer.addSimilarities(queryWords, scores, this.#wordVectorWeight);
       }
-      if (this.#valueKinds) weighByValueKinds(scores, session.valueKinds, requestValueKinds(query));
+      if (this.#outputFiles) {
+        addOutputFileBonus(scores, session.outputFormats, requestOutputFormats(query, queryWords));
+      }
+      const kinds = this.#valueKinds ? requestValueKinds(query) : undefined;
+      if (kinds !== undefined) weighByValueKinds(scores, session.valueKinds, kinds);
       if (this.#impliedArithmetic && requestImpliesArithmetic(query)) {
         // Without word vectors the scores are BM25's own: the bonus is scaled the same way.
         const unit = session.vectorScorer !== undefined || scale === 0 ? 1 : scale;
         addCalculatorBonus(scores, session.calculators, CALCULATOR_BONUS * unit);
+      }
+      if (session.chains !== undefined) {
+        session.chains.liftProducers(
+          scores,
+          () => requestChainValues(query, kinds ?? requestValueKinds(query)),
+          (slot) => tools.order(slot),
+          accepted,
+        );
       }
       const top = new TopScores(maxResults);
       for (let slot = 0; slot < scores.length; slot++) {
@@ -556,6 +598,8 @@ export class LexicalToolIndex implements ToolIndex {
         scores: new Float64Array(0),
         valueKinds: new Uint16Array(0),
         calculators: new Uint8Array(0),
+        chains: this.#toolChains ? new ToolChains() : undefined,
+        outputFormats: new Uint16Array(0),
         vectorScorer:
           this.#wordVectors === undefined || this.#createVectorScorer === undefined
             ? undefined
@@ -619,6 +663,13 @@ function weighSourceWords(
       terms.set(term, SOURCE_WORD_WEIGHT);
     }
   }
+}
+
+/** A copy of the array, `length` long. */
+function grown(array: Uint16Array, length: number): Uint16Array {
+  const copy = new Uint16Array(length);
+  copy.set(array);
+  return copy;
 }
 
 /** 1 for each slot whose tool the category filter keeps, else 0. */
