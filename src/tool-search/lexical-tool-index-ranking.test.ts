@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { LexicalToolIndex } from './lexical-tool-index.js';
 import { generateToolSpecs } from './testing/generate-tool-library.js';
+import { pickWith, seededRandom } from './testing/seeded-random.js';
 import type { ToolReference, ToolSearchRequest } from './tool-reference.js';
-
-/** A small deterministic generator, so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-    return state / 2_147_483_648;
-  };
-}
-
-const pick = <T>(next: () => number, values: readonly T[]): T =>
-  values[Math.floor(next() * values.length)] as T;
 
 /** 400 tools: the generated library's 230, and 170 more whose descriptions mix two of them. */
 function catalogue(next: () => number): ToolReference[] {
@@ -25,8 +14,8 @@ function catalogue(next: () => number): ToolReference[] {
     category: spec.domain,
   }));
   for (let i = 0; i < 170; i++) {
-    const a = pick(next, specs);
-    const b = pick(next, specs);
+    const a = pickWith(next, specs);
+    const b = pickWith(next, specs);
     tools.push({
       toolName: `${a.name}_with_${b.name}`,
       summary: `${a.description} Also: ${b.description.split(' ').slice(0, 6).join(' ')}`,
@@ -41,10 +30,10 @@ function catalogue(next: () => number): ToolReference[] {
 function requests(next: () => number, tools: readonly ToolReference[]): string[] {
   const extra = ['please', 'psychologist', 'wire money', 'tonight', 'quickly', 'supplier'];
   return Array.from({ length: 150 }, () => {
-    const words = pick(next, tools).summary.split(' ');
+    const words = pickWith(next, tools).summary.split(' ');
     const start = Math.floor(next() * words.length);
     const taken = words.slice(start, start + 2 + Math.floor(next() * 4)).join(' ');
-    return next() < 0.4 ? `${taken} ${pick(next, extra)}` : taken;
+    return next() < 0.4 ? `${taken} ${pickWith(next, extra)}` : taken;
   });
 }
 
@@ -53,13 +42,13 @@ const ranking = async (index: LexicalToolIndex, request: ToolSearchRequest) =>
 
 describe('LexicalToolIndex ranking', () => {
   it('ranks a session whose tools were replaced many times exactly like a freshly built one', async () => {
-    const next = random(42);
+    const next = seededRandom(42);
     const tools = catalogue(next);
     const index = new LexicalToolIndex({ expansion: true, wordVectors: true });
     // Churn: every tool indexed with another tool's text, then random tools re-indexed with a
     // wrong or their right text, in batches; last, the tools still wrong get their right text.
     const wrong = (tool: ToolReference): ToolReference => ({
-      ...pick(next, tools),
+      ...pickWith(next, tools),
       toolName: tool.toolName,
       category: tool.category as string,
     });
@@ -77,7 +66,7 @@ describe('LexicalToolIndex ranking', () => {
     await indexBatch([...tools].sort(() => next() - 0.5).map(wrong));
     for (let round = 0; round < 30; round++) {
       const batch = Array.from({ length: 1 + Math.floor(next() * 40) }, () => {
-        const tool = pick(next, tools);
+        const tool = pickWith(next, tools);
         return next() < 0.5 ? wrong(tool) : tool;
       });
       await indexBatch([...new Map(batch.map((tool) => [tool.toolName, tool])).values()]);
@@ -91,7 +80,7 @@ describe('LexicalToolIndex ranking', () => {
     expect(index.size('churned')).toBe(400);
 
     for (const [i, query] of requests(next, tools).entries()) {
-      const categoryFilter = i % 5 === 0 ? pick(next, tools).category : undefined;
+      const categoryFilter = i % 5 === 0 ? pickWith(next, tools).category : undefined;
       for (const maxResults of [5, 25]) {
         const request = { query, maxResults, ...(categoryFilter ? { categoryFilter } : {}) };
         expect(await ranking(index, { ...request, sessionId: 'churned' })).toEqual(
@@ -102,13 +91,14 @@ describe('LexicalToolIndex ranking', () => {
   });
 
   it('returns the first k of the full ranking, whatever k and filter', async () => {
-    const next = random(7);
+    const next = seededRandom(7);
     const tools = catalogue(next);
     for (const options of [{}, { expansion: true, wordVectors: true, minScore: 0.2 }]) {
       const index = new LexicalToolIndex(options);
       await index.indexTools('s', tools);
       for (const [i, query] of requests(next, tools).entries()) {
-        const filter = i % 3 === 0 ? { categoryFilter: pick(next, tools).category as string } : {};
+        const filter =
+          i % 3 === 0 ? { categoryFilter: pickWith(next, tools).category as string } : {};
         const full = await ranking(index, { sessionId: 's', query, maxResults: 1000, ...filter });
         const scores = full.map(([, score]) => score as number);
         expect(scores).toEqual([...scores].sort((a, b) => b - a));

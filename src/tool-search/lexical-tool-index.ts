@@ -3,6 +3,7 @@ import { ABBREVIATIONS } from '../internal/search-text/abbreviations.js';
 import type { ChineseGlossary } from '../internal/search-text/chinese-glossary.js';
 import { FieldWeightedBm25 } from '../internal/search-text/field-weighted-bm25.js';
 import type { RelatedWords } from '../internal/search-text/related-words.js';
+import { secondBestScore } from '../internal/search-text/second-best-score.js';
 import { STOP_WORDS } from '../internal/search-text/stop-words.js';
 import { stemTerm } from '../internal/search-text/suffix-stemmer.js';
 import { TopScores } from '../internal/search-text/top-scores.js';
@@ -419,7 +420,12 @@ export class LexicalToolIndex implements ToolIndex {
         this.#addVectorSimilarity(scores, session.vectorScorer, queryWords, accepted);
       }
       if (this.#outputFiles) {
-        addOutputFileBonus(scores, session.outputFormats, requestOutputFormats(query, queryWords));
+        addOutputFileBonus(
+          scores,
+          session.outputFormats,
+          requestOutputFormats(query, queryWords),
+          accepted,
+        );
       }
       if (this.#valueKinds) weighByValueKinds(scores, session.valueKinds, requestValueKinds(query));
       const top = new TopScores(maxResults);
@@ -475,19 +481,7 @@ export class LexicalToolIndex implements ToolIndex {
     queryWords: readonly string[],
     accepted: Uint8Array | undefined,
   ): void {
-    let best = 0;
-    let second = 0;
-    for (let slot = 0; slot < scores.length; slot++) {
-      if (accepted !== undefined && !accepted[slot]) continue;
-      const score = scores[slot] as number;
-      if (score > best) {
-        second = best;
-        best = score;
-      } else if (score > second) {
-        second = score;
-      }
-    }
-    const scale = second > 0 ? second : best;
+    const scale = secondBestScore(scores, accepted);
     if (scale > 0) {
       for (let slot = 0; slot < scores.length; slot++) {
         scores[slot] = (scores[slot] as number) / scale;
