@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { LexicalToolIndex } from './lexical-tool-index.js';
 import { generateToolSpecs } from './testing/generate-tool-library.js';
+import { pickWith, seededRandom } from './testing/seeded-random.js';
 import type { ToolReference, ToolSearchRequest } from './tool-reference.js';
-
-/** A small deterministic generator, so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-    return state / 2_147_483_648;
-  };
-}
-
-const pick = <T>(next: () => number, values: readonly T[]): T =>
-  values[Math.floor(next() * values.length)] as T;
 
 const coordinates = {
   type: 'object',
@@ -63,8 +52,8 @@ function catalogue(next: () => number): ToolReference[] {
     category: spec.domain,
   }));
   for (let i = 0; i < 170; i++) {
-    const a = pick(next, specs);
-    const b = pick(next, specs);
+    const a = pickWith(next, specs);
+    const b = pickWith(next, specs);
     tools.push({
       toolName: `${a.name}_with_${b.name}`,
       summary: `${a.description} Also: ${b.description.split(' ').slice(0, 6).join(' ')}`,
@@ -97,10 +86,10 @@ function requests(next: () => number, tools: readonly ToolReference[]): string[]
     'tickets from the central station',
   ];
   return Array.from({ length: 150 }, () => {
-    const words = pick(next, tools).summary.split(' ');
+    const words = pickWith(next, tools).summary.split(' ');
     const start = Math.floor(next() * words.length);
     const taken = words.slice(start, start + 2 + Math.floor(next() * 4)).join(' ');
-    return next() < 0.4 ? `${taken} ${pick(next, extra)}` : taken;
+    return next() < 0.4 ? `${taken} ${pickWith(next, extra)}` : taken;
   });
 }
 
@@ -109,13 +98,13 @@ const ranking = async (index: LexicalToolIndex, request: ToolSearchRequest) =>
 
 describe('LexicalToolIndex ranking', () => {
   it('ranks a session whose tools were replaced many times exactly like a freshly built one', async () => {
-    const next = random(42);
+    const next = seededRandom(42);
     const tools = catalogue(next);
     const index = new LexicalToolIndex({ expansion: true, wordVectors: true });
     // Churn: every tool indexed with another tool's text, then random tools re-indexed with a
     // wrong or their right text, in batches; last, the tools still wrong get their right text.
     const wrong = (tool: ToolReference): ToolReference => ({
-      ...pick(next, tools),
+      ...pickWith(next, tools),
       toolName: tool.toolName,
       category: tool.category as string,
     });
@@ -133,7 +122,7 @@ describe('LexicalToolIndex ranking', () => {
     await indexBatch([...tools].sort(() => next() - 0.5).map(wrong));
     for (let round = 0; round < 30; round++) {
       const batch = Array.from({ length: 1 + Math.floor(next() * 40) }, () => {
-        const tool = pick(next, tools);
+        const tool = pickWith(next, tools);
         return next() < 0.5 ? wrong(tool) : tool;
       });
       await indexBatch([...new Map(batch.map((tool) => [tool.toolName, tool])).values()]);
@@ -153,7 +142,7 @@ describe('LexicalToolIndex ranking', () => {
     let lifted = 0;
 
     for (const [i, query] of requests(next, tools).entries()) {
-      const categoryFilter = i % 5 === 0 ? pick(next, tools).category : undefined;
+      const categoryFilter = i % 5 === 0 ? pickWith(next, tools).category : undefined;
       for (const maxResults of [5, 25]) {
         const request = { query, maxResults, ...(categoryFilter ? { categoryFilter } : {}) };
         const fresh = await ranking(index, { ...request, sessionId: 'fresh' });
@@ -166,13 +155,14 @@ describe('LexicalToolIndex ranking', () => {
   });
 
   it('returns the first k of the full ranking, whatever k and filter', async () => {
-    const next = random(7);
+    const next = seededRandom(7);
     const tools = catalogue(next);
     for (const options of [{}, { expansion: true, wordVectors: true, minScore: 0.2 }]) {
       const index = new LexicalToolIndex(options);
       await index.indexTools('s', tools);
       for (const [i, query] of requests(next, tools).entries()) {
-        const filter = i % 3 === 0 ? { categoryFilter: pick(next, tools).category as string } : {};
+        const filter =
+          i % 3 === 0 ? { categoryFilter: pickWith(next, tools).category as string } : {};
         const full = await ranking(index, { sessionId: 's', query, maxResults: 1000, ...filter });
         const scores = full.map(([, score]) => score as number);
         expect(scores).toEqual([...scores].sort((a, b) => b - a));

@@ -3,6 +3,7 @@ import { ABBREVIATIONS } from '../internal/search-text/abbreviations.js';
 import type { ChineseGlossary } from '../internal/search-text/chinese-glossary.js';
 import { FieldWeightedBm25 } from '../internal/search-text/field-weighted-bm25.js';
 import type { RelatedWords } from '../internal/search-text/related-words.js';
+import { secondBestScore } from '../internal/search-text/second-best-score.js';
 import { STOP_WORDS } from '../internal/search-text/stop-words.js';
 import { stemTerm } from '../internal/search-text/suffix-stemmer.js';
 import { TopScores } from '../internal/search-text/top-scores.js';
@@ -479,7 +480,12 @@ export class LexicalToolIndex implements ToolIndex {
         session.vectorScorer.addSimilarities(queryWords, scores, this.#wordVectorWeight);
       }
       if (this.#outputFiles) {
-        addOutputFileBonus(scores, session.outputFormats, requestOutputFormats(query, queryWords));
+        addOutputFileBonus(
+          scores,
+          session.outputFormats,
+          requestOutputFormats(query, queryWords),
+          accepted,
+        );
       }
       const kinds = this.#valueKinds ? requestValueKinds(query) : undefined;
       if (kinds !== undefined) weighByValueKinds(scores, session.valueKinds, kinds);
@@ -624,28 +630,6 @@ function hasChinese(reference: ToolReference): boolean {
     containsHan(reference.summary) ||
     containsHan(JSON.stringify(reference.inputSchema ?? {}))
   );
-}
-
-/**
- * The second-best score among the tools the category filter keeps (the best when it is the only
- * one), by which BM25 scores are divided before the word-vector similarity is added. The second
- * best, not the best: one tool that matches a rare word of a long request many times would
- * otherwise shrink every other tool's lexical evidence next to its word-vector similarity.
- */
-function secondBestScore(scores: Float64Array, accepted: Uint8Array | undefined): number {
-  let best = 0;
-  let second = 0;
-  for (let slot = 0; slot < scores.length; slot++) {
-    if (accepted !== undefined && !accepted[slot]) continue;
-    const score = scores[slot] as number;
-    if (score > best) {
-      second = best;
-      best = score;
-    } else if (score > second) {
-      second = score;
-    }
-  }
-  return second > 0 ? second : best;
 }
 
 /**

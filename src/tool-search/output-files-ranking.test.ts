@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { LexicalToolIndex } from './lexical-tool-index.js';
 import { generateToolSpecs } from './testing/generate-tool-library.js';
+import { pickWith, seededRandom } from './testing/seeded-random.js';
 import type { ToolReference, ToolSearchRequest } from './tool-reference.js';
-
-/** A small deterministic generator, so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-    return state / 2_147_483_648;
-  };
-}
-
-const pick = <T>(next: () => number, values: readonly T[]): T =>
-  values[Math.floor(next() * values.length)] as T;
 
 const takes = (...names: string[]) => ({
   type: 'object',
@@ -73,12 +62,23 @@ const DESTINATIONS: readonly [string, string | undefined][] = [
 /** Requests: a few words of a generated tool's description and where the result must go. */
 function requests(next: () => number, tools: readonly ToolReference[]) {
   return Array.from({ length: 60 }, () => {
-    const words = pick(next, tools.slice(0, 230)).summary.split(' ');
+    const words = pickWith(next, tools.slice(0, 230)).summary.split(' ');
     const start = Math.floor(next() * words.length);
     const topic = words.slice(start, start + 3 + Math.floor(next() * 4)).join(' ');
-    const [destination, formatWriter] = pick(next, DESTINATIONS);
+    const [destination, formatWriter] = pickWith(next, DESTINATIONS);
     return { query: `${topic} ${destination}`, formatWriter };
   });
+}
+
+/** The default index and one with `outputFiles: false`, both holding the tools in session `s`. */
+async function withAndWithout(
+  tools: readonly ToolReference[],
+): Promise<[LexicalToolIndex, LexicalToolIndex]> {
+  const make = (outputFiles: boolean) =>
+    new LexicalToolIndex({ expansion: true, wordVectors: true, outputFiles });
+  const indexes: [LexicalToolIndex, LexicalToolIndex] = [make(true), make(false)];
+  for (const index of indexes) await index.indexTools('s', tools);
+  return indexes;
 }
 
 const ranking = async (index: LexicalToolIndex, request: ToolSearchRequest) =>
@@ -86,16 +86,9 @@ const ranking = async (index: LexicalToolIndex, request: ToolSearchRequest) =>
 
 describe('LexicalToolIndex output files', () => {
   it('puts the writers of the requested file among the first five results', async () => {
-    const next = random(11);
+    const next = seededRandom(11);
     const tools = catalogue();
-    const index = new LexicalToolIndex({ expansion: true, wordVectors: true });
-    const without = new LexicalToolIndex({
-      expansion: true,
-      wordVectors: true,
-      outputFiles: false,
-    });
-    await index.indexTools('s', tools);
-    await without.indexTools('s', tools);
+    const [index, without] = await withAndWithout(tools);
     let raised = 0;
     for (const { query, formatWriter } of requests(next, tools)) {
       const first = async (of: LexicalToolIndex) =>
@@ -118,16 +111,9 @@ describe('LexicalToolIndex output files', () => {
   });
 
   it('leaves the ranking of a request that reads a file, or names no file, as it was', async () => {
-    const next = random(5);
+    const next = seededRandom(5);
     const tools = catalogue();
-    const index = new LexicalToolIndex({ expansion: true, wordVectors: true });
-    const without = new LexicalToolIndex({
-      expansion: true,
-      wordVectors: true,
-      outputFiles: false,
-    });
-    await index.indexTools('s', tools);
-    await without.indexTools('s', tools);
+    const [index, without] = await withAndWithout(tools);
     for (const { query } of requests(next, tools)) {
       const topic = query.replace(/ (and|then) .*/, '');
       for (const text of [topic, `Read /root/data/input.csv and ${topic}`]) {
@@ -138,19 +124,19 @@ describe('LexicalToolIndex output files', () => {
   });
 
   it('ranks a session whose file tools were replaced by other tools and back like a fresh one', async () => {
-    const next = random(23);
+    const next = seededRandom(23);
     const tools = catalogue();
     const index = new LexicalToolIndex({ expansion: true, wordVectors: true });
     // Each file tool's name first holds a generated tool's text (it writes nothing), a generated
     // tool's name holds a writer's text for a while; then every tool gets its own text back.
     const disguised = (tool: ToolReference): ToolReference => ({
-      ...pick(next, tools.slice(0, 230)),
+      ...pickWith(next, tools.slice(0, 230)),
       toolName: tool.toolName,
     });
     await index.indexTools('churned', [...tools.slice(0, 230), ...FILE_TOOLS.map(disguised)]);
     for (let round = 0; round < 10; round++) {
-      const writer = pick(next, FILE_TOOLS);
-      const victim = pick(next, tools.slice(0, 230)).toolName;
+      const writer = pickWith(next, FILE_TOOLS);
+      const victim = pickWith(next, tools.slice(0, 230)).toolName;
       await index.indexTools('churned', [{ ...writer, toolName: victim }, disguised(writer)]);
       await index.indexTools('churned', [tools.find((tool) => tool.toolName === victim)!]);
     }

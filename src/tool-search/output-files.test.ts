@@ -143,6 +143,12 @@ describe('addOutputFileBonus', () => {
     expect([...scores]).toEqual([3, 4, 1, 2.5, 2.25]);
   });
 
+  it('scales to the second-best score among the tools the category filter keeps', () => {
+    const scores = Float64Array.of(8, 6, 2, 1);
+    addOutputFileBonus(scores, Uint16Array.of(0, 0, 0, PDF), PDF, Uint8Array.of(0, 1, 1, 1));
+    expect([...scores]).toEqual([8, 6, 2, 3]);
+  });
+
   it('changes nothing for a request that names no destination', () => {
     const scores = Float64Array.of(3, 2, 1);
     addOutputFileBonus(scores, Uint16Array.of(ANY_FORMAT, SLIDES, 0), 0);

@@ -1,3 +1,4 @@
+import { secondBestScore } from '../internal/search-text/second-best-score.js';
 import { splitIdentifier, words } from '../internal/search-text/words.js';
 import type { JsonSchema } from '../tools/json-schema.js';
 import type { ToolReference } from './tool-reference.js';
@@ -382,7 +383,8 @@ const OUTPUT_FILE_BONUS = 1;
 /**
  * For a request that names where its result must be written ({@link requestOutputFormats}), adds
  * to the score of each tool that writes files of a requested format, or of any format,
- * {@link OUTPUT_FILE_BONUS} times the second-best score: the request needs such a tool whatever
+ * {@link OUTPUT_FILE_BONUS} times the second-best score (among the slots `accepted` keeps; 1 when
+ * no score is positive): the request needs such a tool whatever
  * else it needs, and its other words say little about it ("a deep report of bitcoin … save it
  * in /root/markdown/bitcoin.md" needs a file writer).
  */
@@ -390,20 +392,10 @@ export function addOutputFileBonus(
   scores: Float64Array,
   toolFormats: Uint16Array,
   requestFormats: number,
+  accepted?: Uint8Array,
 ): void {
   if (requestFormats === 0) return;
-  let best = 0;
-  let second = 0;
-  for (let slot = 0; slot < scores.length; slot++) {
-    const score = scores[slot] as number;
-    if (score > best) {
-      second = best;
-      best = score;
-    } else if (score > second) {
-      second = score;
-    }
-  }
-  const bonus = OUTPUT_FILE_BONUS * (second > 0 ? second : best > 0 ? best : 1);
+  const bonus = OUTPUT_FILE_BONUS * (secondBestScore(scores, accepted) || 1);
   for (let slot = 0; slot < scores.length; slot++) {
     const formats = toolFormats[slot] as number;
     if (formats === 0) continue;
