@@ -192,6 +192,27 @@ const ALL_INDEXES: IndexKind[] = [
     variant: true,
   },
   {
+    name: 'LexicalToolIndex, expansion + word vectors, no implied arithmetic (impliedArithmetic: false)',
+    create: () =>
+      new LexicalToolIndex({ expansion: true, wordVectors: true, impliedArithmetic: false }),
+    variant: true,
+  },
+  {
+    name: 'LexicalToolIndex, expansion + word vectors, no source names (sourceNames: false)',
+    create: () => new LexicalToolIndex({ expansion: true, wordVectors: true, sourceNames: false }),
+    variant: true,
+  },
+  {
+    name: 'LexicalToolIndex, expansion + word vectors, no tool chains (toolChains: false)',
+    create: () => new LexicalToolIndex({ expansion: true, wordVectors: true, toolChains: false }),
+    variant: true,
+  },
+  {
+    name: 'LexicalToolIndex, expansion + word vectors, no output files (outputFiles: false)',
+    create: () => new LexicalToolIndex({ expansion: true, wordVectors: true, outputFiles: false }),
+    variant: true,
+  },
+  {
     name: 'LexicalToolIndex, prefix matching',
     create: () => new LexicalToolIndex({ prefix: true }),
     variant: true,

@@ -152,6 +152,180 @@ describe('LexicalToolIndex', () => {
     expect(scores.hotel_reserve).toBeCloseTo(plainScore('hotel_reserve') * 0.85 ** 2, 10);
   });
 
+  it('brings a calculator to the first results when the request implies arithmetic', async () => {
+    const calculator = ref('calculate', 'Calculates/evaluates the given expression.', {
+      inputSchema: { type: 'object', properties: { expression: { type: 'string' } } },
+    });
+    const tools = [
+      ref('get_asset_price', 'Get the current price of gold, silver or oil', {
+        inputSchema: { type: 'object', properties: { symbol: { type: 'string' } } },
+      }),
+      ref('get_asset_history', 'Historical prices of gold, silver or oil'),
+      ref('get_stock_price', 'Current price of a stock'),
+      ref('convert_currency', 'Convert an amount of money between currencies'),
+      ref('gold_news', 'News about the gold market'),
+      ref('silver_news', 'News about the silver market'),
+      calculator,
+    ];
+    const request =
+      'I have 9.5g gold, please estimate its value based on the current price of gold';
+    for (const options of [{}, { expansion: true, wordVectors: true }]) {
+      const index = new LexicalToolIndex(options);
+      await index.indexTools('s', tools);
+      const found = await names(index, request, { maxResults: 3 });
+      expect(found).toContain('calculate');
+      expect(found[0]).toBe('get_asset_price');
+      // A request asking for no number worked out leaves the calculator where its words put it.
+      expect(await names(index, 'the current price of gold', { maxResults: 3 })).not.toContain(
+        'calculate',
+      );
+      const off = new LexicalToolIndex({ ...options, impliedArithmetic: false });
+      await off.indexTools('s', tools);
+      expect(await names(off, request, { maxResults: 3 })).not.toContain('calculate');
+      // A calculator replaced by a tool that evaluates nothing loses the bonus with its definition.
+      await index.indexTool('s', ref('calculate', 'Show the weather'));
+      expect(await names(index, request, { maxResults: 3 })).not.toContain('calculate');
+      await index.indexTool('s', calculator);
+      expect(await names(index, request, { maxResults: 3 })).toContain('calculate');
+    }
+  });
+
+  it('weighs a source the request names more than its other words, unless sourceNames is false', async () => {
+    const tools = [
+      ref('history_timeline', 'A history timeline of a topic'),
+      ref('search_wikipedia', 'Search articles by a query'),
+    ];
+    const request = 'Make a web page about the history of AI based on Wikipedia';
+    const index = new LexicalToolIndex();
+    await index.indexTools('s', tools);
+    expect(await names(index, request)).toEqual(['search_wikipedia', 'history_timeline']);
+    const off = new LexicalToolIndex({ sourceNames: false });
+    await off.indexTools('s', tools);
+    expect(await names(off, request)).toEqual(['history_timeline', 'search_wikipedia']);
+    // A lower-case word is no name.
+    expect(await names(index, request.replace('Wikipedia', 'wikipedia'))).toEqual([
+      'history_timeline',
+      'search_wikipedia',
+    ]);
+    // A name found only in a tool's description keeps the weight of any other word.
+    const described = [ref('search', 'Search Wikipedia articles by a query')];
+    const score = async (sourceNames: boolean) => {
+      const one = new LexicalToolIndex({ sourceNames });
+      await one.indexTools('s', described);
+      const response = await one.search({ sessionId: 's', query: request });
+      return response.toolReferences[0]?.relevanceScore;
+    };
+    expect(await score(true)).toBe(await score(false));
+  });
+
+  it('lifts the tools that produce what a best tool requires and the request lacks, unless toolChains is false', async () => {
+    const object = (required: string[], descriptions: Record<string, string> = {}) => ({
+      type: 'object',
+      required,
+      properties: Object.fromEntries(
+        required.map((name) => [name, { type: 'string', description: descriptions[name] ?? '' }]),
+      ),
+    });
+    const tools = [
+      ref('maps::find_nearby_places', 'Find interesting places to visit near a location', {
+        inputSchema: object(['latitude', 'longitude']),
+      }),
+      ref('maps::geocode_address', 'Convert an address or place name to coordinates', {
+        inputSchema: object(['address']),
+      }),
+      ref('travel::plan_visit', 'Plan a visit to interesting places'),
+      ref('travel::city_guide', 'A guide to the interesting places of a city'),
+      ref('travel::museum_hours', 'Opening hours of places to visit such as museums'),
+      ref('travel::nearby_events', 'Events near you this week'),
+      ref('rail::get_tickets', 'Search train tickets between two stations', {
+        inputSchema: object(['from_station'], {
+          from_station: 'Departure station code, as given by `get_station_code`',
+        }),
+      }),
+      ref('rail::get_station_code', 'Look up the code of a station by its name'),
+      ref('rail::train_timetable', 'Timetable of trains between two stations'),
+      ref('rail::train_delays', 'Delays of trains at stations'),
+      ref('rail::seat_map', 'Seat map of a train for tickets'),
+      ref('rail::ticket_refund', 'Refund train tickets'),
+    ];
+    const index = new LexicalToolIndex();
+    await index.indexTools('s', tools);
+    const plain = new LexicalToolIndex({ toolChains: false });
+    await plain.indexTools('s', tools);
+    const top = async (search: LexicalToolIndex, query: string) =>
+      names(search, query, { maxResults: 5 });
+
+    const near = 'interesting places to visit near the Forbidden City';
+    expect((await top(plain, near)).slice(0, 3)).toContain('maps::find_nearby_places');
+    expect(await top(plain, near)).not.toContain('maps::geocode_address');
+    expect(await top(index, near)).toContain('maps::geocode_address');
+    // Coordinates in the request: the geocoder is not needed.
+    expect(await top(index, `${near}, at 39.916, 116.397`)).not.toContain('maps::geocode_address');
+
+    const trains = 'train tickets from Beijing station to Shanghai station';
+    expect(await top(plain, trains)).not.toContain('rail::get_station_code');
+    expect(await top(index, trains)).toContain('rail::get_station_code');
+    // A code-like value in the request is taken as the code.
+    expect(await top(index, 'train tickets from station VNP1 to AOH2')).not.toContain(
+      'rail::get_station_code',
+    );
+    // The lifted tool scores 0.8 of the tool that needs it.
+    const response = await index.search({ sessionId: 's', query: near, maxResults: 5 });
+    const score = (name: string) =>
+      response.toolReferences.find((hit) => hit.toolName === name)?.relevanceScore as number;
+    expect(score('maps::geocode_address')).toBeCloseTo(0.8 * score('maps::find_nearby_places'), 10);
+  });
+
+  it('ranks the tools writing the file a request says to save, unless outputFiles is false', async () => {
+    const takes = (...names: string[]) => ({
+      inputSchema: {
+        type: 'object',
+        properties: Object.fromEntries(names.map((name) => [name, { type: 'string' }])),
+      },
+    });
+    const tools = [
+      ref('crypto_research', 'Research a cryptocurrency such as bitcoin in depth', takes('coin')),
+      ref('crypto_price', 'Current price of a cryptocurrency such as bitcoin', takes('coin')),
+      ref('write_file', 'Create a new file or overwrite one', takes('path', 'content')),
+      ref('read_file', 'Read the contents of a file', takes('path')),
+      ref('create_presentation', 'Create a new PowerPoint presentation', takes('id')),
+    ];
+    // Without value kinds, which would multiply both path-taking tools' scores by 1.3 here.
+    const index = new LexicalToolIndex({ valueKinds: false });
+    await index.indexTools('s', tools);
+    const plain = new LexicalToolIndex({ valueKinds: false, outputFiles: false });
+    await plain.indexTools('s', tools);
+    const scores = async (of: LexicalToolIndex, query: string) =>
+      Object.fromEntries(
+        (await of.search({ sessionId: 's', query, maxResults: 10 })).toolReferences.map((r) => [
+          r.toolName,
+          r.relevanceScore as number,
+        ]),
+      );
+
+    const report = 'Research bitcoin in depth and save it in /root/markdown/bitcoin.md';
+    const before = await scores(plain, report);
+    const after = await scores(index, report);
+    // No word of the request is the writer's; the destination adds the second-best score.
+    expect(before.write_file).toBeUndefined();
+    expect(after.write_file).toBeCloseTo(before.crypto_price as number, 10);
+    expect(after.crypto_research).toBe(before.crypto_research);
+    // A reader, and a writer of another format, gain nothing.
+    expect(after.read_file).toBe(before.read_file);
+    expect(after.create_presentation).toBeUndefined();
+    // Both writers of slides gain the second-best score: they tie with it, after it (indexed later).
+    const slides = await names(index, 'summarize bitcoin and save it to /root/ppt/btc.pptx');
+    expect(slides).toEqual([
+      'crypto_research',
+      'crypto_price',
+      'write_file',
+      'create_presentation',
+    ]);
+    // A file the request reads is no destination.
+    const reading = 'Read the bitcoin prices in /root/markdown/bitcoin.md';
+    expect(await scores(index, reading)).toEqual(await scores(plain, reading));
+  });
+
   it('expands abbreviations and file extensions on both sides', async () => {
     const index = new LexicalToolIndex({ abbreviations: true });
     await index.indexTools('s', [
@@ -421,7 +595,17 @@ describe('LexicalToolIndex', () => {
 
   it('rejects switches that are not booleans and limits that are not numbers', () => {
     // A JavaScript caller's 'false' (a string) would otherwise switch the feature on.
-    for (const flag of ['chineseGlosses', 'valueKinds', 'prefix', 'abbreviations'] as const) {
+    const flags = [
+      'chineseGlosses',
+      'valueKinds',
+      'toolChains',
+      'outputFiles',
+      'impliedArithmetic',
+      'sourceNames',
+      'prefix',
+      'abbreviations',
+    ] as const;
+    for (const flag of flags) {
       expect(() => new LexicalToolIndex({ [flag]: 'false' as unknown as boolean })).toThrow(
         `${flag} must be a boolean`,
       );

@@ -3,6 +3,7 @@ import { ABBREVIATIONS } from '../internal/search-text/abbreviations.js';
 import type { ChineseGlossary } from '../internal/search-text/chinese-glossary.js';
 import { FieldWeightedBm25 } from '../internal/search-text/field-weighted-bm25.js';
 import type { RelatedWords } from '../internal/search-text/related-words.js';
+import { secondBestScore } from '../internal/search-text/second-best-score.js';
 import { STOP_WORDS } from '../internal/search-text/stop-words.js';
 import { stemTerm } from '../internal/search-text/suffix-stemmer.js';
 import { TopScores } from '../internal/search-text/top-scores.js';
@@ -10,7 +11,16 @@ import type { WordVectorScorer } from '../internal/search-text/word-vector-score
 import type { WordVectors } from '../internal/search-text/word-vectors.js';
 import { containsHan, words } from '../internal/search-text/words.js';
 import { categoryMatcher } from './category-filter.js';
+import {
+  addCalculatorBonus,
+  CALCULATOR_BONUS,
+  evaluatesExpressions,
+  requestImpliesArithmetic,
+} from './implied-arithmetic.js';
+import { addOutputFileBonus, requestOutputFormats, toolOutputFormats } from './output-files.js';
 import { schemaEnumValues } from './schema-enum-values.js';
+import { SOURCE_WORD_WEIGHT, sourceWords } from './source-words.js';
+import { requestChainValues, ToolChains } from './tool-chains.js';
 import type { ToolIndex } from './tool-index.js';
 import type { ToolReference, ToolSearchRequest, ToolSearchResponse } from './tool-reference.js';
 import { isBlank, schemaParameterFields } from './tool-search-text.js';
@@ -104,6 +114,34 @@ export interface LexicalToolIndexOptions {
    * Default `true`.
    */
   readonly valueKinds?: boolean;
+  /**
+   * When a request asks for a number worked out from others ("estimate its value at the current
+   * price", "the total", "her BMI", "calculate …"), raise every general calculator (a tool taking
+   * an `expression` parameter) into the first results beside the tools that give the numbers.
+   * Default `true`.
+   */
+  readonly impliedArithmetic?: boolean;
+  /**
+   * Weigh a capitalised name the request gives as its source ("based on Wikipedia", "prices from
+   * Amazon", "via DuckDuckGo") more than its other words, when a tool's name contains it.
+   * Default `true`.
+   */
+  readonly sourceNames?: boolean;
+  /**
+   * Lift the tools that produce a value one of the best tools requires and the request lacks, as
+   * agents call tools in chains: a geocoder when a nearby-places search requires a latitude and
+   * the request names a place, and the tools a required parameter's description names as its
+   * source ("the `station_code` from `get-station-code-by-names`") when the request does not give
+   * that value. A lifted tool scores 0.8 of the tool that needs it. Default `true`.
+   */
+  readonly toolChains?: boolean;
+  /**
+   * When a request says where its result must be written ("… and save it in
+   * /root/markdown/report.md", "export it as a PDF"), rank higher the tools that write files of
+   * that format (from the extension or the format named) or of any format (a tool taking a path
+   * and the content): the request needs one whatever else it asks. Default `true`.
+   */
+  readonly outputFiles?: boolean;
   /** Hits scoring below this are dropped. Default `0`. */
   readonly minScore?: number;
   /** Results when a request gives no `maxResults`. Default 10. */
@@ -136,10 +174,25 @@ interface LexicalSession {
   scores: Float64Array;
   /** Each slot's parameter value kinds: taken in the low byte, required in the high byte. */
   valueKinds: Uint16Array;
+  /** 1 for each slot whose tool is a general calculator (see `impliedArithmetic`), else 0. */
+  calculators: Uint8Array;
+  /** What each tool needs from other tools and produces for them (with `toolChains`). */
+  readonly chains: ToolChains | undefined;
+  /** The file formats each slot's tool writes (see `toolOutputFormats`). */
+  outputFormats: Uint16Array;
 }
 
 /** The options that switch a feature on or off. */
-const BOOLEAN_OPTIONS = ['chineseGlosses', 'valueKinds', 'prefix', 'abbreviations'] as const;
+const BOOLEAN_OPTIONS = [
+  'chineseGlosses',
+  'valueKinds',
+  'impliedArithmetic',
+  'sourceNames',
+  'toolChains',
+  'outputFiles',
+  'prefix',
+  'abbreviations',
+] as const;
 
 /**
  * Field-weighted BM25 (BM25F) over a tool's name, description, parameter names and parameter
@@ -166,6 +219,10 @@ export class LexicalToolIndex implements ToolIndex {
   readonly #wordVectorWeight: number;
   readonly #chineseGlosses: boolean;
   readonly #valueKinds: boolean;
+  readonly #impliedArithmetic: boolean;
+  readonly #sourceNames: boolean;
+  readonly #toolChains: boolean;
+  readonly #outputFiles: boolean;
   /** `null` once the glossary's optional dependency was found missing. */
   #glossary: ChineseGlossary | null | undefined;
   #glossaryLoading: Promise<void> | undefined;
@@ -227,6 +284,10 @@ export class LexicalToolIndex implements ToolIndex {
     }
     this.#chineseGlosses = options.chineseGlosses ?? true;
     this.#valueKinds = options.valueKinds ?? true;
+    this.#impliedArithmetic = options.impliedArithmetic ?? true;
+    this.#sourceNames = options.sourceNames ?? true;
+    this.#toolChains = options.toolChains ?? true;
+    this.#outputFiles = options.outputFiles ?? true;
     this.#prefix = options.prefix ?? false;
     this.#abbreviations = options.abbreviations ?? false;
     this.#minScore = options.minScore ?? 0;
@@ -335,6 +396,8 @@ export class LexicalToolIndex implements ToolIndex {
       if (previous !== undefined) {
         session.scorer.remove(previous);
         session.vectorScorer?.remove(previous);
+        session.calculators[previous] = 0;
+        session.chains?.remove(previous);
         session.tools.remove(previous);
       }
       const id = session.tools.add(reference);
@@ -355,11 +418,19 @@ export class LexicalToolIndex implements ToolIndex {
       );
       session.vectorScorer?.add(id, ...this.#vectorWords(fieldWords));
       if (id >= session.valueKinds.length) {
-        const grown = new Uint16Array(Math.max(16, 2 * id + 2));
-        grown.set(session.valueKinds);
-        session.valueKinds = grown;
+        const length = Math.max(16, 2 * id + 2);
+        session.valueKinds = grown(session.valueKinds, length);
+        session.outputFormats = grown(session.outputFormats, length);
       }
       session.valueKinds[id] = packedParameterValueKinds(reference.inputSchema);
+      session.chains?.add(id, reference);
+      session.outputFormats[id] = this.#outputFiles ? toolOutputFormats(reference) : 0;
+      if (id >= session.calculators.length) {
+        const calculators = new Uint8Array(session.valueKinds.length);
+        calculators.set(session.calculators);
+        session.calculators = calculators;
+      }
+      session.calculators[id] = evaluatesExpressions(reference) ? 1 : 0;
     }
   }
 
@@ -395,11 +466,42 @@ export class LexicalToolIndex implements ToolIndex {
       const query = this.#withGlosses(request.query.slice(0, MAX_QUERY_LENGTH));
       const queryWords = contentWords(query);
       const scores = this.#clearedScores(session);
-      session.scorer.score(this.#queryTerms(queryWords, session.scorer), scores);
+      const queryTerms = this.#queryTerms(queryWords, session.scorer);
+      if (this.#sourceNames) weighSourceWords(queryTerms, query, session.scorer);
+      session.scorer.score(queryTerms, scores);
+      // BM25 scaled to the second-best hit's, the unit the word-vector similarity is added in.
+      const scale = secondBestScore(scores, accepted);
       if (session.vectorScorer !== undefined) {
-        this.#addVectorSimilarity(scores, session.vectorScorer, queryWords, accepted);
+        if (scale > 0) {
+          for (let slot = 0; slot < scores.length; slot++) {
+            scores[slot] = (scores[slot] as number) / scale;
+          }
+        }
+        session.vectorScorer.addSimilarities(queryWords, scores, this.#wordVectorWeight);
       }
-      if (this.#valueKinds) weighByValueKinds(scores, session.valueKinds, requestValueKinds(query));
+      if (this.#outputFiles) {
+        addOutputFileBonus(
+          scores,
+          session.outputFormats,
+          requestOutputFormats(query, queryWords),
+          accepted,
+        );
+      }
+      const kinds = this.#valueKinds ? requestValueKinds(query) : undefined;
+      if (kinds !== undefined) weighByValueKinds(scores, session.valueKinds, kinds);
+      if (this.#impliedArithmetic && requestImpliesArithmetic(query)) {
+        // Without word vectors the scores are BM25's own: the bonus is scaled the same way.
+        const unit = session.vectorScorer !== undefined || scale === 0 ? 1 : scale;
+        addCalculatorBonus(scores, session.calculators, CALCULATOR_BONUS * unit);
+      }
+      if (session.chains !== undefined) {
+        session.chains.liftProducers(
+          scores,
+          () => requestChainValues(query, kinds ?? requestValueKinds(query)),
+          (slot) => tools.order(slot),
+          accepted,
+        );
+      }
       const top = new TopScores(maxResults);
       for (let slot = 0; slot < scores.length; slot++) {
         const score = scores[slot] as number;
@@ -439,39 +541,6 @@ export class LexicalToolIndex implements ToolIndex {
     const glossary = this.#glossary;
     if (!this.#chineseGlosses || glossary == null || !containsHan(text)) return text;
     return `${text} ${glossary.gloss(text)}`;
-  }
-
-  /**
-   * Scales BM25 scores to the second-best hit's among the tools the category filter keeps (the
-   * best hit's when it is the only one) and adds the weighted word-vector similarity. The second
-   * best, not the best: one tool that matches a rare word of a long request many times would
-   * otherwise shrink every other tool's lexical evidence next to its word-vector similarity.
-   */
-  #addVectorSimilarity(
-    scores: Float64Array,
-    vectorScorer: WordVectorScorer,
-    queryWords: readonly string[],
-    accepted: Uint8Array | undefined,
-  ): void {
-    let best = 0;
-    let second = 0;
-    for (let slot = 0; slot < scores.length; slot++) {
-      if (accepted !== undefined && !accepted[slot]) continue;
-      const score = scores[slot] as number;
-      if (score > best) {
-        second = best;
-        best = score;
-      } else if (score > second) {
-        second = score;
-      }
-    }
-    const scale = second > 0 ? second : best;
-    if (scale > 0) {
-      for (let slot = 0; slot < scores.length; slot++) {
-        scores[slot] = (scores[slot] as number) / scale;
-      }
-    }
-    vectorScorer.addSimilarities(queryWords, scores, this.#wordVectorWeight);
   }
 
   /** Index terms of a text's content words: their stems, plus abbreviation expansions. */
@@ -534,6 +603,9 @@ export class LexicalToolIndex implements ToolIndex {
         tools: new ToolSlots(),
         scores: new Float64Array(0),
         valueKinds: new Uint16Array(0),
+        calculators: new Uint8Array(0),
+        chains: this.#toolChains ? new ToolChains() : undefined,
+        outputFormats: new Uint16Array(0),
         vectorScorer:
           this.#wordVectors === undefined || this.#createVectorScorer === undefined
             ? undefined
@@ -558,6 +630,30 @@ function hasChinese(reference: ToolReference): boolean {
     containsHan(reference.summary) ||
     containsHan(JSON.stringify(reference.inputSchema ?? {}))
   );
+}
+
+/**
+ * Raises to {@link SOURCE_WORD_WEIGHT} the query weight of each source the request names
+ * ("referencing Wikipedia") that some tool's name contains.
+ */
+function weighSourceWords(
+  terms: Map<string, number>,
+  query: string,
+  scorer: FieldWeightedBm25,
+): void {
+  for (const word of sourceWords(query)) {
+    const term = stemTerm(word);
+    if ((terms.get(term) ?? 0) < SOURCE_WORD_WEIGHT && scorer.inField(term, NAME_FIELD)) {
+      terms.set(term, SOURCE_WORD_WEIGHT);
+    }
+  }
+}
+
+/** A copy of the array, `length` long. */
+function grown(array: Uint16Array, length: number): Uint16Array {
+  const copy = new Uint16Array(length);
+  copy.set(array);
+  return copy;
 }
 
 /** 1 for each slot whose tool the category filter keeps, else 0. */

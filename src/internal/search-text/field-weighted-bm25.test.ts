@@ -96,8 +96,13 @@ describe('FieldWeightedBm25', () => {
     expect(scores[1]).toBe(1);
     expect(scores[2]).toBeGreaterThan(1);
     expect(bm25.termsStartingWith('deploy')).toEqual(['deployment']);
+    expect(bm25.inField('deploy', 0)).toBe(true);
+    expect(bm25.inField('service', 0)).toBe(false);
+    expect(bm25.inField('service', 1)).toBe(true);
+    expect(bm25.inField('unknown', 1)).toBe(false);
     bm25.remove(0);
     expect(bm25.termsStartingWith('deploy')).toEqual([]);
+    expect(bm25.inField('deploy', 0)).toBe(false);
     expect(bm25.documentFrequency('service')).toBe(1);
   });
 });

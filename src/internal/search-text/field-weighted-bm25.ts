@@ -109,6 +109,17 @@ export class FieldWeightedBm25 {
     }
   }
 
+  /** Whether some live document contains the term in the given field. */
+  inField(term: string, field: number): boolean {
+    const postings = this.#postings.get(term);
+    if (postings === undefined) return false;
+    const fieldCount = this.#fieldCount;
+    for (let posting = 0; posting < postings.ids.length; posting++) {
+      if ((postings.frequencies[posting * fieldCount + field] as number) > 0) return true;
+    }
+    return false;
+  }
+
   /** Number of live documents containing the term. */
   documentFrequency(term: string): number {
     return this.#postings.get(term)?.ids.length ?? 0;
