@@ -421,16 +421,12 @@ export class LexicalToolIndex implements ToolIndex {
         const length = Math.max(16, 2 * id + 2);
         session.valueKinds = grown(session.valueKinds, length);
         session.outputFormats = grown(session.outputFormats, length);
+        session.calculators = grown(session.calculators, length);
       }
       session.valueKinds[id] = packedParameterValueKinds(reference.inputSchema);
       session.chains?.add(id, reference);
       session.outputFormats[id] = this.#outputFiles ? toolOutputFormats(reference) : 0;
-      if (id >= session.calculators.length) {
-        const calculators = new Uint8Array(session.valueKinds.length);
-        calculators.set(session.calculators);
-        session.calculators = calculators;
-      }
-      session.calculators[id] = evaluatesExpressions(reference) ? 1 : 0;
+      session.calculators[id] = this.#impliedArithmetic && evaluatesExpressions(reference) ? 1 : 0;
     }
   }
 
@@ -650,8 +646,8 @@ function weighSourceWords(
 }
 
 /** A copy of the array, `length` long. */
-function grown(array: Uint16Array, length: number): Uint16Array {
-  const copy = new Uint16Array(length);
+function grown<T extends Uint8Array | Uint16Array>(array: T, length: number): T {
+  const copy = new (array.constructor as new (length: number) => T)(length);
   copy.set(array);
   return copy;
 }
