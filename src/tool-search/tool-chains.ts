@@ -1,7 +1,8 @@
+import { TopScores } from '../internal/search-text/top-scores.js';
 import { splitIdentifier } from '../internal/search-text/words.js';
 import type { JsonSchema } from '../tools/json-schema.js';
 import type { ToolReference } from './tool-reference.js';
-import { parameterValueKinds, ValueKind } from './value-kinds.js';
+import { CALENDAR_DATE, parameterValueKinds, ValueKind } from './value-kinds.js';
 
 /** Where a required parameter's value comes from, as its description says. */
 export interface ParameterSource {
@@ -132,18 +133,6 @@ export function shortName(toolName: string): string {
   return cut < toolName.length ? toolName.slice(cut) : toolName;
 }
 
-const MONTH =
-  '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
-/** A date that needs no current date: "April 5th", "2023-04-05", "05/04/2023". */
-const ABSOLUTE_DATE = new RegExp(
-  [
-    `\\b${MONTH}\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?\\b`,
-    `\\b\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH}\\b`,
-    '\\b\\d{4}[-/.]\\d{1,2}[-/.]\\d{1,2}\\b',
-    '\\b\\d{1,2}[-/.]\\d{1,2}[-/.]\\d{2,4}\\b',
-  ].join('|'),
-  'i',
-);
 /**
  * A latitude and longitude given as numbers ("40.71, -74.00", "39.9° N, 116.4° E") or by name
  * ("lat 40.7"). Bounded repeats only: linear time on any request.
@@ -169,7 +158,7 @@ export interface RequestChainValues {
 export function requestChainValues(text: string, kinds: number): RequestChainValues {
   return {
     coordinates: COORDINATES.test(text),
-    absoluteDate: ABSOLUTE_DATE.test(text),
+    absoluteDate: CALENDAR_DATE.test(text),
     identifier: IDENTIFIER_VALUE.test(text),
     kinds,
   };
@@ -333,8 +322,7 @@ export class ToolChains {
 
 /**
  * The slots of the `depth` best positive scores the search may return, best first, ties to the
- * lower order: one pass that mostly compares each score with the worst kept one (`order` is read
- * only on ties).
+ * lower order (`order` is read only for scores that can enter).
  */
 function bestSlots(
   scores: Float64Array,
@@ -342,32 +330,12 @@ function bestSlots(
   order: (slot: number) => number,
   accepted: Uint8Array | undefined,
 ): number[] {
-  const slots = new Int32Array(depth);
-  const kept = new Float64Array(depth);
-  let count = 0;
-  // A score below this cannot enter: any positive score until `depth` are kept.
-  let threshold = Number.MIN_VALUE;
+  const top = new TopScores(depth);
   for (let slot = 0; slot < scores.length; slot++) {
     const score = scores[slot] as number;
-    if (score < threshold || !(score > 0)) continue;
+    if (!(score > 0) || score < top.threshold) continue;
     if (accepted !== undefined && accepted[slot] !== 1) continue;
-    let at = count;
-    while (
-      at > 0 &&
-      ((kept[at - 1] as number) < score ||
-        (kept[at - 1] === score && order(slots[at - 1] as number) > order(slot)))
-    ) {
-      at--;
-    }
-    if (at >= depth) continue;
-    for (let moved = Math.min(count, depth - 1); moved > at; moved--) {
-      slots[moved] = slots[moved - 1] as number;
-      kept[moved] = kept[moved - 1] as number;
-    }
-    slots[at] = slot;
-    kept[at] = score;
-    if (count < depth) count++;
-    if (count === depth) threshold = kept[depth - 1] as number;
+    top.offer(slot, score, order(slot));
   }
-  return Array.from(slots.subarray(0, count));
+  return top.best().map(({ item }) => item);
 }

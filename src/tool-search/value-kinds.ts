@@ -20,16 +20,24 @@ const MONTH =
   '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
 const ORDINAL = '\\d{1,2}(?:st|nd|rd|th)?';
 
+/** Dates of the calendar: "April 5th", "5th of April", "2023-04-05", "05/04/2023". */
+const CALENDAR_DATE_SOURCES = [
+  `\\b${MONTH}\\.?\\s+${ORDINAL}\\b`,
+  `\\b${ORDINAL}\\s+(?:of\\s+)?${MONTH}\\b`,
+  '\\b\\d{4}[-/.]\\d{1,2}[-/.]\\d{1,2}\\b',
+  '\\b\\d{1,2}[-/.]\\d{1,2}[-/.]\\d{2,4}\\b',
+];
+
+/** A date that needs no current date to be known ("April 5th", "2023-04-05"; not "tomorrow"). */
+export const CALENDAR_DATE = new RegExp(CALENDAR_DATE_SOURCES.join('|'), 'i');
+
 // Every pattern is a plain alternation with bounded repeats: linear time on any input.
 const REQUEST_PATTERNS: readonly [number, RegExp][] = [
   [
     ValueKind.DATE,
     new RegExp(
       [
-        `\\b${MONTH}\\.?\\s+${ORDINAL}\\b`,
-        `\\b${ORDINAL}\\s+(?:of\\s+)?${MONTH}\\b`,
-        '\\b\\d{4}[-/.]\\d{1,2}[-/.]\\d{1,2}\\b',
-        '\\b\\d{1,2}[-/.]\\d{1,2}[-/.]\\d{2,4}\\b',
+        ...CALENDAR_DATE_SOURCES,
         '\\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\\b',
         '\\b(?:today|tomorrow|tonight|yesterday)\\b',
         '\\b(?:next|last|this)\\s+(?:week|month|year|weekend)\\b',

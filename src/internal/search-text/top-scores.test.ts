@@ -61,4 +61,19 @@ describe('TopScores', () => {
     expect(offerAll(new TopScores(2.7))).toEqual([4, 3]);
     expect(offerAll(new TopScores(Number.POSITIVE_INFINITY))).toEqual([4, 3, 2, 1, 0]);
   });
+
+  it('reports the score an item must reach: none until full, then the worst kept one', () => {
+    const top = new TopScores(2);
+    expect(top.threshold).toBe(Number.NEGATIVE_INFINITY);
+    top.offer(0, 5, 0);
+    expect(top.threshold).toBe(Number.NEGATIVE_INFINITY);
+    top.offer(1, 3, 1);
+    expect(top.threshold).toBe(3);
+    top.offer(2, 4, 2);
+    expect(top.threshold).toBe(4);
+    // Skipping every item below the threshold keeps exactly what offering them all keeps.
+    top.offer(3, 1, 3);
+    expect(top.best().map((kept) => kept.item)).toEqual([0, 2]);
+    expect(new TopScores(0).threshold).toBe(Number.POSITIVE_INFINITY);
+  });
 });

@@ -21,6 +21,18 @@ export class TopScores {
     this.#limit = limit >= 1 ? Math.floor(limit) : 0;
   }
 
+  /**
+   * The lowest score an offered item can be kept with: `-Infinity` until `limit` items are kept,
+   * then the worst kept score (an equal score is kept only on a lower order). A caller can skip
+   * an item below it without computing its order.
+   */
+  get threshold(): number {
+    if (this.#limit === 0) return Number.POSITIVE_INFINITY;
+    return this.#items.length < this.#limit
+      ? Number.NEGATIVE_INFINITY
+      : (this.#scores[0] as number);
+  }
+
   /** Offers an item; it is kept while it is among the `limit` best offered so far. */
   offer(item: number, score: number, order: number): void {
     const size = this.#items.length;
