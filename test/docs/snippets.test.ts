@@ -108,6 +108,8 @@ function offlineEnvironment(): NodeJS.ProcessEnv {
     if (name === 'TOOLLOOP_DEBUG' || name === 'DEBUG' || name === 'NODE_OPTIONS') continue;
     env[name] = value;
   }
+  // The approval page has the reader export a signing key first.
+  env.APPROVAL_KEY = 'a signing key of at least 32 bytes, as the approval page says';
   return env;
 }
 
