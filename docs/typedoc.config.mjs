@@ -23,6 +23,8 @@ export default {
   excludeProtected: false,
   hideGenerator: true,
   disableSources: true,
+  sanitizeComments: true,
+  useHTMLAnchors: true,
   sort: ['kind', 'alphabetical'],
   validation: { notExported: false, invalidLink: false, unusedMergeModuleWith: false },
   docsRoot: '.',
