@@ -25,7 +25,21 @@ if (!existsSync(join(docs, 'node_modules', '.package-lock.json'))) {
   run('npm', ['ci', '--prefix', 'docs', '--no-audit', '--no-fund', '--loglevel=error'], root);
 }
 rmSync(join(docs, 'api'), { recursive: true, force: true });
-run(process.execPath, [join(docs, 'node_modules', 'typedoc', 'bin', 'typedoc'), '--options', 'typedoc.config.mjs', '--logLevel', 'Warn'], docs);
+run(
+  process.execPath,
+  [
+    join(docs, 'node_modules', 'typedoc', 'bin', 'typedoc'),
+    '--options',
+    'typedoc.config.mjs',
+    '--logLevel',
+    'Warn',
+  ],
+  docs,
+);
 const dev = process.argv.includes('--dev');
-run(process.execPath, [join(docs, 'node_modules', 'vitepress', 'bin', 'vitepress.js'), dev ? 'dev' : 'build', '.'], docs);
+run(
+  process.execPath,
+  [join(docs, 'node_modules', 'vitepress', 'bin', 'vitepress.js'), dev ? 'dev' : 'build', '.'],
+  docs,
+);
 if (!dev) console.log('docs:build: the site is in docs/.vitepress/dist');

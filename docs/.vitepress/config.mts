@@ -2,7 +2,7 @@
 // reference under api/ is generated from the JSDoc by TypeDoc (scripts/build-docs.mjs).
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type DefaultTheme } from 'vitepress';
+import { type DefaultTheme, defineConfig } from 'vitepress';
 
 const docsDir = fileURLToPath(new URL('..', import.meta.url));
 const repository = 'https://github.com/toolloop/toolloop';

@@ -56,7 +56,9 @@ export function extractSnippets(file: string, markdown: string): Snippet[] {
     if (TYPESCRIPT.has(language.toLowerCase())) {
       const mode = tags.length === 0 ? 'compile' : tags.join(' ');
       if (mode !== 'compile' && mode !== 'run' && mode !== 'fragment') {
-        throw new Error(`${file}:${index + 1}: unknown snippet tag "${mode}" (use run or fragment)`);
+        throw new Error(
+          `${file}:${index + 1}: unknown snippet tag "${mode}" (use run or fragment)`,
+        );
       }
       snippets.push({ file, line: index + 1, mode, code: `${body.join('\n')}\n` });
     }

@@ -61,9 +61,10 @@ const CONTENT_TYPES: Record<string, string> = {
 function fileFor(pathname: string): string | undefined {
   const decoded = normalize(decodeURIComponent(pathname)).replace(/^[/\\]+/, '');
   if (decoded.split(sep).includes('..')) return undefined;
-  const candidates = decoded === '' || decoded.endsWith(sep)
-    ? [join(dist, decoded, 'index.html')]
-    : [join(dist, decoded), join(dist, `${decoded}.html`), join(dist, decoded, 'index.html')];
+  const candidates =
+    decoded === '' || decoded.endsWith(sep)
+      ? [join(dist, decoded, 'index.html')]
+      : [join(dist, decoded), join(dist, `${decoded}.html`), join(dist, decoded, 'index.html')];
   return candidates.find((file) => existsSync(file) && statSync(file).isFile());
 }
 
@@ -97,7 +98,9 @@ describe.skipIf(!haveChromium)('the documentation site in headless chromium', ()
         res.writeHead(404).end('not found');
         return;
       }
-      res.writeHead(200, { 'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream' });
+      res.writeHead(200, {
+        'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+      });
       res.end(readFileSync(file));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -131,11 +134,13 @@ describe.skipIf(!haveChromium)('the documentation site in headless chromium', ()
     const queue = ['/', ...builtPages()];
     const page = await browser.newPage();
     page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(`${page.url()}: console error: ${message.text()}`);
+      if (message.type() === 'error')
+        problems.push(`${page.url()}: console error: ${message.text()}`);
     });
     page.on('pageerror', (error) => problems.push(`${page.url()}: ${error.message}`));
     page.on('response', (response) => {
-      if (response.status() >= 400) problems.push(`${page.url()}: ${response.status()} for ${response.url()}`);
+      if (response.status() >= 400)
+        problems.push(`${page.url()}: ${response.status()} for ${response.url()}`);
     });
     await page.route('**/*', (route) => {
       const url = new URL(route.request().url());
@@ -154,8 +159,11 @@ describe.skipIf(!haveChromium)('the documentation site in headless chromium', ()
       }
       await page.waitForSelector('#app .VPContent', { timeout: 15_000 });
       const found = await page.evaluate(() => ({
-        ids: [...document.querySelectorAll('[id]')].map((element) => element.id),
-        hrefs: [...document.querySelectorAll('a[href]')].map((a) => (a as HTMLAnchorElement).href),
+        ids: Array.from(document.querySelectorAll('[id]'), (element) => element.id),
+        hrefs: Array.from(
+          document.querySelectorAll('a[href]'),
+          (a) => (a as HTMLAnchorElement).href,
+        ),
       }));
       anchors.set(path, new Set(found.ids));
       for (const href of found.hrefs) {

@@ -114,7 +114,9 @@ function offlineEnvironment(): NodeJS.ProcessEnv {
 }
 
 /** Runs an emitted snippet with Node in a scratch directory of its own. */
-function runSnippet(file: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runSnippet(
+  file: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const cwd = mkdtempSync(join(tmpdir(), 'toolloop-snippet-'));
   scratchDirs.push(cwd);
   return new Promise((resolve, reject) => {

@@ -1,10 +1,6 @@
-import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import {
-  approvalSigningKey,
-  runApproval,
-  scriptedApprovalModel,
-} from '../../examples/approval.js';
+import { describe, expect, it } from 'vitest';
+import { approvalSigningKey, runApproval, scriptedApprovalModel } from '../../examples/approval.js';
 import { runCustomAdvisor } from '../../examples/custom-advisor.js';
 import { runDefiningTools, scriptedDefiningToolsModel } from '../../examples/defining-tools.js';
 import {
