@@ -1,8 +1,9 @@
 // Human approval of tool calls: a destructive tool pauses the turn before it runs. The pending
 // state is plain JSON (here it travels as text, as it would through a database or a browser); a
 // reviewer approves one call, approves another with edited arguments and denies a third, and the
-// turn resumes from the state with those decisions.
-// Run: npx tsc -p tsconfig.demo.json && node dist-demo/examples/approval.js
+// turn resumes from the state with those decisions, on a client built anew, as another process
+// would build it.
+// Run: APPROVAL_KEY=$(openssl rand -base64 32) npx tsc -p tsconfig.demo.json && node dist-demo/examples/approval.js
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
@@ -11,6 +12,7 @@ import {
   ChatClient,
   type ChatModel,
   denyToolCall,
+  type PendingToolApproval,
   type PendingToolCall,
   pendingApprovalOf,
   type ToolApprovalDecision,
@@ -76,6 +78,17 @@ export function review(call: PendingToolCall): ToolApprovalDecision {
   return approveToolCall(call);
 }
 
+/**
+ * The key that signs every pending state. In an application it is a secret kept outside the code
+ * (a secret store, passed in the environment: `APPROVAL_KEY=$(openssl rand -base64 32)`), the same
+ * in every process that may resume a turn: a process holding another key refuses the state as
+ * `tampered-state`. A key made with `randomBytes(32)` at startup therefore works only within one
+ * process; this example pauses and resumes in one, so it falls back to one when APPROVAL_KEY is unset.
+ */
+export function approvalSigningKey(env: NodeJS.ProcessEnv = process.env): string | Uint8Array {
+  return env.APPROVAL_KEY ?? randomBytes(32);
+}
+
 /** What the example showed. */
 export interface ApprovalResult {
   /** The calls that waited for a decision (empty when the model deleted nothing). */
@@ -87,17 +100,25 @@ export interface ApprovalResult {
   answer: string | null;
 }
 
-/** Runs the turn, stores the pending state as text, reviews it and resumes. */
+/**
+ * Runs the turn, stores the pending state as text, reviews it and resumes it on a client built
+ * anew (as the process that receives the decision would build it) with `resumeKey`, by default
+ * the same key.
+ */
 export async function runApproval(
   chatModel: ChatModel = scriptedApprovalModel(),
   log: (line: string) => void = console.log,
+  signingKey: string | Uint8Array = approvalSigningKey(),
+  resumeKey: string | Uint8Array = signingKey,
 ): Promise<ApprovalResult> {
   const files = sampleFiles();
-  const client = ChatClient.create(chatModel, {
-    tools: fileTools(files),
-    // Every destructive tool waits for a decision; the key signs the pending state.
-    approval: { policy: ToolApprovalPolicies.destructive, signingKey: randomBytes(32) },
-  });
+  // Every destructive tool waits for a decision; the key signs the pending state.
+  const buildClient = (key: string | Uint8Array) =>
+    ChatClient.create(chatModel, {
+      tools: fileTools(files),
+      approval: { policy: ToolApprovalPolicies.destructive, signingKey: key },
+    });
+  const client = buildClient(signingKey);
 
   const first = await client.prompt('Free some space in /var/log.').call();
   const pending = pendingApprovalOf(first);
@@ -113,12 +134,13 @@ export async function runApproval(
   // The state is plain JSON: store it, send it to a browser, resume it in another process.
   const stored = JSON.stringify(pending);
 
-  const state = JSON.parse(stored);
+  // Later, where the decision is made: the resume checks the state's shape and signature.
+  const state = JSON.parse(stored) as PendingToolApproval;
   const decisions = state.toolCalls.map(review);
   for (const decision of decisions) {
     log(`decision on ${decision.toolCallId}: ${decision.type}`);
   }
-  const resumed = await client.resume(state, decisions).call();
+  const resumed = await buildClient(resumeKey).resume(state, decisions).call();
   const answer = resumed.chatResponse?.results[0]?.output.text ?? null;
   log(`answer: ${answer}`);
   log(`files left: ${[...files.keys()].join(', ')}`);

@@ -4,7 +4,8 @@
 # tarball, included), stops the services it started, and ends with a plain "N passed, N failed"
 # line. On a fresh machine it installs what the tests need and is missing, from lock files and
 # Debian's packages only, upgrading nothing: the pinned benchmark peers (bench/), the MCP
-# conformance suite (test/conformance/), Redis, PostgreSQL, chromium and tmux. TOOLLOOP_NO_INSTALL=1 turns that off:
+# conformance suite (test/conformance/), the documentation toolchain (docs/), Redis, PostgreSQL,
+# chromium and tmux. TOOLLOOP_NO_INSTALL=1 turns that off:
 # what is missing is then listed with the command that installs it, and the tests needing it skip
 # (under CI=true they fail instead).
 set -uo pipefail
@@ -20,10 +21,13 @@ install_pinned() {
 }
 [ -f bench/node_modules/.package-lock.json ] || install_pinned bench
 [ -d test/conformance/node_modules/@modelcontextprotocol/conformance ] || install_pinned test/conformance
+[ -f docs/node_modules/.package-lock.json ] || install_pinned docs
 [ -f bench/node_modules/.package-lock.json ] ||
   missing+=("benchmark peers (bench/node_modules), for the benchmark smoke test: npm ci --prefix bench")
 [ -d test/conformance/node_modules/@modelcontextprotocol/conformance ] ||
   missing+=("MCP conformance suite (test/conformance/node_modules): npm ci --prefix test/conformance")
+[ -f docs/node_modules/.package-lock.json ] ||
+  missing+=("documentation toolchain (docs/node_modules), for the docs site's browser test: npm ci --prefix docs")
 # Debian's chromium, for the trace page's browser test (playwright-core drives it and never
 # downloads a browser of its own).
 if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = "0" ] && [ -z "${TOOLLOOP_NO_INSTALL:-}" ]; then

@@ -9,5 +9,6 @@ export interface EmbedOptions {
  * a batch; the result has one vector per text, in order, all of the same dimension.
  */
 export interface EmbeddingModel {
+  /** Embeds `texts` in one batch: one vector per text, in order, all of the same dimension. */
   embed(texts: readonly string[], options?: EmbedOptions): Promise<number[][]>;
 }

@@ -1,5 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { runApproval, scriptedApprovalModel } from '../../examples/approval.js';
+import { approvalSigningKey, runApproval, scriptedApprovalModel } from '../../examples/approval.js';
 import { runCustomAdvisor } from '../../examples/custom-advisor.js';
 import { runDefiningTools, scriptedDefiningToolsModel } from '../../examples/defining-tools.js';
 import {
@@ -380,6 +381,22 @@ describe('Tool argument augmentation', () => {
 });
 
 describe('Approval', () => {
+  it('resumes on a client built anew with the same key, and a client holding another key refuses the state', async () => {
+    const key = randomBytes(32);
+    const resumed = await runApproval(scriptedApprovalModel(), () => {}, key, Buffer.from(key));
+    expect(resumed.remainingFiles).toEqual(['/var/log/app.log', '/var/log/auth.log']);
+    // A key made at startup by another process (randomBytes(32) again) cannot verify the state.
+    await expect(
+      runApproval(scriptedApprovalModel(), () => {}, key, randomBytes(32)),
+    ).rejects.toMatchObject({ name: 'ToolApprovalError', problem: 'tampered-state' });
+  });
+
+  it('signs with APPROVAL_KEY from the environment when it is set', () => {
+    const secret = 'a persisted secret of at least 32 bytes, from a vault';
+    expect(approvalSigningKey({ APPROVAL_KEY: secret })).toBe(secret);
+    expect(approvalSigningKey({})).toBeInstanceOf(Uint8Array);
+  });
+
   it('pauses three deletions, then deletes one as shown, one as edited, and keeps the denied file', async () => {
     const model = scriptedApprovalModel();
     const lines: string[] = [];
