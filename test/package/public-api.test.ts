@@ -1,17 +1,34 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from './packed-package.js';
 import { publicValues, rootTypeNames } from './public-names.js';
 
 /**
- * The README's "Public API" section lists every public name under its entry point, and every
- * public name is imported from its entry point and used in an example, the demo or a README
- * snippet: a name nobody shows is either missing its documentation or should not be public.
+ * Every public name carries documentation (a JSDoc comment in the published declarations, which
+ * the generated API reference shows), and every public name is imported from its entry point and
+ * used in an example, the demo or a snippet of the README or the docs: a name nobody shows is
+ * either missing its documentation or should not be public.
  */
 
-const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
 const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** The Markdown files a user reads: the README and every page of the docs site (not the generated API). */
+function markdownFiles(): string[] {
+  const files = [join(projectRoot, 'README.md')];
+  const walk = (folder: string): void => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      if (entry.name.startsWith('.') || entry.name === 'node_modules' || entry.name === 'api')
+        continue;
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.md')) files.push(path);
+    }
+  };
+  walk(join(projectRoot, 'docs'));
+  return files;
+}
 
 /** One piece of code a user reads: a README snippet, an example file or a demo file. */
 interface CodeSample {
@@ -45,13 +62,16 @@ function packagedDemoEntry(specifier: string): string | undefined {
 
 function samples(): CodeSample[] {
   const found: CodeSample[] = [];
-  for (const match of readme.matchAll(/```(?:ts|typescript)\n([\s\S]*?)```/g)) {
-    const line = readme.slice(0, match.index).split('\n').length;
-    found.push({
-      where: `README.md:${line}`,
-      code: withoutComments(match[1] ?? ''),
-      entryOf: (specifier) => (/^toolloop(\/|$)/.test(specifier) ? specifier : undefined),
-    });
+  for (const file of markdownFiles()) {
+    const markdown = readFileSync(file, 'utf8');
+    for (const match of markdown.matchAll(/```(?:ts|typescript)[^\n]*\n([\s\S]*?)```/g)) {
+      const line = markdown.slice(0, match.index).split('\n').length;
+      found.push({
+        where: `${relative(projectRoot, file)}:${line}`,
+        code: withoutComments(match[1] ?? ''),
+        entryOf: (specifier) => (/^toolloop(\/|$)/.test(specifier) ? specifier : undefined),
+      });
+    }
   }
   for (const folder of ['examples', 'demo']) {
     for (const file of readdirSync(join(projectRoot, folder))) {
@@ -94,59 +114,57 @@ function importsOf(sample: CodeSample): { imported: Map<string, Set<string>>; bo
   return { imported, body: sample.code.replace(statement, '') };
 }
 
-/** The "Public API" section: the names listed under each `### \`entry\`` heading. */
-function listedNames(): Map<string, string[]> {
-  const start = readme.indexOf('\n## Public API\n');
-  if (start === -1) return new Map();
-  const end = readme.indexOf('\n## ', start + 1);
-  const section = readme.slice(start, end === -1 ? undefined : end).replace(/```[\s\S]*?```/g, '');
-  const listed = new Map<string, string[]>();
-  for (const part of section.split('\n### ').slice(1)) {
-    const heading = part.slice(0, part.indexOf('\n'));
-    const entry = /`(toolloop[^`]*)`/.exec(heading)?.[1];
-    if (entry === undefined) continue;
-    const names = [...part.slice(heading.length).matchAll(/`([^`]+)`/g)]
-      .map((match) => match[1] ?? '')
-      .filter((name) => identifier.test(name));
-    listed.set(entry, [...(listed.get(entry) ?? []), ...names]);
-  }
-  return listed;
-}
-
 const entries = Object.keys(publicValues);
 const publicNamesOf = (entry: string): string[] => [
   ...(publicValues[entry] ?? []),
   ...(entry === 'toolloop' ? rootTypeNames : []),
 ];
 
-describe('the README "Public API" section', () => {
-  const listed = listedNames();
+/** The built declaration file of an entry point (`toolloop/x` is `dist/x/index.d.ts`). */
+function declarationFileOf(entry: string): string {
+  const subpath = entry === 'toolloop' ? '' : `${entry.slice('toolloop/'.length)}/`;
+  return join(projectRoot, 'dist', subpath, 'index.d.ts');
+}
 
-  it('exists', () => {
-    expect(readme.includes('\n## Public API\n'), 'a "## Public API" section').toBe(true);
+describe('the public names are documented', () => {
+  const program = ts.createProgram(entries.map(declarationFileOf), {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    skipLibCheck: true,
   });
+  const checker = program.getTypeChecker();
 
-  it.each(entries)('lists exactly the public names of %s', (entry) => {
-    expect([...new Set(listed.get(entry) ?? [])].sort()).toEqual(publicNamesOf(entry).sort());
-  });
-
-  it('lists no entry point the package does not have', () => {
-    expect([...listed.keys()].filter((entry) => !entries.includes(entry))).toEqual([]);
+  it.each(entries)('every public name of %s has a JSDoc comment', (entry) => {
+    const source = program.getSourceFile(declarationFileOf(entry));
+    expect(source, `${declarationFileOf(entry)} (npm run build)`).toBeDefined();
+    const moduleSymbol = checker.getSymbolAtLocation(source as ts.SourceFile);
+    const exported = new Map(
+      checker.getExportsOfModule(moduleSymbol as ts.Symbol).map((symbol) => [symbol.name, symbol]),
+    );
+    const undocumented = publicNamesOf(entry).filter((name) => {
+      const symbol = exported.get(name);
+      if (symbol === undefined) return true;
+      const target =
+        symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+      return ts.displayPartsToString(target.getDocumentationComment(checker)).trim() === '';
+    });
+    expect(undocumented).toEqual([]);
   });
 });
 
 describe('every public name is shown in use', () => {
   const parsed = samples().map((sample) => ({ sample, ...importsOf(sample) }));
 
-  it('finds the README snippets, the examples and the demo', () => {
+  it('finds the README and docs snippets, the examples and the demo', () => {
     const where = parsed.map(({ sample }) => sample.where);
-    expect(where.filter((name) => name.startsWith('README.md')).length).toBeGreaterThan(20);
+    expect(where.filter((name) => name.startsWith('README.md')).length).toBeGreaterThan(0);
+    expect(where.filter((name) => name.startsWith('docs/')).length).toBeGreaterThan(40);
     expect(where).toContain('examples/quick-start.ts');
     expect(where).toContain('demo/main.ts');
   });
 
   it.each(entries)(
-    'each name of %s is imported from it and used by an example, the demo or a README snippet',
+    'each name of %s is imported from it and used by an example, the demo or a docs snippet',
     (entry) => {
       const unused = publicNamesOf(entry).filter(
         (name) =>

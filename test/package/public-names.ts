@@ -1,9 +1,9 @@
 /**
  * Every public name of toolloop, per entry point: the runtime values each entry exports, and the
- * type-only names of the root entry. Adding a name is a decision: add it here and to the README's
- * "Public API" section, and use it in an example, a README snippet or the demo.
+ * type-only names of the root entry. Adding a name is a decision: add it here, give it a JSDoc
+ * comment, and use it in an example, a README or docs snippet, or the demo.
  * test/package/exports.test.ts checks the packed package exports exactly these;
- * test/package/public-api.test.ts checks the README lists them and something uses each.
+ * test/package/public-api.test.ts checks each is documented and something uses each.
  */
 export const publicValues: Readonly<Record<string, readonly string[]>> = {
   toolloop: [
