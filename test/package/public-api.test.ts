@@ -12,8 +12,6 @@ import { publicValues, rootTypeNames } from './public-names.js';
  * either missing its documentation or should not be public.
  */
 
-const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
 /** The Markdown files a user reads: the README and every page of the docs site (not the generated API). */
 function markdownFiles(): string[] {
   const files = [join(projectRoot, 'README.md')];
