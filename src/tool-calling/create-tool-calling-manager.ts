@@ -73,7 +73,8 @@ export interface ToolCallingManagerOptions {
   maxConcurrency?: number;
   /**
    * Timeout in milliseconds for tools without their own `metadata.timeoutMs`. Default: none, a
-   * tool may run as long as it likes.
+   * tool may run as long as it likes (`Infinity` says the same). Any length is kept exactly,
+   * beyond `setTimeout`'s 24.8-day maximum too.
    */
   defaultTimeoutMs?: number;
   /** Largest accepted argument text of one call, in UTF-8 bytes. Default 1 MiB. */
@@ -174,7 +175,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
     ) {
       throw new InvalidArgumentError('maxConcurrency must be a positive integer or Infinity');
     }
-    checkPositive(options.defaultTimeoutMs, 'defaultTimeoutMs');
+    checkTimeout(options.defaultTimeoutMs, 'defaultTimeoutMs');
     checkPositive(options.maxArgumentBytes, 'maxArgumentBytes');
     const maxResultBytes = options.maxResultBytes ?? DEFAULT_MAX_TOOL_RESULT_BYTES;
     if (
@@ -423,6 +424,14 @@ function frozenCopy(
   context: Record<string, unknown> | undefined,
 ): Readonly<Record<string, unknown>> {
   return context == null ? EMPTY_CONTEXT : Object.freeze(Object.assign({}, context));
+}
+
+/** A timeout: milliseconds greater than 0, any length (see `LongTimeout`), or `Infinity` for none. */
+function checkTimeout(value: number | undefined, name: string): void {
+  if (value === undefined) return;
+  if (typeof value !== 'number' || !(value > 0)) {
+    throw new InvalidArgumentError(`${name} must be greater than 0 (Infinity: no timeout)`);
+  }
 }
 
 function checkPositive(value: number | undefined, name: string): void {

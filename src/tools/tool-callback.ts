@@ -17,7 +17,10 @@ export interface ToolMetadata {
   readonly returnDirect?: boolean;
   /** Run this tool alone, never concurrently with other calls of its batch. Default `false`. */
   readonly sequential?: boolean;
-  /** Abort the tool after this many milliseconds; overrides the manager's default timeout. */
+  /**
+   * Abort the tool after this many milliseconds (any length; `Infinity`: never); overrides the
+   * manager's default timeout.
+   */
   readonly timeoutMs?: number;
   /**
    * The tool only reads: it changes nothing in its environment. Safe to retry and, later, to run

@@ -14,7 +14,10 @@ export interface RedisChatMemoryRepositoryOptions {
   client: RedisClient;
   /** Prefix of every key. Default `toolloop:chat:`. */
   keyPrefix?: string;
-  /** A store operation that takes longer fails with a `MemoryError`. Default 10 000 ms; 0 waits. */
+  /**
+   * A store operation that takes longer fails with a `MemoryError`. Default 10 000 ms; any length
+   * is kept exactly; `0` or `Infinity` waits.
+   */
   timeoutMs?: number;
   /** Attempts of a trimming append that keeps meeting concurrent writers. Default 100. */
   maxRetries?: number;
