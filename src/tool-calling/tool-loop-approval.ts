@@ -152,7 +152,9 @@ export async function pendingApprovalFor(
   },
 ): Promise<PendingToolApproval | undefined> {
   const generation = batchGeneration(input.response);
-  if (generation === undefined) return undefined;
+  // The manager runs no call of a filtered response (content filter, refusal): nothing to approve.
+  if (generation === undefined || generation.metadata.finishReason === FinishReason.CONTENT_FILTER)
+    return undefined;
   const assistant = generation.output;
   const toolCalls = await findCallsNeedingApproval({
     calls: assistant.toolCalls,
