@@ -237,9 +237,10 @@ function checkedEdit(
       ids,
     );
   }
+  const completed = callback.completeEditedArguments?.(edit, call.arguments) ?? edit;
   let text: string;
   try {
-    text = JSON.stringify(edit);
+    text = JSON.stringify(completed);
   } catch (error) {
     throw new ToolApprovalError({
       problem: 'invalid-edit',
