@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { MemoryError } from '../../errors/index.js';
 import { LongTimeout } from '../../internal/long-timeout.js';
+import { checkUsedToken, USED_TOKEN_GRACE_MS } from '../../internal/used-token-set.js';
 import type { Message } from '../../messages/index.js';
 import type { AppendOptions, ChatMemoryRepository } from '../chat-memory-repository.js';
 import { assertConversationId, assertMessages } from '../conversation-id.js';
@@ -99,6 +100,30 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
         lease.done(true);
         throw error;
       }
+    });
+  }
+
+  /**
+   * Marks the single-use token of a pending approval state used, so this repository can serve as
+   * `approval.tokenStore`: true the first time, false after, for every process on the database
+   * (one `INSERT … ON CONFLICT` statement). Tokens live in `<tablePrefix>_approval_tokens` (part of
+   * the migration: run it again when `autoMigrate` is off) until an hour after their state's
+   * expiry.
+   */
+  async consumeApprovalToken(token: string, expiresAt: Date): Promise<boolean> {
+    checkUsedToken(token, expiresAt);
+    const forgetAt = new Date(expiresAt.getTime() + USED_TOKEN_GRACE_MS);
+    return this.#query('consumeApprovalToken', undefined, async (connection) => {
+      const tokens = this.#tables.approvalTokens;
+      // A token whose time is over may be taken again: its state is refused as expired anyway.
+      const taken = await connection.query(
+        `INSERT INTO ${tokens} AS used (token, forget_at) VALUES ($1, $2)
+         ON CONFLICT (token) DO UPDATE SET forget_at = EXCLUDED.forget_at
+         WHERE used.forget_at <= now() RETURNING token`,
+        [token, forgetAt],
+      );
+      await connection.query(`DELETE FROM ${tokens} WHERE forget_at <= now()`);
+      return taken.rows.length === 1;
     });
   }
 

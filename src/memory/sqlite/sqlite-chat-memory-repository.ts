@@ -1,5 +1,6 @@
 import { InvalidArgumentError, MemoryError } from '../../errors/index.js';
 import { delay } from '../../internal/long-timeout.js';
+import { checkUsedToken, USED_TOKEN_GRACE_MS } from '../../internal/used-token-set.js';
 import type { Message } from '../../messages/index.js';
 import type { AppendOptions, ChatMemoryRepository } from '../chat-memory-repository.js';
 import { assertConversationId, assertMessages } from '../conversation-id.js';
@@ -88,6 +89,7 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
   readonly #synchronous: SqliteChatMemoryRepositoryOptions['synchronous'];
   readonly #wal: boolean;
   #statements: Statements | undefined;
+  #tokenStatements: { take: SqliteStatement; prune: SqliteStatement } | undefined;
   #busyStatements:
     | { read: SqliteStatement; off: SqliteStatement; restore: Map<number, SqliteStatement> }
     | undefined;
@@ -245,6 +247,44 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
       message: `sqlite chat memory ${operation.operation} failed: the database stayed locked by another connection for ${this.busyTimeoutMs} ms (busyTimeoutMs); the conversation is unchanged`,
       cause,
     });
+  }
+
+  /**
+   * Marks the single-use token of a pending approval state used, so this repository can serve as
+   * `approval.tokenStore`: true the first time, false after, for every connection and process on
+   * the file (one upsert statement, atomic). Tokens live in `<tableName>_approval_tokens`, created
+   * on first use, and are forgotten an hour after their state's expiry.
+   */
+  async consumeApprovalToken(token: string, expiresAt: Date): Promise<boolean> {
+    checkUsedToken(token, expiresAt);
+    const forgetAt = expiresAt.getTime() + USED_TOKEN_GRACE_MS;
+    return this.#run({ operation: 'consumeApprovalToken' }, () => {
+      const statements = this.#preparedTokens();
+      const now = Date.now();
+      const taken = statements.take.all(token, forgetAt, now).length === 1;
+      statements.prune.run(now);
+      return taken;
+    });
+  }
+
+  #preparedTokens(): { take: SqliteStatement; prune: SqliteStatement } {
+    if (this.#tokenStatements) return this.#tokenStatements;
+    const database = this.database;
+    this.#prepared();
+    const tokens = quoteIdentifier(`${this.tableName}_approval_tokens`, 'tableName');
+    database.exec(
+      `CREATE TABLE IF NOT EXISTS ${tokens} (token TEXT PRIMARY KEY, forget_at INTEGER NOT NULL) WITHOUT ROWID`,
+    );
+    this.#tokenStatements = {
+      // A token whose time is over may be taken again: its state is refused as expired anyway.
+      take: database.prepare(
+        `INSERT INTO ${tokens} (token, forget_at) VALUES (?, ?)
+         ON CONFLICT (token) DO UPDATE SET forget_at = excluded.forget_at
+         WHERE ${tokens}.forget_at <= ? RETURNING token`,
+      ),
+      prune: database.prepare(`DELETE FROM ${tokens} WHERE forget_at <= ?`),
+    };
+    return this.#tokenStatements;
   }
 
   #transaction(work: (statements: Statements) => void): void {
