@@ -24,4 +24,5 @@ export {
 } from './advisor-order.js';
 export type { ChatClientRequest, ChatClientResponse } from './chat-client-request.js';
 export { ChatModelAdvisor } from './chat-model-advisor.js';
+export { CONVERSATION_ID } from './conversation-id.js';
 export { TOOL_LOOP_TURN_ID } from './tool-loop-turn-id.js';

@@ -9,6 +9,7 @@ import type { ProviderErrors } from '../internal/provider-errors.js';
 import { ProviderTransport } from '../internal/provider-transport.js';
 import type { SchemaAdaptation } from '../internal/tool-schema-adaptation.js';
 import { ToolSchemaCompilerCache } from '../internal/tool-schema-compiler-cache.js';
+import { assertSendableMessages } from '../messages/index.js';
 import type {
   ChatModel,
   ChatModelCallOptions,
@@ -138,6 +139,7 @@ export class AnthropicChatModel implements ChatModel {
 
   /** The request body this model sends for a prompt (what `call` / `stream` POST). */
   request(prompt: Prompt, stream: boolean): AnthropicMessagesRequest {
+    assertSendableMessages(prompt.messages, this.errors.provider);
     const options: ChatOptions = { ...this.defaultOptions, ...definedEntries(prompt.options) };
     const { tools } = this.schemas.compileAll(
       options.toolCallbacks ?? [],

@@ -118,6 +118,17 @@ export class AugmentedToolCallback<Schema extends ToolInputSchema = ToolInputSch
   }
 
   /**
+   * An approval edit names the tool's own arguments; the extra fields the model wrote are kept
+   * unless the edit gives them too (then the edit's values are used and checked).
+   */
+  completeEditedArguments(
+    edited: Record<string, unknown>,
+    original: Record<string, unknown>,
+  ): Record<string, unknown> {
+    return { ...this.#augmenter.pick(original), ...edited };
+  }
+
+  /**
    * Validates and hands over the extra fields, then calls the wrapped tool. With the manager's
    * validated input (checked against the augmented schema, which holds the tool's own) the text is
    * not parsed again, and the wrapped tool receives its own arguments as validated input too.

@@ -1,5 +1,5 @@
 import {
-  checkSigningKey,
+  checkApprovalOptions,
   isPendingToolApprovalShape,
   type PendingToolApproval,
   TOOL_APPROVAL_RESUME,
@@ -92,16 +92,7 @@ export class ChatClient<Ctx extends object = ToolContextMap> {
     }
     this.chatModel = chatModel;
     this.defaults = Object.freeze({ ...defaults });
-    const approval = defaults.approval;
-    if (approval !== undefined) {
-      if (approval === null || typeof approval !== 'object') {
-        throw new InvalidArgumentError('approval must be an object');
-      }
-      if (approval.policy !== undefined && typeof approval.policy !== 'function') {
-        throw new InvalidArgumentError('approval.policy must be a function');
-      }
-      checkSigningKey(approval.signingKey);
-    }
+    const approval = checkApprovalOptions(defaults.approval);
     const toolCallingAdvisor = template ?? new ToolCallingAdvisor();
     this.runtime = {
       chatModel,
@@ -151,7 +142,10 @@ export class ChatClient<Ctx extends object = ToolContextMap> {
    * text is not added again. Works in any process: `state` may come from a database or a browser.
    *
    * The state and decisions are checked when the request runs, before any tool or model call:
-   * a problem rejects it with a `ToolApprovalError`. Denied calls never run (the model receives an
+   * a problem rejects it with a `ToolApprovalError`. The state is bound to the conversation it
+   * paused in (set the same `CONVERSATION_ID` param), to the principal `approval.principal` names
+   * (give the same tool context), to its expiry, and runs once: a second resume of it is refused
+   * (`'replayed-state'`, checked in `approval.tokenStore`). Denied calls never run (the model receives an
    * error result with the reason); approved calls run with their arguments as shown, or with the
    * edited ones; the batch's calls that need no approval run with them.
    */

@@ -1,5 +1,6 @@
 import { AbortError, ChatModelError, InvalidArgumentError } from '../errors/index.js';
 import { AttemptClock } from './attempt-clock.js';
+import { delay } from './long-timeout.js';
 import type { ProviderErrors } from './provider-errors.js';
 import { BodyTooLargeError, cappedByteChunks, readCappedText } from './read-capped-body.js';
 import { type RetryDelayOptions, retryDelayMs, serverRetryDelayMs } from './retry-delay.js';
@@ -357,10 +358,10 @@ export class ProviderTransport {
       return false;
     }
     if (signal?.aborted) return false;
-    const delay = retryDelayMs(attempt, serverDelays.get(error), this.options.retryDelay);
+    const wait = retryDelayMs(attempt, serverDelays.get(error), this.options.retryDelay);
     // A retry that could only start after the deadline is not tried: the caller gets the failure now.
-    if (performance.now() + delay >= callDeadlineAt) return false;
-    await sleep(delay, signal);
+    if (performance.now() + wait >= callDeadlineAt) return false;
+    await delay(wait, signal);
     if (signal?.aborted) throw new AbortError(undefined, { cause: error });
     return true;
   }
@@ -413,17 +414,4 @@ function errorCode(error: unknown): string | undefined {
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }

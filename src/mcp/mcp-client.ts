@@ -11,6 +11,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AbortError, InvalidArgumentError, isAbortError } from '../index.js';
+import { delay, MAX_TIMER_DELAY_MS } from '../internal/long-timeout.js';
 import { createMcpTransport } from './create-mcp-transport.js';
 import {
   type McpConnectionConfig,
@@ -38,7 +39,11 @@ export interface McpConnectionInfo {
 export interface McpClientOptions {
   /** How this client introduces itself. Default `{ name: 'toolloop', version: '0.1.0' }`. */
   clientInfo?: Implementation;
-  /** Give up a request after this long and send `notifications/cancelled`. Default 60,000 ms. */
+  /**
+   * Give up a request after this long and send `notifications/cancelled`. Default 60,000 ms. The
+   * SDK times a request with one `setTimeout`: a longer limit than about 24.8 days, `Infinity`
+   * included, is that maximum.
+   */
   requestTimeoutMs?: number;
   /** Give up starting a server and the handshake after this long. Default 30,000 ms. */
   connectTimeoutMs?: number;
@@ -212,7 +217,7 @@ export class McpClient {
     args: Record<string, unknown>,
     options: McpCallToolOptions = {},
   ): Promise<CallToolResult> {
-    const timeout = options.timeoutMs ?? this.#requestTimeoutMs;
+    const timeout = sdkTimeout(options.timeoutMs ?? this.#requestTimeoutMs);
     const result = await this.#request(
       async (session) =>
         (await session.client.callTool(
@@ -295,8 +300,8 @@ export class McpClient {
 
   async #open(): Promise<Session> {
     if (this.#failures > 0) {
-      const delay = Math.min(this.#initialDelayMs * 2 ** (this.#failures - 1), this.#maxDelayMs);
-      await sleep(delay, this.#closing.signal);
+      const wait = Math.min(this.#initialDelayMs * 2 ** (this.#failures - 1), this.#maxDelayMs);
+      await delay(wait, this.#closing.signal);
     }
     if (this.#closed) throw this.#closedError();
     const stderr = new StderrTail(this.#stderrTailChars, this.#onStderr);
@@ -328,7 +333,7 @@ export class McpClient {
     client.onclose = () => this.#lost(session);
     try {
       await client.connect(transport, {
-        timeout: this.#connectTimeoutMs,
+        timeout: sdkTimeout(this.#connectTimeoutMs),
         signal: this.#closing.signal,
       });
     } catch (error) {
@@ -450,7 +455,7 @@ export class McpClient {
     let cursor: string | undefined;
     do {
       const page = await session.client.listTools(cursor === undefined ? undefined : { cursor }, {
-        timeout: this.#requestTimeoutMs,
+        timeout: sdkTimeout(this.#requestTimeoutMs),
       });
       for (const tool of page.tools) tools.push(tool);
       size += JSON.stringify(page.tools).length;
@@ -526,16 +531,12 @@ function positive(value: number | undefined, fallback: number, what: string): nu
   return value;
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
+/**
+ * A timeout as the SDK takes it: it arms one `setTimeout` per request, which fires after 1 ms for a
+ * delay past about 24.8 days (or `Infinity`), so a longer limit becomes that maximum.
+ */
+function sdkTimeout(ms: number): number {
+  return Math.min(ms, MAX_TIMER_DELAY_MS);
 }
 
 /** `promise`, or an `AbortError` as soon as `signal` aborts (the promise itself goes on). */

@@ -1,3 +1,4 @@
+import { UsedTokenSet } from '../internal/used-token-set.js';
 import type { Message } from '../messages/index.js';
 import type { AppendOptions, ChatMemoryRepository } from './chat-memory-repository.js';
 import { assertConversationId, assertMessages } from './conversation-id.js';
@@ -8,6 +9,15 @@ import { assertConversationId, assertMessages } from './conversation-id.js';
  */
 export class InMemoryChatMemoryRepository implements ChatMemoryRepository {
   private readonly conversations = new Map<string, Message[]>();
+  readonly #usedApprovalTokens = new UsedTokenSet();
+
+  /**
+   * Marks the single-use token of a pending approval state used (this repository can serve as
+   * `approval.tokenStore`): true the first time, false after. In this process only.
+   */
+  async consumeApprovalToken(token: string, expiresAt: Date): Promise<boolean> {
+    return this.#usedApprovalTokens.consume(token, expiresAt);
+  }
 
   async findConversationIds(): Promise<string[]> {
     return [...this.conversations.keys()];

@@ -25,3 +25,8 @@ export {
   isUserMessage,
   messageHasToolCalls,
 } from './message-guards.js';
+export {
+  assertSendableMessages,
+  messageProblem,
+  messageShapeProblem,
+} from './message-problem.js';

@@ -9,6 +9,7 @@ import type { ProviderErrors } from '../internal/provider-errors.js';
 import { ProviderTransport } from '../internal/provider-transport.js';
 import type { SchemaAdaptation } from '../internal/tool-schema-adaptation.js';
 import { ToolSchemaCompilerCache } from '../internal/tool-schema-compiler-cache.js';
+import { assertSendableMessages } from '../messages/index.js';
 import type {
   ChatModel,
   ChatModelCallOptions,
@@ -169,6 +170,7 @@ export class OpenAiChatModel implements ChatModel {
     prompt: Prompt,
     stream: boolean,
   ): { body: OpenAiChatRequest; restorers: Map<string, (args: string) => string> } {
+    assertSendableMessages(prompt.messages, this.errors.provider);
     const options: ChatOptions = { ...this.defaultOptions, ...definedEntries(prompt.options) };
     const { tools } = this.schemas.compileAll(
       options.toolCallbacks ?? [],

@@ -73,7 +73,8 @@ export interface ToolCallingManagerOptions {
   maxConcurrency?: number;
   /**
    * Timeout in milliseconds for tools without their own `metadata.timeoutMs`. Default: none, a
-   * tool may run as long as it likes.
+   * tool may run as long as it likes (`Infinity` says the same). Any length is kept exactly,
+   * beyond `setTimeout`'s 24.8-day maximum too.
    */
   defaultTimeoutMs?: number;
   /** Largest accepted argument text of one call, in UTF-8 bytes. Default 1 MiB. */
@@ -109,8 +110,9 @@ export { DEFAULT_MAX_TOOL_RESULT_BYTES };
  *   that are not text (an object, a number, `null`: "arguments must be JSON text", never read
  *   as `{}`), not a JSON object, or fail the tool's input schema (issues with JSON-pointer paths);
  *   a call marked `metadata.truncated`, or whose arguments do not parse while the generation's
- *   finish reason is `'length'`. An `InvalidToolInputError` thrown by the tool is answered the
- *   same way.
+ *   finish reason is `'length'`; every call of a response whose finish reason is
+ *   `'content_filter'` (OpenAI's content filter, Anthropic's `refusal`: the provider stopped the
+ *   response). An `InvalidToolInputError` thrown by the tool is answered the same way.
  * - With `'THROW'`, the calls before the breach run, then a {@link ToolCallLimitExceededError} is
  *   thrown whose partial history answers every call: results before the breach, the breach text,
  *   then "not executed" errors for the calls after it (the reference leaves those unanswered).
@@ -174,7 +176,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
     ) {
       throw new InvalidArgumentError('maxConcurrency must be a positive integer or Infinity');
     }
-    checkPositive(options.defaultTimeoutMs, 'defaultTimeoutMs');
+    checkTimeout(options.defaultTimeoutMs, 'defaultTimeoutMs');
     checkPositive(options.maxArgumentBytes, 'maxArgumentBytes');
     const maxResultBytes = options.maxResultBytes ?? DEFAULT_MAX_TOOL_RESULT_BYTES;
     if (
@@ -230,7 +232,11 @@ class DefaultToolCallingManager implements ToolCallingManager {
     const calls = assistant.toolCalls;
     const callbacks = prompt.options?.toolCallbacks ?? [];
     for (let index = 0; index < calls.length; index++) checkCallShape(calls[index], index, calls);
-    const outputTruncated = generation.metadata?.finishReason === 'length';
+    const finishReason = generation.metadata?.finishReason;
+    const outputTruncated = finishReason === 'length';
+    // The provider's safety system stopped the response (OpenAI `content_filter`, Anthropic
+    // `refusal`): its calls are what the model wrote before it was stopped, never run.
+    const filtered = finishReason === 'content_filter';
     const breaches = findToolCallLimitBreaches(calls, prompt.messages, this.#limits);
     const throwOnBreach = this.#limits.onLimitExceeded === 'THROW';
 
@@ -273,6 +279,10 @@ class DefaultToolCallingManager implements ToolCallingManager {
       const denial = denied?.get(call.id);
       if (denial !== undefined) {
         responses[index] = errorResponse(call, denial);
+        continue;
+      }
+      if (filtered) {
+        responses[index] = errorResponse(call, filteredMessage(call.name));
         continue;
       }
       const callback = this.#findCallback(callbacks, call.name);
@@ -425,6 +435,14 @@ function frozenCopy(
   return context == null ? EMPTY_CONTEXT : Object.freeze(Object.assign({}, context));
 }
 
+/** A timeout: milliseconds greater than 0, any length (see `LongTimeout`), or `Infinity` for none. */
+function checkTimeout(value: number | undefined, name: string): void {
+  if (value === undefined) return;
+  if (typeof value !== 'number' || !(value > 0)) {
+    throw new InvalidArgumentError(`${name} must be greater than 0 (Infinity: no timeout)`);
+  }
+}
+
 function checkPositive(value: number | undefined, name: string): void {
   if (value === undefined) return;
   if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) {
@@ -484,6 +502,10 @@ function unknownToolMessage(name: string, attached: readonly ToolCallback[]): st
       ? ` and ${attached.length - MAX_LISTED_TOOL_NAMES} more`
       : '';
   return `${problem} Available tools: ${names}${more}.`;
+}
+
+function filteredMessage(name: string): string {
+  return `Tool call not executed: the provider's content filter stopped the response that called tool '${quote(name)}' (a content filter or refusal ending), so none of its calls run.`;
 }
 
 function truncatedMessage(name: string): string {

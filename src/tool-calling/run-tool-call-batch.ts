@@ -1,5 +1,6 @@
 import { AbortError, ToolExecutionError, ToolloopError } from '../errors/index.js';
 import { keepInstanceShape } from '../internal/keep-instance-shape.js';
+import { LongTimeout } from '../internal/long-timeout.js';
 import type { Message, ToolCall, ToolResponse } from '../messages/index.js';
 import type { ToolResultOutcome } from '../observability/turn-event.js';
 import type { TurnEventEmitter } from '../observability/turn-event-emitter.js';
@@ -471,7 +472,7 @@ function isToolloopErrorWithCode(error: unknown, code: string): boolean {
 class TimedCall {
   readonly controller = new AbortController();
   readonly #timeoutMs: number;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timer: LongTimeout | undefined;
   #resolve: (outcome: CallOutcome) => void = noop;
   #done = false;
 
@@ -482,7 +483,7 @@ class TimedCall {
   settle(promise: Promise<unknown>): Promise<CallOutcome> {
     return new Promise<CallOutcome>((resolve) => {
       this.#resolve = resolve;
-      this.#timer = setTimeout(this.#onTimeout, this.#timeoutMs);
+      this.#timer = new LongTimeout(this.#onTimeout, this.#timeoutMs);
       promise.then(this.#onValue, this.#onError);
     });
   }
@@ -509,7 +510,7 @@ class TimedCall {
   #finish(outcome: CallOutcome): void {
     if (this.#done) return;
     this.#done = true;
-    clearTimeout(this.#timer);
+    this.#timer?.clear();
     this.#resolve(outcome);
   }
 }

@@ -12,7 +12,7 @@ import {
   HIGHEST_PRECEDENCE,
   LOWEST_PRECEDENCE,
 } from '../advisors/index.js';
-import { checkSigningKey, type ToolApprovalOptions } from '../approval/index.js';
+import { checkApprovalOptions, type ToolApprovalOptions } from '../approval/index.js';
 import { InvalidArgumentError } from '../errors/index.js';
 import type { Message } from '../messages/index.js';
 import {
@@ -146,14 +146,7 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
     if (!Number.isInteger(maxIterations) || maxIterations < 1) {
       throw new InvalidArgumentError('maxIterations must be a positive integer');
     }
-    const approval = options.approval ?? {};
-    if (approval === null || typeof approval !== 'object') {
-      throw new InvalidArgumentError('approval must be an object');
-    }
-    if (approval.policy !== undefined && typeof approval.policy !== 'function') {
-      throw new InvalidArgumentError('approval.policy must be a function');
-    }
-    checkSigningKey(approval.signingKey);
+    const approval = checkApprovalOptions(options.approval) ?? {};
     this.order = order;
     this.maxIterations = maxIterations;
     this.toolCallingManager = options.toolCallingManager ?? createToolCallingManager();

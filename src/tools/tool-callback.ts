@@ -17,7 +17,10 @@ export interface ToolMetadata {
   readonly returnDirect?: boolean;
   /** Run this tool alone, never concurrently with other calls of its batch. Default `false`. */
   readonly sequential?: boolean;
-  /** Abort the tool after this many milliseconds; overrides the manager's default timeout. */
+  /**
+   * Abort the tool after this many milliseconds (any length; `Infinity`: never); overrides the
+   * manager's default timeout.
+   */
   readonly timeoutMs?: number;
   /**
    * The tool only reads: it changes nothing in its environment. Safe to retry and, later, to run
@@ -114,6 +117,17 @@ export interface ToolCallback {
   readonly definition: ToolDefinition;
   readonly metadata: ToolMetadata;
   call(input: string, context?: ToolContext, options?: ToolCallOptions): Promise<string>;
+  /**
+   * The arguments a call approved with an edit runs with: the human's `edited` arguments,
+   * completed from the model's `original` ones where the tool needs fields a human does not
+   * write. An augmented tool keeps the model-written extra fields (its reasoning, say) that the
+   * edit leaves out; a field the edit gives wins. The result is then checked against
+   * `definition.inputSchema`. Absent: the edit is taken as it is.
+   */
+  completeEditedArguments?(
+    edited: Record<string, unknown>,
+    original: Record<string, unknown>,
+  ): Record<string, unknown>;
 }
 
 /** What a {@link ToolCallbackProvider} is told about the request it lists tools for. */

@@ -30,7 +30,10 @@ export interface ToolOptionsBase<
   returnDirect?: boolean;
   /** Never run concurrently with other calls of the same batch. Default `false`. */
   sequential?: boolean;
-  /** Abort the tool after this many milliseconds (a positive number). */
+  /**
+   * Abort the tool after this many milliseconds: a positive number of any size (a limit past
+   * `setTimeout`'s 24.8-day maximum is kept exactly), or `Infinity` for none.
+   */
   timeoutMs?: number;
   /** The tool changes nothing (see `ToolMetadata.readOnly`; MCP `readOnlyHint`). */
   readOnly?: boolean;

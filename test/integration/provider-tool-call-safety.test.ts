@@ -204,6 +204,44 @@ describe('tool calls cut off by the end of a stream never run', () => {
         ]),
       ),
     ],
+    [
+      'Anthropic: input_json_delta before its content_block_start (the call would run with {})',
+      'anthropic',
+      sendEvents(
+        anthropicEvents([
+          ANTHROPIC_START,
+          {
+            type: 'content_block_delta',
+            index: 0,
+            delta: { type: 'input_json_delta', partial_json: '{"path":"/"}' },
+          },
+          ...anthropicToolUse('toolu_a', []),
+          { type: 'content_block_stop', index: 0 },
+          {
+            type: 'message_delta',
+            delta: { stop_reason: 'tool_use' },
+            usage: { output_tokens: 9 },
+          },
+          { type: 'message_stop' },
+        ]),
+      ),
+    ],
+    [
+      'Anthropic: stop_reason tool_use, then the connection ends without message_stop',
+      'anthropic',
+      sendEvents(
+        anthropicEvents([
+          ANTHROPIC_START,
+          ...anthropicToolUse('toolu_a', ['{"path":"/tmp"}']),
+          { type: 'content_block_stop', index: 0 },
+          {
+            type: 'message_delta',
+            delta: { stop_reason: 'tool_use' },
+            usage: { output_tokens: 9 },
+          },
+        ]),
+      ),
+    ],
   ];
 
   it.each(cutOff)(
@@ -380,6 +418,126 @@ describe('tool-call arguments that are not text never run', () => {
   });
 });
 
+describe('tool calls of a response stopped by a content filter or a refusal never run', () => {
+  const filtered: [string, 'openai' | 'anthropic', 'call' | 'stream', FixtureReply][] = [
+    [
+      'OpenAI body, finish_reason content_filter',
+      'openai',
+      'call',
+      sendJson({
+        id: 'c1',
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: 'assistant',
+              content: null,
+              tool_calls: [
+                {
+                  id: 'call_a',
+                  type: 'function',
+                  function: { name: 'delete_files', arguments: '{"path":"/"}' },
+                },
+              ],
+            },
+            finish_reason: 'content_filter',
+          },
+        ],
+      }),
+    ],
+    [
+      'OpenAI stream, finish_reason content_filter',
+      'openai',
+      'stream',
+      sendEvents(
+        openAiEvents(
+          [
+            openAiDelta({
+              tool_calls: [
+                {
+                  index: 0,
+                  id: 'call_a',
+                  function: { name: 'delete_files', arguments: '{"path":"/"}' },
+                },
+              ],
+            }),
+            openAiDelta({}, 'content_filter'),
+          ],
+          '[DONE]',
+        ),
+      ),
+    ],
+    [
+      'Anthropic body, stop_reason refusal',
+      'anthropic',
+      'call',
+      sendJson({
+        id: 'm1',
+        type: 'message',
+        role: 'assistant',
+        model: 'c',
+        content: [{ type: 'tool_use', id: 'toolu_a', name: 'delete_files', input: { path: '/' } }],
+        stop_reason: 'refusal',
+        usage: { input_tokens: 5, output_tokens: 5 },
+      }),
+    ],
+    [
+      'Anthropic stream, stop_reason refusal',
+      'anthropic',
+      'stream',
+      sendEvents(
+        anthropicEvents([
+          ANTHROPIC_START,
+          ...anthropicToolUse('toolu_a', ['{"path":"/"}']),
+          { type: 'content_block_stop', index: 0 },
+          { type: 'message_delta', delta: { stop_reason: 'refusal' }, usage: { output_tokens: 9 } },
+          { type: 'message_stop' },
+        ]),
+      ),
+    ],
+  ];
+
+  it.each(filtered)('%s: the model is told why', async (_name, provider, mode, reply) => {
+    tally.scenarios++;
+    const final =
+      mode === 'call'
+        ? provider === 'openai'
+          ? sendJson({
+              id: 'c2',
+              choices: [
+                {
+                  index: 0,
+                  message: { role: 'assistant', content: 'Nothing was deleted.' },
+                  finish_reason: 'stop',
+                },
+              ],
+            })
+          : sendJson({
+              id: 'm2',
+              type: 'message',
+              role: 'assistant',
+              model: 'c',
+              content: [{ type: 'text', text: 'Nothing was deleted.' }],
+              stop_reason: 'end_turn',
+              usage: { input_tokens: 5, output_tokens: 5 },
+            })
+        : FINAL[provider];
+    server.reply(reply, final);
+    const { deleteFiles, runs } = deleteFilesTool();
+    const client = ChatClient.create(model(provider, server.baseUrl));
+    const answer =
+      mode === 'call'
+        ? await client.prompt('Clean up').tools(deleteFiles).call().content()
+        : await runStream(client, 'Clean up', [deleteFiles]);
+    tally.toolRunsOnBadCalls += runs.length;
+    expect(runs).toEqual([]);
+    expect(answer).toBe('Nothing was deleted.');
+    const results = toolResultsSent(server.requests[1]?.body);
+    expect(results).toHaveLength(1);
+    expect(results[0]).toContain('content filter');
+  });
+});
+
 describe('tool calls without an id get unique ids', () => {
   const prompt: Prompt = { messages: [userMessage('Hi')], options: {} };
   const CONCURRENT = 20;
@@ -479,8 +637,8 @@ describe('tool calls without an id get unique ids', () => {
 
 describe('tool-call safety figures', () => {
   it('ran no tool on a cut-off or invalid call', () => {
-    // 4 + 3 cut-off streams, 3 non-text argument cases.
-    expect(tally.scenarios).toBe(10);
+    // 6 + 3 cut-off or out-of-order streams, 3 non-text argument cases, 4 filtered responses.
+    expect(tally.scenarios).toBe(16);
     expect(tally.toolRunsOnBadCalls).toBe(0);
   });
 });

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { MemoryError } from '../../errors/index.js';
+import { LongTimeout } from '../../internal/long-timeout.js';
+import { checkUsedToken, USED_TOKEN_GRACE_MS } from '../../internal/used-token-set.js';
 import type { Message } from '../../messages/index.js';
 import type { AppendOptions, ChatMemoryRepository } from '../chat-memory-repository.js';
 import { assertConversationId, assertMessages } from '../conversation-id.js';
@@ -18,7 +20,10 @@ import {
 export type PostgresChatMemoryRepositoryOptions = PostgresChatMemorySchemaOptions & {
   /** Create the tables on first use (default true); set false when you run the migration yourself. */
   autoMigrate?: boolean;
-  /** A store operation that takes longer fails with a `MemoryError`. Default 10 000 ms; 0 waits. */
+  /**
+   * A store operation that takes longer fails with a `MemoryError`. Default 10 000 ms; any length
+   * is kept exactly; `0` or `Infinity` waits.
+   */
   timeoutMs?: number;
 } & (
     | { /** Your `pg` `Pool`. */ pool: PostgresPool; client?: never }
@@ -95,6 +100,30 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
         lease.done(true);
         throw error;
       }
+    });
+  }
+
+  /**
+   * Marks the single-use token of a pending approval state used, so this repository can serve as
+   * `approval.tokenStore`: true the first time, false after, for every process on the database
+   * (one `INSERT … ON CONFLICT` statement). Tokens live in `<tablePrefix>_approval_tokens` (part of
+   * the migration: run it again when `autoMigrate` is off) until an hour after their state's
+   * expiry.
+   */
+  async consumeApprovalToken(token: string, expiresAt: Date): Promise<boolean> {
+    checkUsedToken(token, expiresAt);
+    const forgetAt = new Date(expiresAt.getTime() + USED_TOKEN_GRACE_MS);
+    return this.#query('consumeApprovalToken', undefined, async (connection) => {
+      const tokens = this.#tables.approvalTokens;
+      // A token whose time is over may be taken again: its state is refused as expired anyway.
+      const taken = await connection.query(
+        `INSERT INTO ${tokens} AS used (token, forget_at) VALUES ($1, $2)
+         ON CONFLICT (token) DO UPDATE SET forget_at = EXCLUDED.forget_at
+         WHERE used.forget_at <= now() RETURNING token`,
+        [token, forgetAt],
+      );
+      await connection.query(`DELETE FROM ${tokens} WHERE forget_at <= now()`);
+      return taken.rows.length === 1;
     });
   }
 
@@ -331,13 +360,13 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
       const current = ready;
       const timer =
         this.timeoutMs > 0
-          ? setTimeout(() => {
+          ? new LongTimeout(() => {
               if (this.#ready === current) this.#ready = undefined;
             }, this.timeoutMs)
           : undefined;
       current.then(
-        () => clearTimeout(timer),
-        () => clearTimeout(timer),
+        () => timer?.clear(),
+        () => timer?.clear(),
       );
     }
     try {
@@ -447,9 +476,15 @@ async function rollback(connection: PostgresQueryable): Promise<void> {
  * backend busy for an operation nobody waits for any more.
  */
 function beginStatement(remainingMs: number | undefined): string {
-  if (remainingMs === undefined) return 'BEGIN';
-  return `BEGIN; SET LOCAL statement_timeout = ${Math.ceil(remainingMs) + 100}`;
+  const statementTimeoutMs = remainingMs === undefined ? 0 : Math.ceil(remainingMs) + 100;
+  // The server refuses a statement_timeout past its int range (about 24.8 days): a longer time
+  // left is no server-side limit (the caller's deadline still holds).
+  if (statementTimeoutMs === 0 || statementTimeoutMs > MAX_STATEMENT_TIMEOUT_MS) return 'BEGIN';
+  return `BEGIN; SET LOCAL statement_timeout = ${statementTimeoutMs}`;
 }
+
+/** The largest `statement_timeout` PostgreSQL accepts (milliseconds, a 32-bit int). */
+const MAX_STATEMENT_TIMEOUT_MS = 2 ** 31 - 1;
 
 function conversationKey(conversationId: string): string {
   return createHash('sha256').update(Buffer.from(conversationId, 'utf16le')).digest('hex');

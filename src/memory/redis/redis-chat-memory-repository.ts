@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MemoryError } from '../../errors/index.js';
+import { checkUsedToken, USED_TOKEN_GRACE_MS } from '../../internal/used-token-set.js';
 import type { Message } from '../../messages/index.js';
 import type { AppendOptions, ChatMemoryRepository } from '../chat-memory-repository.js';
 import { assertConversationId, assertMessages } from '../conversation-id.js';
@@ -14,7 +15,10 @@ export interface RedisChatMemoryRepositoryOptions {
   client: RedisClient;
   /** Prefix of every key. Default `toolloop:chat:`. */
   keyPrefix?: string;
-  /** A store operation that takes longer fails with a `MemoryError`. Default 10 000 ms; 0 waits. */
+  /**
+   * A store operation that takes longer fails with a `MemoryError`. Default 10 000 ms; any length
+   * is kept exactly; `0` or `Infinity` waits.
+   */
   timeoutMs?: number;
   /** Attempts of a trimming append that keeps meeting concurrent writers. Default 100. */
   maxRetries?: number;
@@ -107,6 +111,9 @@ interface ClockReading {
   /** `performance.now()` when the reply was handled, ms. */
   local: number;
 }
+
+// A single-use token: set only when absent (the reply is OK), with its expiry in ms (ARGV[1]).
+const CONSUME_TOKEN_SCRIPT = `return redis.call('SET', KEYS[1], '1', 'PX', ARGV[1], 'NX')`;
 
 /**
  * Chat memory in Redis through `ioredis`. Each conversation is a LIST of JSON messages (list
@@ -229,6 +236,28 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
         conversationId,
         message: `redis chat memory append gave up after ${this.#maxRetries} concurrent changes`,
       });
+    });
+  }
+
+  /**
+   * Marks the single-use token of a pending approval state used, so this repository can serve as
+   * `approval.tokenStore`: true the first time, false after, for every client of the server (one
+   * `SET … NX`). The key (`<keyPrefix>approval-token:<token>`) expires an hour after the state.
+   */
+  async consumeApprovalToken(token: string, expiresAt: Date): Promise<boolean> {
+    checkUsedToken(token, expiresAt);
+    const ttlMs = Math.max(1, Math.ceil(expiresAt.getTime() + USED_TOKEN_GRACE_MS - Date.now()));
+    return this.#run('consumeApprovalToken', undefined, async (scope) => {
+      scope.checkpoint();
+      const reply = await scope.write(() =>
+        this.client.eval(
+          CONSUME_TOKEN_SCRIPT,
+          1,
+          `${this.keyPrefix}approval-token:${token}`,
+          ttlMs,
+        ),
+      );
+      return reply === 'OK';
     });
   }
 

@@ -1,4 +1,4 @@
-import type { Message } from '../messages/index.js';
+import { InvalidArgumentError } from '../errors/index.js';
 
 const ROLES: ReadonlySet<string> = new Set(['system', 'user', 'assistant', 'tool']);
 /** The fields a message defines: the only keys an error may name (other keys are data). */
@@ -26,11 +26,52 @@ export function messageProblem(value: unknown): string | undefined {
     const notJson = jsonProblem(field, FIELDS.has(key) ? key : 'a field', [], 0);
     if (notJson !== undefined) return notJson;
   }
-  const role = value.role;
+  return shapeProblem(value, true);
+}
+
+/**
+ * Why `value` is not a {@link Message} a chat model can send, or `undefined`: the fields of its
+ * role with the right types, checked without walking their contents (the cheap check a provider
+ * adapter runs on every request). A tool call's `arguments` may be any value: a call a server sent
+ * with non-text arguments stays in the transcript (it was refused, never run) and goes back as it
+ * came. The reason names fields, never their contents.
+ */
+export function messageShapeProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return 'it is not an object';
+  }
+  return shapeProblem(value as Record<string, unknown>, false);
+}
+
+/**
+ * Throws an `InvalidArgumentError` naming the first of `messages` that is not a message a chat
+ * model can send (see {@link messageShapeProblem}), e.g. "openai: messages[2] (tool) is not a
+ * valid message: responses is not an array". `who` starts the message (the provider's name).
+ */
+export function assertSendableMessages(messages: unknown, who: string): void {
+  if (!Array.isArray(messages)) {
+    throw new InvalidArgumentError(`${who}: the prompt's messages must be an array`);
+  }
+  for (let index = 0; index < messages.length; index++) {
+    const message: unknown = messages[index];
+    const problem = messageShapeProblem(message);
+    if (problem === undefined) continue;
+    const role = (message as { role?: unknown } | null)?.role;
+    const named = typeof role === 'string' && ROLES.has(role) ? ` (${role})` : '';
+    throw new InvalidArgumentError(
+      `${who}: messages[${index}]${named} is not a valid message: ${problem}`,
+    );
+  }
+}
+
+function shapeProblem(
+  message: Record<string, unknown>,
+  textArguments: boolean,
+): string | undefined {
+  const role = message.role;
   if (typeof role !== 'string' || !ROLES.has(role)) {
     return 'role is not one of system, user, assistant, tool';
   }
-  const message = value as Record<string, unknown>;
   const metadata = optionalObject(message, 'metadata', 'metadata');
   if (metadata !== undefined) return metadata;
   switch (role) {
@@ -41,7 +82,7 @@ export function messageProblem(value: unknown): string | undefined {
     case 'assistant':
       return (
         (message.text === null ? undefined : stringField(message, 'text', 'text')) ??
-        arrayOf(message, 'toolCalls', toolCallProblem, false)
+        arrayOf(message, 'toolCalls', textArguments ? toolCallProblem : sentToolCallProblem, false)
       );
     default:
       return arrayOf(message, 'responses', toolResponseProblem, false);
@@ -149,6 +190,15 @@ function toolCallProblem(call: Record<string, unknown>, path: string): string | 
     stringField(call, 'id', `${path}.id`) ??
     stringField(call, 'name', `${path}.name`) ??
     stringField(call, 'arguments', `${path}.arguments`) ??
+    optionalObject(call, 'metadata', `${path}.metadata`)
+  );
+}
+
+/** {@link toolCallProblem} with `arguments` of any value. */
+function sentToolCallProblem(call: Record<string, unknown>, path: string): string | undefined {
+  return (
+    stringField(call, 'id', `${path}.id`) ??
+    stringField(call, 'name', `${path}.name`) ??
     optionalObject(call, 'metadata', `${path}.metadata`)
   );
 }
