@@ -7,7 +7,9 @@ import { type FunctionToolOptions, prepareTool, type ToolMethodOptions } from '.
 
 /**
  * Defines a tool. With an `execute` function it returns a {@link ToolCallback} (the function-tool
- * style); without one it returns the `@tool` decorator for a class method.
+ * style); without one it returns the `@tool` decorator for a class method, which works under TC39
+ * decorators and under `experimentalDecorators` alike (with TC39 decorators, compile with a
+ * `target` of ES2022 to ES2024: no Node.js release parses the `@` syntax `target: "esnext"` leaves).
  *
  * ```ts
  * const currentWeather = tool({
