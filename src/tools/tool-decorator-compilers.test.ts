@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import * as zod from 'zod';
 import { ToolDefinitionError } from '../errors/index.js';
 import * as toolloop from '../index.js';
+import { typeErrors } from './__tests__/type-errors.js';
 import { tool } from './tool.js';
 import { toolCallbacksFrom } from './tool-decorator.js';
 
@@ -66,10 +67,7 @@ export class Mismatched {
 }
 `;
 
-interface Mode {
-  experimentalDecorators?: boolean;
-  emitDecoratorMetadata?: boolean;
-}
+type Mode = Pick<ts.CompilerOptions, 'experimentalDecorators' | 'emitDecoratorMetadata'>;
 
 const MODES: [string, Mode][] = [
   ['TC39 decorators', {}],
@@ -79,35 +77,6 @@ const MODES: [string, Mode][] = [
     { experimentalDecorators: true, emitDecoratorMetadata: true },
   ],
 ];
-
-/** The compiler's errors for `source`, type-checked as a file of this project in `mode`. */
-function typeErrors(source: string, mode: Mode): string[] {
-  const options: ts.CompilerOptions = {
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    strict: true,
-    noEmit: true,
-    skipLibCheck: true,
-    types: ['node'],
-    ...mode,
-  };
-  const host = ts.createCompilerHost(options);
-  const readFile = host.readFile.bind(host);
-  const getSourceFile = host.getSourceFile.bind(host);
-  host.readFile = (file) => (file === userFile ? source : readFile(file));
-  host.fileExists = (file) => file === userFile || ts.sys.fileExists(file);
-  host.getSourceFile = (file, language, onError, shouldCreate) =>
-    file === userFile
-      ? ts.createSourceFile(file, source, language)
-      : getSourceFile(file, language, onError, shouldCreate);
-  const program = ts.createProgram([userFile], options, host);
-  const file = program.getSourceFile(userFile);
-  return [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)].map(
-    (diagnostic) =>
-      `TS${diagnostic.code}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`,
-  );
-}
 
 /** Compiles `source` as `tsc` would in `mode` (target ES2022) and runs it against this checkout. */
 function compileAndRun(source: string, mode: Mode): Record<string, unknown> {
@@ -127,11 +96,11 @@ function compileAndRun(source: string, mode: Mode): Record<string, unknown> {
 
 describe.each(MODES)('@tool compiled with %s', (_, mode) => {
   it('type-checks', () => {
-    expect(typeErrors(USER_TOOLS, mode)).toEqual([]);
+    expect(typeErrors(userFile, USER_TOOLS, mode)).toEqual([]);
   }, 60_000);
 
   it('still refuses a method whose input does not match its schema', () => {
-    const errors = typeErrors(MISMATCHED_INPUT, mode);
+    const errors = typeErrors(userFile, MISMATCHED_INPUT, mode);
     expect(errors.length).toBeGreaterThan(0);
     expect(errors.join('\n')).toContain('town');
   }, 60_000);

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, ToolDefinitionError } from '../errors/index.js';
 import { assertUniqueToolNames } from './assert-unique-tool-names.js';
 import { createToolCallback } from './create-tool-callback.js';
-import type { InferToolInput, ToolInputSchema } from './schema/tool-input-schema.js';
+import type { InferToolInput, ToolInputSchemaBound } from './schema/tool-input-schema.js';
 import type { ToolCallback, ToolContext, ToolContextMap } from './tool-callback.js';
 import { type PreparedTool, prepareTool, type ToolMethodOptions } from './tool-options.js';
 
@@ -12,7 +12,7 @@ import { type PreparedTool, prepareTool, type ToolMethodOptions } from './tool-o
  * method is called as `method.call(instance, input, context)` with the validated input and the
  * caller's context; the input type is checked against the schema in both flavours.
  */
-export interface ToolMethodDecorator<Schema extends ToolInputSchema | undefined> {
+export interface ToolMethodDecorator<Schema extends ToolInputSchemaBound | undefined> {
   /** TC39 decorators: `(method, context)`. */
   <This, Ctx extends object = ToolContextMap>(
     method: (this: This, input: InferToolInput<Schema>, context: ToolContext<Ctx>) => unknown,
@@ -50,7 +50,7 @@ const TOOL_DECORATOR = Symbol('toolloop.toolDecorator');
  * `SyntaxError: Invalid or unexpected token` at the `@`). `tool({ name, execute })` needs no
  * decorator at all.
  */
-export function toolMethodDecorator<Schema extends ToolInputSchema | undefined = undefined>(
+export function toolMethodDecorator<Schema extends ToolInputSchemaBound | undefined = undefined>(
   options: ToolMethodOptions<Schema> = {},
 ): ToolMethodDecorator<Schema> {
   if (typeof options !== 'object' || options === null) {
