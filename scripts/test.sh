@@ -38,13 +38,14 @@ fi
 [ -d ../shared/data ] ||
   missing+=("recorded transcripts and retrieval data sets (../shared/data): their tests skip")
 
+report=''
 stop_started_services() {
   if [ -n "${TOOLLOOP_STARTED_SERVICES:-}" ]; then
     bash scripts/services.sh stop "$TOOLLOOP_STARTED_SERVICES"
     TOOLLOOP_STARTED_SERVICES=''
   fi
 }
-trap stop_started_services EXIT
+trap 'stop_started_services; [ -z "$report" ] || rm -f "$report"' EXIT
 trap 'exit 130' INT TERM
 
 services="$(bash scripts/services.sh)" || { echo "could not start the test services"; echo "0 passed, 1 failed"; exit 1; }

@@ -76,3 +76,17 @@ function shorten(text: string, limit: number): string {
   if (last >= 0xd800 && last <= 0xdbff) end--;
   return `${text.slice(0, end)}…`;
 }
+
+/**
+ * `POST https://host/path` for an error message: the method and the URL without user name,
+ * password, query or fragment, where credentials and signed parameters may sit.
+ */
+export function requestTarget(method: string, url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `${method} (an invalid URL)`;
+  }
+  return `${method} ${parsed.origin}${parsed.pathname}`;
+}
