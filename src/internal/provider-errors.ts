@@ -1,5 +1,6 @@
 import { ChatModelError } from '../errors/index.js';
 import { secretForms } from './secret-forms.js';
+import { urlWithoutCredentials } from './url-without-credentials.js';
 
 /** Longest provider-written text (an error body's message, an error event's message) kept in an error. */
 export const MAX_PROVIDER_DETAIL_LENGTH = 500;
@@ -82,11 +83,5 @@ function shorten(text: string, limit: number): string {
  * password, query or fragment, where credentials and signed parameters may sit.
  */
 export function requestTarget(method: string, url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return `${method} (an invalid URL)`;
-  }
-  return `${method} ${parsed.origin}${parsed.pathname}`;
+  return `${method} ${urlWithoutCredentials(url) ?? '(an invalid URL)'}`;
 }
