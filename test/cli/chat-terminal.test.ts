@@ -292,7 +292,7 @@ describe.skipIf(!haveTmux)('toolloop chat in a terminal', () => {
       server.reply(
         async (_request, response) => {
           response.writeHead(200, { 'content-type': 'text/event-stream' });
-          response.write(textStream(['Thinking']).split('\n\n')[0] + '\n\n');
+          response.write(`${textStream(['Thinking']).split('\n\n')[0]}\n\n`);
         },
         sendEvents(textStream(['Done.'])),
       );
