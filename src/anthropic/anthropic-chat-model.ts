@@ -63,6 +63,11 @@ const ANTHROPIC_ENVIRONMENT = {
 export class AnthropicChatModel implements ChatModel {
   /** The options merged under every request's options. */
   readonly defaultOptions: ChatOptions;
+  /**
+   * Where requests go: the `baseUrl` option, else `ANTHROPIC_BASE_URL`, else the provider's address (for
+   * display, e.g. by `toolloop chat`; the key is never part of it).
+   */
+  readonly baseUrl: string;
   private readonly transport: ProviderTransport;
   private readonly errors: ProviderErrors;
   private readonly url: string;
@@ -77,6 +82,7 @@ export class AnthropicChatModel implements ChatModel {
     const connection = resolveProviderConnection(options, ANTHROPIC_ENVIRONMENT);
     const baseUrl = connection.baseUrl.replace(/\/v1$/, '');
     options = { ...options, ...connection };
+    this.baseUrl = baseUrl;
     this.url = `${baseUrl}/v1/messages`;
     this.defaultOptions = providerDefaultOptions(options, {
       model: DEFAULT_MODEL,

@@ -13,6 +13,7 @@ import type { Message } from '../messages/index.js';
 import type { ChatModel } from '../model/index.js';
 import type { TurnEventListener } from '../observability/index.js';
 import { collectToolSources, type ToolSource } from '../tools/index.js';
+import { chatBanner } from './chat-banner.js';
 import type { CliOutput } from './cli-output.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { loadToolsModule } from './load-tools-module.js';
@@ -55,7 +56,11 @@ In the chat:
   /tools     list the tools the model is offered
   /history   show the stored conversation
   /clear     forget the conversation
-  /exit      leave (Ctrl-D works too; Ctrl-C stops a running answer)
+  /exit      leave (Ctrl-D works too)
+  Ctrl-C     stops a running answer, or clears the line; twice on an empty line, leaves
+
+On start the chat says where the conversation is kept and which model it talks to, at which
+URL (never with the key).
 
 Exit codes: 0 left normally, 1 runtime error, 2 usage error or invalid configuration.
 `;
@@ -153,14 +158,21 @@ export async function chatCommand(args: readonly string[], io: CliOutput): Promi
   };
   const built = await chatClientFromConfig(config, options);
   try {
+    const conversationId = values.conversation ?? 'default';
+    const notes = chatBanner({
+      conversationId,
+      config,
+      chatModel: built.chatModel,
+      scriptFile: values.script,
+      defaultMemory: values.memory === undefined && fileConfig.memory.store === 'none',
+    });
     const recording = config.observability.recordingFile;
-    const notes =
-      recording === undefined
-        ? []
-        : [
-            `recording turns to ${recording}${config.tools.observations.includeContent ? ' (with tool arguments and results)' : ''}; view them with: toolloop trace ${recording}`,
-          ];
-    await runChatLoop(built, tools, values.conversation ?? 'default', printer, io, notes);
+    if (recording !== undefined) {
+      notes.push(
+        `recording turns to ${recording}${config.tools.observations.includeContent ? ' (with tool arguments and results)' : ''}; view them with: toolloop trace ${recording}`,
+      );
+    }
+    await runChatLoop(built, tools, conversationId, printer, io, notes);
   } finally {
     await built.close();
   }
@@ -263,16 +275,30 @@ async function runChatLoop(
     prompt: 'you> ',
   });
   let running: AbortController | undefined;
+  // As in a shell: Ctrl-C stops a running answer, or clears the line being typed; on an empty
+  // line it says how to leave, and leaves when pressed again right away (as Node's REPL does).
+  let leaveOnNextInterrupt = false;
   rl.on('SIGINT', () => {
-    if (running !== undefined) running.abort();
-    else rl.close();
+    if (running !== undefined) {
+      running.abort();
+    } else if (rl.line !== '') {
+      rl.write(null, { ctrl: true, name: 'e' });
+      rl.write(null, { ctrl: true, name: 'u' });
+      leaveOnNextInterrupt = false;
+    } else if (leaveOnNextInterrupt) {
+      io.out.write('\n');
+      rl.close();
+    } else {
+      leaveOnNextInterrupt = true;
+      io.out.write('\n');
+      printer.line('(To leave, press Ctrl-C again, or Ctrl-D, or type /exit)');
+      rl.prompt();
+    }
   });
-  printer.line(
-    `toolloop chat: conversation "${conversationId}"${built.chatMemory ? '' : ' (memory off)'}. /tools /history /clear /exit`,
-  );
   for (const note of notes) printer.line(note);
   rl.prompt();
   for await (const raw of rl) {
+    leaveOnNextInterrupt = false;
     const line = raw.trim();
     if (line === '/exit' || line === '/quit') break;
     if (line === '') {

@@ -11,7 +11,8 @@ was sent and answered: a plain tool round trip, returnDirect, ToolContext, a 230
 behind the tool search advisor, chat memory in SQLite across a restart, tool argument
 augmentation, an approval gate before a destructive tool, MCP (a server in a child process,
 tools exposed over Streamable HTTP, local and MCP tools together) and the trace page of the
-demo turns (written to .toolloop-data/trace/ in the working directory). It shows what
+demo turns (written to a new toolloop-demo-* folder in the system's temporary directory; the
+path is printed). It shows what
 "npm start" shows in a clone of the repository. Without configuration a scripted model plays
 the model's part; with OPENAI_API_KEY or OPENAI_BASE_URL (and OPENAI_MODEL) set, a real
 OpenAI-compatible model does.

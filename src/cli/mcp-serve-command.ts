@@ -57,7 +57,7 @@ export async function mcpServeCommand(args: readonly string[], io: CliOutput): P
     throw new UsageError('--host goes with --http', MCP_SERVE_HELP);
   }
   const tools = await loadToolsModule(module);
-  const { McpToolServer } = await import('../mcp/server/index.js');
+  const { McpToolServer } = await import('../mcp/server/entry.js');
   const server = new McpToolServer({ tools, ...(values.name ? { name: values.name } : {}) });
   if (port === undefined) {
     const closed = new Promise<void>((resolve) =>

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { type AdvisorEntry, AdvisorParams, ChatClient } from '../client/index.js';
 import type { EmbeddingModel } from '../embeddings/embedding-model.js';
 import { InvalidArgumentError } from '../errors/index.js';
+import { isMissingPackage } from '../internal/import-needing-peer.js';
 import type { McpConnectionConfig, McpToolCallbackProvider, McpToolFilter } from '../mcp/index.js';
 import {
   type ChatMemoryRepository,
@@ -287,7 +288,7 @@ async function listenersFromConfig(
   }
   if (observability.openTelemetry) {
     await importPeer('@opentelemetry/api', 'toolloop.observability.open-telemetry=true');
-    const { openTelemetryListener } = await import('../otel/index.js');
+    const { openTelemetryListener } = await import('../otel/entry.js');
     const id = config.model ?? config.chatProvider;
     listeners.push(
       openTelemetryListener({
@@ -314,8 +315,7 @@ async function importPeer<T>(specifier: string, why: string): Promise<T> {
   try {
     return (await import(specifier)) as T;
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
+    if (isMissingPackage(error, specifier)) {
       throw new InvalidArgumentError(
         `${why} needs the package ${specifier}: npm install ${specifier}`,
         {
@@ -475,7 +475,7 @@ export async function mcpToolsFromConfig(
   const connections = mcpConnectionsFromConfig(config, options.cwd);
   if (Object.keys(connections).length === 0) return undefined;
   await importPeer('@modelcontextprotocol/sdk/client/index.js', 'an MCP connection');
-  const { McpToolCallbackProvider } = await import('../mcp/index.js');
+  const { McpToolCallbackProvider } = await import('../mcp/entry.js');
   const { includeTools, excludeTools } = config.mcp;
   const listed = (rules: readonly string[], server: string, tool: string) =>
     rules.includes(tool) || rules.includes(`${server}/${tool}`);

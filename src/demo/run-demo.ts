@@ -107,7 +107,7 @@ export const DEMO_SCENARIOS: readonly DemoScenario[] = [
 
 /** Options of {@link runDemo}. */
 export interface RunDemoOptions {
-  /** Where the trace page is written; default `.toolloop-data/trace` in the working directory. */
+  /** Where the trace page is written; default a new `toolloop-demo-…` folder in the system's temporary directory. */
   traceDirectory?: string;
   /** Where the MCP scenarios find the bin and the served module; default beside this module. */
   mcpFiles?: McpDemoFiles;

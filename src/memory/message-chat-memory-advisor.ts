@@ -77,7 +77,7 @@ export class MessageChatMemoryAdvisor implements CallAdvisor, StreamAdvisor, Mem
     const value = context[CONVERSATION_ID];
     if (value === null || value === undefined) {
       throw new InvalidArgumentError(
-        "conversationId cannot be null: the memory advisor needs a conversation id. Set one per request with .advisors((a) => a.param(CONVERSATION_ID, 'conversation-id')) (CONVERSATION_ID from 'toolloop'), or for every request of a client with ChatClient.create(model, { advisors: [memoryAdvisor, (a) => a.param(CONVERSATION_ID, 'conversation-id')] })",
+        "The chat memory advisor needs a conversation id, and this request has none (conversationId cannot be null). Give one per request: .advisors((a) => a.param(CONVERSATION_ID, 'conversation-id')), with CONVERSATION_ID from 'toolloop'; or a default for every request of the client: ChatClient.create(model, { advisors: [memoryAdvisor, (a) => a.param(CONVERSATION_ID, 'default')] })",
       );
     }
     return String(value);

@@ -75,6 +75,11 @@ const OPENAI_ENVIRONMENT = {
 export class OpenAiChatModel implements ChatModel {
   /** The options merged under every request's options. */
   readonly defaultOptions: ChatOptions;
+  /**
+   * Where requests go: the `baseUrl` option, else `OPENAI_BASE_URL`, else the provider's address (for
+   * display, e.g. by `toolloop chat`; the key is never part of it).
+   */
+  readonly baseUrl: string;
   private readonly transport: ProviderTransport;
   private readonly errors: ProviderErrors;
   private readonly url: string;
@@ -94,6 +99,7 @@ export class OpenAiChatModel implements ChatModel {
     const connection = resolveProviderConnection(options, OPENAI_ENVIRONMENT);
     const baseUrl = connection.baseUrl;
     options = { ...options, ...connection };
+    this.baseUrl = baseUrl;
     this.url = `${baseUrl}/chat/completions`;
     this.defaultOptions = providerDefaultOptions(options, { model: DEFAULT_MODEL });
     this.settings = {

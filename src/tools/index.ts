@@ -19,6 +19,8 @@ export {
   type InferStandardOutput,
   isStandardJsonSchema,
   isStandardSchema,
+  type JsonSchemaOutputDemand,
+  type NeedsStandardJsonSchema,
   type StandardJsonSchemaConverter,
   type StandardJsonSchemaOptions,
   type StandardJsonSchemaV1,
@@ -34,6 +36,8 @@ export {
   type ResolvedToolInputSchema,
   resolveToolInputSchema,
   type ToolInputSchema,
+  type ToolInputSchemaBound,
+  type ToolInputSchemaDemand,
   type ToolInputValidation,
 } from './schema/tool-input-schema.js';
 export {

@@ -130,7 +130,8 @@ export const TRACE_PAGE_SCRIPT = String.raw`(function () {
   var facts = el('p', 'facts');
   facts.textContent = turns.length + (turns.length === 1 ? ' turn · ' : ' turns · ') + totals.model + ' model calls · ' + totals.tool + ' tool calls · ' + totals.input + ' in / ' + totals.output + ' out tokens · ' + totals.errors + ' errors';
   summary.appendChild(facts);
-  if (!data.includeContent) summary.appendChild(el('p', 'note', 'Tool arguments, results and answers were not recorded (content export is off).'));
+  if (data.content === 'not-recorded') summary.appendChild(el('p', 'note', 'Tool arguments, results and answers were not recorded. To record them: new TurnEventRecorder({ recordContent: true }), toolloop chat --record <file> --include-content, or the config key spring.ai.tools.observations.include-content=true.'));
+  if (data.content === 'hidden') summary.appendChild(el('p', 'note', 'Tool arguments, results and answers were recorded but are left out of this page (includeContent: false, or toolloop trace --redact).'));
   root.appendChild(summary);
 
   function details(call) {
@@ -147,8 +148,9 @@ export const TRACE_PAGE_SCRIPT = String.raw`(function () {
       lines.push('outcome: ' + (call.outcome || 'no result recorded') + (call.errorType ? ' (' + call.errorType + ')' : ''));
       if (call.pieces) lines.push('arguments streamed in ' + call.pieces + (call.pieces === 1 ? ' piece' : ' pieces'));
       if (call.progress) lines.push('progress updates: ' + call.progress);
-      lines.push('arguments: ' + (call.args ? call.args : '(not recorded)'));
-      lines.push('result: ' + (call.result ? call.result : '(not recorded)'));
+      var missing = data.content === 'hidden' ? '(left out of this page)' : '(not recorded)';
+      lines.push('arguments: ' + (call.args ? call.args : missing));
+      lines.push('result: ' + (call.result ? call.result : missing));
     }
     return lines.join('\n');
   }

@@ -91,6 +91,13 @@ function tracePageEvents(recording: string, args: string[] = []): TurnEvent[] {
   return (JSON.parse(data![1]!) as { events: TurnEvent[] }).events;
 }
 
+/** An OpenAI Chat Completions stream answering with `pieces` of text. */
+function textStream(pieces: string[]): string {
+  const chunk = (delta: object, finish: string | null) =>
+    `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'local', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  return `${pieces.map((piece) => chunk({ content: piece }, null)).join('')}${chunk({}, 'stop')}data: [DONE]\n\n`;
+}
+
 /** `name#id` of every tool call the page draws (from the model's calls). */
 function drawnToolCalls(events: readonly TurnEvent[]): string[] {
   return events.flatMap((event) =>
@@ -128,7 +135,8 @@ describe.skipIf(!haveTmux)('toolloop chat in a terminal', () => {
       'trip',
     ]);
     await waitFor((text) => /^you> /m.test(text), 'the first prompt');
-    expect(screen()).toContain('toolloop chat: conversation "trip"');
+    expect(screen()).toContain(`toolloop chat: conversation "trip", kept in ${memory}.`);
+    expect(screen()).toContain(`model: scripted, playing ${script}`);
 
     await type('What is the weather in Paris?');
     const answered = screen();
@@ -245,6 +253,90 @@ describe.skipIf(!haveTmux)('toolloop chat in a terminal', () => {
     expect(call?.type === 'tool-call' && call.toolCall.arguments).toBe('{"city":"Paris"}');
     const result = events.find((event) => event.type === 'tool-result');
     expect(result?.type === 'tool-result' && result.result).toContain('sunny');
+  }, 90_000);
+
+  it('against a local OpenAI-compatible server: says which model and URL it talks to and where the conversation is kept, never the key', async () => {
+    const server = new FixtureHttpServer();
+    await server.start();
+    try {
+      server.replyAlways(sendEvents(textStream(['Hello', ' there.'])));
+      const data = join(dir, 'xdg-data');
+      startChat(['--tools', module], {
+        OPENAI_BASE_URL: `${server.baseUrl}/v1`,
+        OPENAI_MODEL: 'local-model',
+        OPENAI_API_KEY: 'sk-banner-SECRET-0123456789',
+        XDG_DATA_HOME: data,
+      });
+      await waitFor((text) => /^you> /m.test(text), 'the first prompt');
+      const banner = screen();
+      expect(banner).toContain(
+        `toolloop chat: conversation "default", kept in ${join(data, 'toolloop', 'chat.sqlite')} (--memory chooses another place, or none).`,
+      );
+      expect(banner).toContain(`model: local-model (openai) at ${server.baseUrl}/v1`);
+      expect(banner).not.toContain('SECRET');
+      await type('Hi');
+      expect(screen()).toContain('assistant> Hello there.');
+      tmux('send-keys', '-t', session, 'C-d');
+      await waitFor((text) => text.includes('EXIT='), 'the chat to exit');
+      expect(existsSync(join(data, 'toolloop', 'chat.sqlite'))).toBe(true);
+    } finally {
+      await server.stop();
+    }
+  }, 90_000);
+
+  it('Ctrl-C clears a typed line, then explains how to leave, and a second Ctrl-C leaves; during an answer it stops the answer', async () => {
+    const server = new FixtureHttpServer();
+    await server.start();
+    try {
+      // The first answer starts and then hangs, until Ctrl-C stops it; the second is whole.
+      server.reply(
+        async (_request, response) => {
+          response.writeHead(200, { 'content-type': 'text/event-stream' });
+          response.write(`${textStream(['Thinking']).split('\n\n')[0]}\n\n`);
+        },
+        sendEvents(textStream(['Done.'])),
+      );
+      startChat(['--memory', 'none'], {
+        OPENAI_BASE_URL: `${server.baseUrl}/v1`,
+        OPENAI_MODEL: 'local-model',
+      });
+      await waitFor((text) => /^you> /m.test(text), 'the first prompt');
+      expect(screen()).toContain(
+        'toolloop chat: conversation "default" (memory off: nothing is kept).',
+      );
+
+      tmux('send-keys', '-t', session, '-l', 'Tell me a long story');
+      tmux('send-keys', '-t', session, 'Enter');
+      await waitFor((text) => text.includes('assistant> Thinking'), 'the answer to start');
+      tmux('send-keys', '-t', session, 'C-c');
+      await waitFor((text) => text.includes('(stopped)'), 'the answer to stop');
+      await waitFor((text) => /^you> $/m.test(text.split('\n').at(-1) ?? ''), 'the prompt again');
+
+      tmux('send-keys', '-t', session, '-l', 'half a question');
+      await waitFor((text) => text.includes('you> half a question'), 'the typed text');
+      tmux('send-keys', '-t', session, 'C-c');
+      await waitFor((text) => !text.includes('half a question'), 'the line to be cleared');
+      expect(screen()).not.toContain('EXIT=');
+
+      tmux('send-keys', '-t', session, 'C-c');
+      await waitFor(
+        (text) => text.includes('(To leave, press Ctrl-C again, or Ctrl-D, or type /exit)'),
+        'the hint',
+      );
+      expect(screen()).not.toContain('EXIT=');
+      await type('And a short one?');
+      expect(screen()).toContain('assistant> Done.');
+
+      // Typing in between starts over: one Ctrl-C only explains again.
+      tmux('send-keys', '-t', session, 'C-c');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(screen()).not.toContain('EXIT=');
+      tmux('send-keys', '-t', session, 'C-c');
+      await waitFor((text) => text.includes('EXIT='), 'the chat to leave on the second Ctrl-C');
+      expect(screen()).toContain('EXIT=0');
+    } finally {
+      await server.stop();
+    }
   }, 90_000);
 
   it.skipIf(skipWithoutProviderFixtures())(

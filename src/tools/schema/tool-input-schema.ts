@@ -8,6 +8,7 @@ import {
   type InferStandardOutput,
   isStandardJsonSchema,
   isStandardSchema,
+  type JsonSchemaOutputDemand,
   type StandardJsonSchemaV1,
   type StandardSchemaIssue,
   type StandardSchemaResult,
@@ -22,6 +23,18 @@ import { unsupportedZodSchemaReason } from './unsupported-zod-schema.js';
  * Schema object (draft 2020-12, validated with ajv).
  */
 export type ToolInputSchema = StandardJsonSchemaV1 | JsonSchema;
+
+/**
+ * The bound of an `inputSchema` type parameter: a {@link ToolInputSchema}, or any Standard Schema
+ * so that one without JSON Schema output (Zod 3) is reported by the type
+ * {@link JsonSchemaOutputDemand} with a message naming the fix (it is refused at run time too).
+ */
+export type ToolInputSchemaBound = ToolInputSchema | StandardSchemaV1;
+
+/** Intersected with tool options: their `inputSchema` must be one toolloop can use. */
+export interface ToolInputSchemaDemand<Schema> {
+  readonly inputSchema?: JsonSchemaOutputDemand<Schema>;
+}
 
 /**
  * The input type a tool's `execute` receives: the schema's output type for a Standard Schema, the
