@@ -13,3 +13,8 @@ export {
   type PostgresChatMemorySchemaOptions,
   postgresChatMemoryMigration,
 } from './postgres-schema.js';
+export {
+  PostgresToolEmbeddingCache,
+  type PostgresToolEmbeddingCacheOptions,
+  postgresToolEmbeddingCacheMigration,
+} from './postgres-tool-embedding-cache.js';
