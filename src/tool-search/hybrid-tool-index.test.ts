@@ -22,11 +22,12 @@ const tools = [
 
 /**
  * An embedding model whose health the test switches: `'ok'` embeds with the hashing model,
- * `'throw'` rejects, `'hang'` never answers (until its signal aborts, which it records).
+ * `'slow'` does so after 600 ms, `'throw'` rejects, `'hang'` never answers (until its signal
+ * aborts, which it records).
  */
 class SwitchableEmbeddingModel implements EmbeddingModel {
   readonly id = 'switchable';
-  mode: 'ok' | 'throw' | 'hang' = 'ok';
+  mode: 'ok' | 'throw' | 'hang' | 'slow' = 'ok';
   calls = 0;
   aborted = 0;
   readonly #hashing = new HashingEmbeddingModel();
@@ -34,6 +35,7 @@ class SwitchableEmbeddingModel implements EmbeddingModel {
   async embed(texts: readonly string[], options?: { signal?: AbortSignal }): Promise<number[][]> {
     this.calls++;
     if (this.mode === 'throw') throw new Error('embedding service unavailable');
+    if (this.mode === 'slow') await new Promise((resolve) => setTimeout(resolve, 600));
     if (this.mode === 'hang') {
       return new Promise((_, reject) => {
         options?.signal?.addEventListener('abort', () => {
@@ -224,7 +226,7 @@ describe('HybridToolIndex when the embedding model fails', () => {
         source: 'VectorToolIndex',
         reason: 'timeout',
         error: {
-          type: 'IndexTimeoutError',
+          type: 'ToolIndexTimeoutError',
           message: 'VectorToolIndex did not answer within 400 ms',
         },
       },
@@ -279,17 +281,43 @@ describe('HybridToolIndex when the embedding model fails', () => {
     expect(recovered.searchMetadata.fallbacks).toBeUndefined();
   });
 
-  it('stops waiting for tool embeddings that hang past indexTimeoutMs', async () => {
+  it('goes on without tool embeddings past indexTimeoutMs, and uses them once they are done', async () => {
     const model = new SwitchableEmbeddingModel();
-    const { lexical, hybrid } = hybridOf(model);
-    model.mode = 'hang';
+    const { lexical, vector, hybrid } = hybridOf(model);
+    model.mode = 'slow';
     const fallbacks: ToolSearchFallback[] = [];
     await hybrid.indexTools('s', tools, { onFallback: (fallback) => fallbacks.push(fallback) });
-    expect(lexical.size('s')).toBe(4);
+    expect([lexical.size('s'), vector.size('s')]).toEqual([4, 0]);
     expect(fallbacks).toMatchObject([
       { phase: 'index', source: 'VectorToolIndex', reason: 'timeout' },
     ]);
+    // Still embedding in the background: not waited for.
+    const early = await hybrid.search(query);
+    expect(names(early)[0]).toBe('sendEmail');
+    expect(early.searchMetadata.fallbacks).toEqual([
+      { phase: 'search', source: 'VectorToolIndex', reason: 'unavailable' },
+    ]);
+    model.mode = 'ok';
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(vector.size('s')).toBe(4);
+    expect((await hybrid.search(query)).searchMetadata.fallbacks).toBeUndefined();
+  });
+
+  it('ends tool embeddings that hang at the vector index timeoutMs, then indexes again', async () => {
+    const model = new SwitchableEmbeddingModel();
+    const vector = new VectorToolIndex({ embeddingModel: model, timeoutMs: 500 });
+    const hybrid = new HybridToolIndex({
+      indexes: [new LexicalToolIndex(), vector],
+      indexTimeoutMs: 100,
+      retryAfterMs: 0,
+    });
+    model.mode = 'hang';
+    await hybrid.indexTools('s', tools);
+    await new Promise((resolve) => setTimeout(resolve, 700));
     expect(model.aborted).toBe(1);
+    model.mode = 'ok';
+    expect((await hybrid.search(query)).searchMetadata.fallbacks).toBeUndefined();
+    expect(vector.size('s')).toBe(4);
   });
 
   it('forgets the tools waiting to be indexed when the session is cleared', async () => {

@@ -4,6 +4,7 @@ import { InvalidArgumentError } from '../errors/index.js';
 import { errorTypeName } from '../tool-calling/tool-execution-exception-processor.js';
 import { describeError } from '../tool-calling/tool-loop-events.js';
 import { LexicalToolIndex } from './lexical-tool-index.js';
+import { runWithTimeout, settledWithin, ToolIndexTimeoutError } from './run-with-timeout.js';
 import type { IndexToolsOptions, ToolIndex } from './tool-index.js';
 import type { ToolReference, ToolSearchRequest, ToolSearchResponse } from './tool-reference.js';
 import type { ToolSearchFallback } from './tool-search-fallback.js';
@@ -48,21 +49,21 @@ export interface HybridToolIndexOptions {
   /** Results when a request gives no `maxResults`. Default 10. */
   readonly defaultMaxResults?: number;
   /**
-   * An index that has not answered a search after this many ms is left out of it (and its
-   * request aborted). Default 3,000: a search is a step of a conversation.
+   * An index that has not answered a search after this many ms is left out of it (its request
+   * aborted). Default 3,000: a search is a step of a conversation.
    */
   readonly searchTimeoutMs?: number;
   /**
-   * An index that has not finished indexing after this many ms is left out until it has (its
-   * request aborted, the tools indexed again before a later search; what it embedded meanwhile is
-   * kept). Default 10,000, so a turn starts at most that late; a large library on a slow
-   * in-process model is better indexed once at startup (see docs/semantic-tool-search.md).
+   * How long indexing may keep the caller waiting (the start of a turn): an index not done by
+   * then goes on in the background, and the session's searches leave it out until it is done.
+   * Default 10,000. A large library on a slow in-process model is best indexed once at startup
+   * (docs/semantic-tool-search.md).
    */
   readonly indexTimeoutMs?: number;
   /**
-   * After an index failed or timed out, it is left out of searches and indexing for this many ms
-   * (so a model that is down does not cost every search its timeout). Default 30,000; 0 retries
-   * at once.
+   * After an index failed (threw, or a search passed `searchTimeoutMs`), it is left out of
+   * searches and indexing for this many ms, so a model that is down does not cost every search
+   * its timeout. Default 30,000; 0 tries again at once.
    */
   readonly retryAfterMs?: number;
 }
@@ -74,27 +75,25 @@ export interface HybridToolIndexOptions {
  */
 const DEFAULT_SEMANTIC_WEIGHTS: readonly number[] = Object.freeze([1, 0.8]);
 
-/** One fused index and what the hybrid knows about its health. */
+/** One fused index and what the hybrid knows about its state. */
 interface Part {
   readonly index: ToolIndex;
   readonly weight: number;
   readonly name: string;
   /** `performance.now()` before which the index is left out, after a failure. */
   unavailableUntil: number;
-  /** Per session, the tools this index failed to index, by name: indexed again before a search. */
+  /**
+   * Per session, the tools this index has not (yet) indexed, by name: the session's searches
+   * leave the index out until they are indexed.
+   */
   readonly pending: Map<string, Map<string, ToolReference>>;
-  /** Per session, the re-indexing of pending tools in progress. */
-  readonly retries: Map<string, Promise<void>>;
-}
-
-/** An index that did not answer in time. */
-class IndexTimeoutError extends Error {
-  override readonly name = 'IndexTimeoutError';
+  /** Per session, indexing still running (past the caller's wait, or a retry). */
+  readonly indexing: Map<string, Promise<void>>;
 }
 
 /** An index left out after a recent failure. */
-class IndexUnavailableError extends Error {
-  override readonly name = 'IndexUnavailableError';
+class ToolIndexUnavailableError extends Error {
+  override readonly name = 'ToolIndexUnavailableError';
 }
 
 type PartResult =
@@ -106,13 +105,15 @@ type PartResult =
  * user's embedding model (`new HybridToolIndex({ embeddingModel })` builds that pair): every index
  * is searched and their results fused, by normalised scores (default) or by reciprocal ranks.
  *
- * A failing index never fails the hybrid while another answers: an index that throws or passes
- * its timeout (an embedding model that is down or hangs) is left out of that search or indexing,
- * which then ranks with the others (lexical only), and the response's `searchMetadata.fallbacks`
- * (or the indexing call's `onFallback`) says what was left out; `ToolSearchToolCallingAdvisor`
- * turns these into `tool-search-fallback` turn events. Tools an index failed to index are indexed
- * again before a later search of their session; until they are, that index stays out of the
- * session's searches. Only when every index fails does a search or an indexing call reject.
+ * A failing index never fails the hybrid while another answers. An index that throws or passes
+ * `searchTimeoutMs` (an embedding model that is down or hangs) is left out of that search, which
+ * ranks with the others (lexical only), and out of the next ones for `retryAfterMs`. An index
+ * that fails to index a session's tools, or is not done within `indexTimeoutMs` (it then goes on
+ * in the background), is left out of that session's searches until it has them; a later search
+ * indexes them again when nothing is running. The response's `searchMetadata.fallbacks` and the
+ * indexing call's `onFallback` say what was left out and why; `ToolSearchToolCallingAdvisor` turns
+ * both into `tool-search-fallback` turn events. Only when every index fails does a search or an
+ * indexing call reject.
  */
 export class HybridToolIndex implements ToolIndex {
   readonly #parts: readonly Part[];
@@ -151,7 +152,7 @@ export class HybridToolIndex implements ToolIndex {
       name: errorTypeName(index),
       unavailableUntil: 0,
       pending: new Map(),
-      retries: new Map(),
+      indexing: new Map(),
     }));
     this.#fusion = fusion;
     this.#k = positive(options.rankConstant ?? 60, 'rankConstant');
@@ -188,7 +189,10 @@ export class HybridToolIndex implements ToolIndex {
     return this.indexTools(sessionId, [reference], options);
   }
 
-  /** Indexes into one part; a failure leaves the tools pending there and is reported. */
+  /**
+   * Indexes into one part, waiting at most `indexTimeoutMs`; the tools stay pending there until
+   * the part has them. What went wrong is reported and returned.
+   */
   async #indexInto(
     part: Part,
     sessionId: string,
@@ -196,31 +200,64 @@ export class HybridToolIndex implements ToolIndex {
     options: IndexToolsOptions,
   ): Promise<{ error: unknown } | undefined> {
     const report = (fallback: ToolSearchFallback) => options.onFallback?.(fallback);
+    addPending(part, sessionId, references);
     if (performance.now() < part.unavailableUntil) {
-      addPending(part, sessionId, references);
       report({ phase: 'index', source: part.name, reason: 'unavailable' });
-      return { error: new IndexUnavailableError(`${part.name} is unavailable after a failure`) };
+      return {
+        error: new ToolIndexUnavailableError(`${part.name} is unavailable after a failure`),
+      };
     }
-    try {
-      await withTimeout(
-        (signal) =>
-          part.index.indexTools(sessionId, references, {
-            signal,
-            ...(options.onFallback === undefined ? {} : { onFallback: options.onFallback }),
-          }),
-        this.#indexTimeoutMs,
-        `${part.name} did not finish indexing within ${this.#indexTimeoutMs} ms`,
-        options.signal,
+    const work = this.#startIndexing(part, sessionId, references, options);
+    const outcome = await settledWithin(work, this.#indexTimeoutMs, options.signal);
+    if (outcome === 'done') return undefined;
+    if (outcome === 'running') {
+      const error = new ToolIndexTimeoutError(
+        `${part.name} did not finish indexing within ${this.#indexTimeoutMs} ms; it goes on in the background`,
       );
-      removePending(part, sessionId, references);
-      return undefined;
-    } catch (error) {
-      if (options.signal?.aborted) throw error;
-      addPending(part, sessionId, references);
-      this.#failed(part);
-      report({ phase: 'index', source: part.name, ...failureOf(error) });
+      report({ phase: 'index', source: part.name, reason: 'timeout', error: describeError(error) });
       return { error };
     }
+    if (options.signal?.aborted) throw outcome.error;
+    report({
+      phase: 'index',
+      source: part.name,
+      reason: 'error',
+      error: describeError(outcome.error),
+    });
+    return outcome;
+  }
+
+  /**
+   * Indexes tools into a part, tracked as the session's running indexing: success clears them
+   * from the pending ones, failure (not an abort) leaves the part out for `retryAfterMs`.
+   */
+  #startIndexing(
+    part: Part,
+    sessionId: string,
+    references: readonly ToolReference[],
+    options: IndexToolsOptions,
+  ): Promise<void> {
+    const work = Promise.resolve()
+      .then(() =>
+        part.index.indexTools(sessionId, references, {
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
+          ...(options.onFallback === undefined ? {} : { onFallback: options.onFallback }),
+        }),
+      )
+      .then(
+        () => removePending(part, sessionId, references),
+        (error: unknown) => {
+          if (!options.signal?.aborted) this.#failed(part);
+          throw error;
+        },
+      );
+    const tracked: Promise<void> = work.finally(() => {
+      if (part.indexing.get(sessionId) === tracked) part.indexing.delete(sessionId);
+    });
+    // Nobody may be waiting any more when it fails: not an unhandled rejection.
+    tracked.catch(() => undefined);
+    part.indexing.set(sessionId, tracked);
+    return tracked;
   }
 
   /** {@inheritDoc ToolIndex.search} */
@@ -244,7 +281,7 @@ export class HybridToolIndex implements ToolIndex {
       const failed = results.find((result) => 'error' in result && result.error !== undefined);
       throw failed !== undefined && 'error' in failed
         ? failed.error
-        : new IndexUnavailableError('every index is unavailable after a failure');
+        : new ToolIndexUnavailableError('no index of the hybrid can search the session yet');
     }
     const fused = this.#fusion === 'rank' ? this.#rankFusion(answered) : scoreFusion(answered);
     const toolReferences = fused.slice(0, request.maxResults ?? this.#defaultMaxResults);
@@ -263,7 +300,10 @@ export class HybridToolIndex implements ToolIndex {
     };
   }
 
-  /** Searches one part, after indexing its pending tools of the session; never throws but aborts. */
+  /**
+   * Searches one part once it has the session's tools (indexing the pending ones first when
+   * nothing else is); never throws but on an abort.
+   */
   async #searchIn(part: Part, request: ToolSearchRequest, candidates: number): Promise<PartResult> {
     const leftOut = (reason: ToolSearchFallback['reason'], error?: unknown): PartResult => ({
       fallback: {
@@ -276,13 +316,16 @@ export class HybridToolIndex implements ToolIndex {
     });
     if (performance.now() < part.unavailableUntil) return leftOut('unavailable');
     const started = performance.now();
-    if (part.pending.get(request.sessionId)?.size) {
-      const retry = this.#retryPending(part, request.sessionId);
+    const pending = part.pending.get(request.sessionId);
+    if (pending !== undefined && pending.size > 0) {
+      // Indexing still running is not waited for: the search must not take its time.
+      if (part.indexing.has(request.sessionId)) return leftOut('unavailable');
+      const retry = this.#startIndexing(part, request.sessionId, [...pending.values()], {});
       const outcome = await settledWithin(retry, this.#searchTimeoutMs, request.signal);
-      if (outcome === 'pending') {
+      if (outcome === 'running') {
         return leftOut(
           'timeout',
-          new IndexTimeoutError(
+          new ToolIndexTimeoutError(
             `${part.name} was still indexing the session's tools after ${this.#searchTimeoutMs} ms`,
           ),
         );
@@ -291,7 +334,7 @@ export class HybridToolIndex implements ToolIndex {
     }
     const remaining = Math.max(1, this.#searchTimeoutMs - (performance.now() - started));
     try {
-      const response = await withTimeout(
+      const response = await runWithTimeout(
         (signal) => part.index.search({ ...request, maxResults: candidates, signal }),
         remaining,
         `${part.name} did not answer within ${this.#searchTimeoutMs} ms`,
@@ -301,39 +344,8 @@ export class HybridToolIndex implements ToolIndex {
     } catch (error) {
       if (request.signal?.aborted) throw error;
       this.#failed(part);
-      return leftOut(error instanceof IndexTimeoutError ? 'timeout' : 'error', error);
+      return leftOut(error instanceof ToolIndexTimeoutError ? 'timeout' : 'error', error);
     }
-  }
-
-  /**
-   * Indexes a session's pending tools of one part again (one attempt at a time per session); the
-   * promise rejects when that fails.
-   */
-  #retryPending(part: Part, sessionId: string): Promise<void> {
-    const running = part.retries.get(sessionId);
-    if (running !== undefined) return running;
-    const pending = part.pending.get(sessionId) as Map<string, ToolReference>;
-    const references = [...pending.values()];
-    const retry = withTimeout(
-      (signal) => part.index.indexTools(sessionId, references, { signal }),
-      this.#indexTimeoutMs,
-      `${part.name} did not finish indexing within ${this.#indexTimeoutMs} ms`,
-    ).then(
-      () => {
-        removePending(part, sessionId, references);
-      },
-      (error: unknown) => {
-        this.#failed(part);
-        throw error;
-      },
-    );
-    const settled = retry.finally(() => {
-      if (part.retries.get(sessionId) === settled) part.retries.delete(sessionId);
-    });
-    // A retry nobody waits for any more must not be an unhandled rejection.
-    settled.catch(() => undefined);
-    part.retries.set(sessionId, settled);
-    return settled;
   }
 
   #failed(part: Part): void {
@@ -364,7 +376,7 @@ export class HybridToolIndex implements ToolIndex {
   async clearIndex(sessionId: string): Promise<void> {
     for (const part of this.#parts) {
       part.pending.delete(sessionId);
-      part.retries.delete(sessionId);
+      part.indexing.delete(sessionId);
     }
     await Promise.all(this.#parts.map((part) => part.index.clearIndex(sessionId)));
   }
@@ -447,78 +459,6 @@ function removePending(part: Part, sessionId: string, references: readonly ToolR
     if (pending.get(reference.toolName) === reference) pending.delete(reference.toolName);
   }
   if (pending.size === 0) part.pending.delete(sessionId);
-}
-
-function failureOf(error: unknown): Pick<ToolSearchFallback, 'reason' | 'error'> {
-  return {
-    reason: error instanceof IndexTimeoutError ? 'timeout' : 'error',
-    error: describeError(error),
-  };
-}
-
-/**
- * Runs `run` with a signal that aborts when `outer` aborts or after `ms`; rejects with an
- * `IndexTimeoutError` at the timeout (and with the abort reason on an outer abort) without
- * waiting for `run` to notice.
- */
-async function withTimeout<T>(
-  run: (signal: AbortSignal) => T | Promise<T>,
-  ms: number,
-  timeoutMessage: string,
-  outer?: AbortSignal,
-): Promise<T> {
-  outer?.throwIfAborted();
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let onAbort: (() => void) | undefined;
-  const stopped = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const error = new IndexTimeoutError(timeoutMessage);
-      controller.abort(error);
-      reject(error);
-    }, ms);
-    if (outer !== undefined) {
-      onAbort = () => {
-        controller.abort(outer.reason);
-        reject(outer.reason);
-      };
-      outer.addEventListener('abort', onAbort, { once: true });
-    }
-  });
-  try {
-    return await Promise.race([Promise.resolve().then(() => run(controller.signal)), stopped]);
-  } finally {
-    clearTimeout(timer);
-    if (onAbort !== undefined) outer?.removeEventListener('abort', onAbort);
-  }
-}
-
-/** Whether `promise` settled within `ms`: `'done'`, its error, or `'pending'`. Rethrows an abort. */
-async function settledWithin(
-  promise: Promise<void>,
-  ms: number,
-  signal: AbortSignal | undefined,
-): Promise<'done' | 'pending' | { error: unknown }> {
-  const pending = Symbol('pending');
-  try {
-    const outcome = await withTimeout(
-      () => Promise.race([promise, delay(ms, pending)]),
-      // The race above decides; this timer only backs it up.
-      ms + 1_000,
-      'pending',
-      signal,
-    );
-    return outcome === pending ? 'pending' : 'done';
-  } catch (error) {
-    if (signal?.aborted) throw error;
-    return { error };
-  }
-}
-
-function delay<T>(ms: number, value: T): Promise<T> {
-  return new Promise((resolve) => {
-    setTimeout(resolve, ms, value).unref?.();
-  });
 }
 
 function positive(value: number, name: string): number {

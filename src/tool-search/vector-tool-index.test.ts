@@ -314,4 +314,27 @@ describe('VectorToolIndex', () => {
     const none = new VectorToolIndex({ embeddingModel: { embed: async () => undefined as never } });
     await expect(none.indexTools('s', tools)).rejects.toThrow('returned no vectors for 3 texts');
   });
+
+  it('aborts an embed call that passes timeoutMs and fails with a timeout', async () => {
+    let aborted = 0;
+    const hanging: EmbeddingModel = {
+      embed: (_texts, options) =>
+        new Promise((_, reject) => {
+          options?.signal?.addEventListener('abort', () => {
+            aborted++;
+            reject(options.signal?.reason);
+          });
+        }),
+    };
+    const index = new VectorToolIndex({ embeddingModel: hanging, timeoutMs: 50 });
+    await expect(index.indexTools('s', tools)).rejects.toMatchObject({
+      name: 'ToolIndexTimeoutError',
+      message: 'the embedding model did not answer within 50 ms',
+    });
+    expect(aborted).toBe(1);
+    expect(index.size('s')).toBe(0);
+    expect(() => new VectorToolIndex({ embeddingModel: hanging, timeoutMs: 0 })).toThrow(
+      'timeoutMs must be a positive number',
+    );
+  });
 });

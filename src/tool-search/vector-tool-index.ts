@@ -8,6 +8,7 @@ import { IllegalStateError, InvalidArgumentError } from '../errors/index.js';
 import { errorTypeName } from '../tool-calling/tool-execution-exception-processor.js';
 import { describeError } from '../tool-calling/tool-loop-events.js';
 import { categoryMatcher } from './category-filter.js';
+import { runWithTimeout } from './run-with-timeout.js';
 import type { IndexToolsOptions, ToolIndex } from './tool-index.js';
 import type { ToolReference, ToolSearchRequest, ToolSearchResponse } from './tool-reference.js';
 import { isBlank, toolSearchText } from './tool-search-text.js';
@@ -36,6 +37,12 @@ export interface VectorToolIndexOptions {
    * Default 10,000; `0` keeps only the sessions' own.
    */
   readonly memoryCacheSize?: number;
+  /**
+   * An `embed` call (a batch of tool texts, or a query) that takes longer is aborted and fails.
+   * Default 60,000, enough for a batch on a slow in-process model; a `HybridToolIndex` waits less
+   * (its own timeouts) and lets this one end the work it no longer waits for.
+   */
+  readonly timeoutMs?: number;
 }
 
 /** Only this many characters of a query are embedded. */
@@ -66,6 +73,7 @@ export class VectorToolIndex implements ToolIndex {
   readonly #toolText: (reference: ToolReference) => string;
   readonly #store: ToolEmbeddingCache | undefined;
   readonly #memoryCacheSize: number;
+  readonly #timeoutMs: number;
   /** Tool vectors by key, least recently used first. */
   readonly #memory = new Map<string, Float32Array>();
   /** Embeddings in progress by key; each settles `undefined` when its embedding failed. */
@@ -79,8 +87,8 @@ export class VectorToolIndex implements ToolIndex {
 
   /**
    * @throws InvalidArgumentError without an embedding model, with a `batchSize` or
-   *   `memoryCacheSize` that is not a positive integer (or 0 for the cache), or with an
-   *   `embeddingCache` but no `embeddingModel.id`.
+   *   `memoryCacheSize` that is not a positive integer (or 0 for the cache), a `timeoutMs` that is
+   *   not positive, or with an `embeddingCache` but no `embeddingModel.id`.
    */
   constructor(options: VectorToolIndexOptions) {
     if (options?.embeddingModel === undefined) {
@@ -106,6 +114,21 @@ export class VectorToolIndex implements ToolIndex {
     this.#toolText = options.toolText ?? toolSearchText;
     this.#store = options.embeddingCache;
     this.#memoryCacheSize = memoryCacheSize;
+    const timeoutMs = options.timeoutMs ?? 60_000;
+    if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+      throw new InvalidArgumentError('timeoutMs must be a positive number');
+    }
+    this.#timeoutMs = timeoutMs;
+  }
+
+  /** Embeds texts with the model, aborting the call after `timeoutMs`. */
+  #embed(texts: readonly string[], signal: AbortSignal | undefined): Promise<number[][]> {
+    return runWithTimeout(
+      (bounded) => this.#model.embed(texts, { signal: bounded }),
+      this.#timeoutMs,
+      `the embedding model did not answer within ${this.#timeoutMs} ms`,
+      signal,
+    );
   }
 
   /** {@inheritDoc ToolIndex.indexTools} */
@@ -230,9 +253,9 @@ export class VectorToolIndex implements ToolIndex {
       const keys = [...textOf.keys()];
       for (let start = 0; start < keys.length; start += this.#batchSize) {
         const batch = keys.slice(start, start + this.#batchSize);
-        const vectors = await this.#model.embed(
+        const vectors = await this.#embed(
           batch.map((key) => textOf.get(key) as string),
-          { signal },
+          signal,
         );
         if (!Array.isArray(vectors) || vectors.length !== batch.length) {
           throw new IllegalStateError(
@@ -293,9 +316,10 @@ export class VectorToolIndex implements ToolIndex {
     const toolReferences: ToolReference[] = [];
     let categoryFilterApplied = false;
     if (session !== undefined && session.size > 0 && !isBlank(request.query)) {
-      const embedded = await this.#model.embed([request.query.slice(0, MAX_QUERY_LENGTH)], {
-        signal: request.signal,
-      });
+      const embedded = await this.#embed(
+        [request.query.slice(0, MAX_QUERY_LENGTH)],
+        request.signal,
+      );
       const first = Array.isArray(embedded) ? embedded[0] : undefined;
       if (first === undefined) throw new IllegalStateError('embedding model returned no vector');
       const query = unitVector(first);
