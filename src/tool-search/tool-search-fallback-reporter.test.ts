@@ -6,8 +6,8 @@ import { CONVERSATION_ID } from '../memory/index.js';
 import type { ToolResponseMessage } from '../messages/index.js';
 import type { TurnEvent } from '../observability/index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
-import type { ToolCallback } from '../tools/tool-callback.js';
 import { HybridToolIndex } from './hybrid-tool-index.js';
+import { generateToolLibrary } from './testing/generate-tool-library.js';
 import { ToolSearchToolCallingAdvisor } from './tool-search-tool-calling-advisor.js';
 
 /** An embedding model that is down until `up` is set. */
@@ -21,26 +21,17 @@ class FlakyEmbeddingModel implements EmbeddingModel {
   }
 }
 
-function fixedTool(name: string, description: string): ToolCallback {
-  return {
-    definition: { name, description, inputSchema: { type: 'object', properties: {} } },
-    metadata: {},
-    call: async () => `{"tool":"${name}"}`,
-  };
-}
-
-const library = [
-  fixedTool('hr_vacation_balance', 'Days of paid time off an employee has left'),
-  fixedTool('finance_lookup_invoice', 'Look up an invoice by number'),
-  fixedTool('crm_find_customer', 'Find a customer record by name'),
-];
+/** The seed article's 230-tool enterprise library. */
+const library = generateToolLibrary();
 
 function scriptedTurn(): ScriptedChatModel {
   return new ScriptedChatModel([
     toolCallResponse([
       { id: 'search-1', name: 'toolSearchTool', arguments: { query: 'look up an invoice' } },
     ]),
-    toolCallResponse([{ id: 'call-1', name: 'finance_lookup_invoice', arguments: {} }]),
+    toolCallResponse([
+      { id: 'call-1', name: 'finance_lookup_invoice', arguments: { invoice_id: 'INV-7' } },
+    ]),
     textResponse('Invoice found.'),
   ]);
 }

@@ -13,7 +13,7 @@ import {
   ToolSearchToolCallingAdvisor,
   VectorToolIndex,
 } from '../../src/tool-search/index.js';
-import type { ToolCallback } from '../../src/tools/tool-callback.js';
+import { generateToolLibrary } from '../../src/tool-search/testing/generate-tool-library.js';
 
 // Semantic tool search against a real embeddings server over HTTP (the OpenAI embeddings API, as
 // Ollama and llama.cpp serve it) that fails: it answers 500, or never answers. Tool search goes on
@@ -71,19 +71,8 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-function fixedTool(name: string, description: string): ToolCallback {
-  return {
-    definition: { name, description, inputSchema: { type: 'object', properties: {} } },
-    metadata: {},
-    call: async () => `{"tool":"${name}"}`,
-  };
-}
-
-const library = [
-  fixedTool('hr_vacation_balance', 'Days of paid time off an employee has left'),
-  fixedTool('finance_lookup_invoice', 'Look up an invoice by number'),
-  fixedTool('crm_find_customer', 'Find a customer record by name'),
-];
+/** The seed article's 230-tool enterprise library. */
+const library = generateToolLibrary();
 
 const embeddingModel = () =>
   new OpenAiCompatibleEmbeddingModel({ baseUrl, model: 'nomic-embed-text', env: {} });
@@ -94,7 +83,9 @@ async function turn(advisor: ToolSearchToolCallingAdvisor, conversation: string)
     toolCallResponse([
       { id: 'search-1', name: 'toolSearchTool', arguments: { query: 'look up an invoice' } },
     ]),
-    toolCallResponse([{ id: 'call-1', name: 'finance_lookup_invoice', arguments: {} }]),
+    toolCallResponse([
+      { id: 'call-1', name: 'finance_lookup_invoice', arguments: { invoice_id: 'INV-7' } },
+    ]),
     textResponse('Invoice found.'),
   ]);
   const answer = await ChatClient.create(model, {
@@ -165,16 +156,22 @@ describe('semantic tool search over an embeddings server that fails', () => {
       { phase: 'index', source: 'VectorToolIndex', reason: 'timeout' },
     ]);
     // The embedding goes on in the background; the search does not wait for it.
-    const early = await index.search({ sessionId: 's', query: 'customer record' });
-    expect(early.toolReferences[0]?.toolName).toBe('crm_find_customer');
+    const early = await index.search({
+      sessionId: 's',
+      query: 'look up an invoice by its identifier',
+    });
+    expect(early.toolReferences[0]?.toolName).toBe('finance_lookup_invoice');
     expect(early.searchMetadata.fallbacks).toEqual([
       { phase: 'search', source: 'VectorToolIndex', reason: 'unavailable' },
     ]);
     // The vector index's own timeout ends the request.
     await new Promise((resolve) => setTimeout(resolve, 700));
     expect(closedUnanswered).toBe(1);
-    const later = await index.search({ sessionId: 's', query: 'customer record' });
-    expect(later.toolReferences[0]?.toolName).toBe('crm_find_customer');
+    const later = await index.search({
+      sessionId: 's',
+      query: 'look up an invoice by its identifier',
+    });
+    expect(later.toolReferences[0]?.toolName).toBe('finance_lookup_invoice');
     expect(later.searchMetadata.fallbacks).toEqual([
       { phase: 'search', source: 'VectorToolIndex', reason: 'unavailable' },
     ]);
