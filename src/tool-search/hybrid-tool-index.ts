@@ -283,7 +283,16 @@ export class HybridToolIndex implements ToolIndex {
         ? failed.error
         : new ToolIndexUnavailableError('no index of the hybrid can search the session yet');
     }
-    const fused = this.#fusion === 'rank' ? this.#rankFusion(answered) : scoreFusion(answered);
+    const k = this.#k;
+    const fused =
+      this.#fusion === 'rank'
+        ? // Reciprocal rank fusion: Σ weight / (k + rank).
+          fuse(answered, (weight, rank) => weight / (k + rank + 1))
+        : // Score fusion: Σ weight × score / the index's best score (an index whose best is not
+          // positive adds nothing).
+          fuse(answered, (weight, _rank, score, best) =>
+            best > 0 && score > 0 ? (weight * score) / best : 0,
+          );
     const toolReferences = fused.slice(0, request.maxResults ?? this.#defaultMaxResults);
     return {
       toolReferences,
@@ -352,26 +361,6 @@ export class HybridToolIndex implements ToolIndex {
     part.unavailableUntil = performance.now() + this.#retryAfterMs;
   }
 
-  /** Reciprocal rank fusion: Σ weight / (k + rank), ties in the order first seen. */
-  #rankFusion(
-    answered: readonly { response: ToolSearchResponse; weight: number }[],
-  ): ToolReference[] {
-    const fused = new Map<string, { reference: ToolReference; score: number; order: number }>();
-    let order = 0;
-    for (const { response, weight } of answered) {
-      response.toolReferences.forEach((reference, rank) => {
-        const contribution = weight / (this.#k + rank + 1);
-        const entry = fused.get(reference.toolName);
-        if (entry === undefined) {
-          fused.set(reference.toolName, { reference, score: contribution, order: order++ });
-        } else {
-          entry.score += contribution;
-        }
-      });
-    }
-    return ranked(fused);
-  }
-
   /** {@inheritDoc ToolIndex.clearIndex} */
   async clearIndex(sessionId: string): Promise<void> {
     for (const part of this.#parts) {
@@ -409,34 +398,28 @@ function hybridIndexes(options: HybridToolIndexOptions): readonly ToolIndex[] {
 }
 
 /**
- * Score fusion: a tool scores Σ weightᵢ × scoreᵢ / bestᵢ over the indexes that found it, where
- * bestᵢ is index i's top score in this search (an index whose top score is not positive adds
- * nothing). Ties keep the order first seen.
+ * Adds up each tool's contributions over the indexes that found it (`contribution` of the index
+ * weight, the tool's 0-based rank and score there, and that index's best score) and ranks the
+ * tools by the sum; ties keep the order first seen.
  */
-function scoreFusion(
+function fuse(
   answered: readonly { response: ToolSearchResponse; weight: number }[],
+  contribution: (weight: number, rank: number, score: number, best: number) => number,
 ): ToolReference[] {
   const fused = new Map<string, { reference: ToolReference; score: number; order: number }>();
   let order = 0;
   for (const { response, weight } of answered) {
     const best = response.toolReferences[0]?.relevanceScore ?? 0;
-    for (const reference of response.toolReferences) {
-      const score = reference.relevanceScore ?? 0;
-      const contribution = best > 0 && score > 0 ? (weight * score) / best : 0;
+    response.toolReferences.forEach((reference, rank) => {
+      const add = contribution(weight, rank, reference.relevanceScore ?? 0, best);
       const entry = fused.get(reference.toolName);
       if (entry === undefined) {
-        fused.set(reference.toolName, { reference, score: contribution, order: order++ });
+        fused.set(reference.toolName, { reference, score: add, order: order++ });
       } else {
-        entry.score += contribution;
+        entry.score += add;
       }
-    }
+    });
   }
-  return ranked(fused);
-}
-
-function ranked(
-  fused: ReadonlyMap<string, { reference: ToolReference; score: number; order: number }>,
-): ToolReference[] {
   return [...fused.values()]
     .sort((a, b) => b.score - a.score || a.order - b.order)
     .map(({ reference, score }) => ({ ...reference, relevanceScore: score }));

@@ -1,4 +1,4 @@
-// toolloop/memory/postgres: a ChatMemoryRepository on PostgreSQL (needs the optional peer pg).
+// toolloop/memory/postgres: chat memory and the tool-embedding cache on PostgreSQL (peer: pg).
 export {
   PostgresChatMemoryRepository,
   type PostgresChatMemoryRepositoryOptions,
