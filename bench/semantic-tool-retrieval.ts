@@ -19,7 +19,7 @@ import { PostgresToolEmbeddingCache } from 'toolloop/memory/postgres';
 import { RedisToolEmbeddingCache } from 'toolloop/memory/redis';
 import { SqliteToolEmbeddingCache } from 'toolloop/memory/sqlite';
 import { CachedEmbeddingModel } from './lib/cached-embedding-model.js';
-import { check, count, progress, SMOKE, table, verdict } from './lib/harness.js';
+import { check, count, fmt, progress, SMOKE, table, verdict } from './lib/harness.js';
 import {
   type Corpus,
   loadBfcl,
@@ -428,7 +428,11 @@ const median = (values: readonly number[]) => {
   return sorted[Math.floor((sorted.length - 1) / 2)] ?? 0;
 };
 const ms = (value: number) =>
-  value < 1 ? `${(value * 1000).toFixed(0)} µs` : `${value.toFixed(value < 10 ? 2 : 0)} ms`;
+  value < 1
+    ? `${(value * 1000).toFixed(0)} µs`
+    : value < 10_000
+      ? `${value.toFixed(value < 10 ? 2 : 0)} ms`
+      : `${(value / 1000).toFixed(1)} s`;
 
 /** Build and search times at 1,000 tools, with the embedding cache cold and warm. */
 async function latencySection(lines: string[], sets: DataSet[]) {
@@ -501,7 +505,7 @@ async function latencySection(lines: string[], sets: DataSet[]) {
   }
   try {
     // Cold: a fresh model and index, nothing cached anywhere; every store gets the vectors.
-    progress(`latency: hybrid, cold (${size} tools through the sentence encoder)`);
+    progress(`latency: hybrid, cold (${fmt(size)} tools through the sentence encoder)`);
     const cold = new CountingEmbeddingModel(new SentenceEncoderEmbeddingModel());
     const fanOut: ToolEmbeddingCache = {
       get: async (keys) => keys.map(() => undefined),
@@ -519,7 +523,7 @@ async function latencySection(lines: string[], sets: DataSet[]) {
     const coldBuild = await timeBuild(first, 'a');
     check(cold.texts === size, 'the cold build embedded every tool');
     const search = await timeSearches(first, 'a');
-    rows.push([DEFAULT_HYBRID, 'cold: nothing cached', ms(coldBuild), String(size), ms(search)]);
+    rows.push([DEFAULT_HYBRID, 'cold: nothing cached', ms(coldBuild), fmt(size), ms(search)]);
     // Warm in memory: another session of the same index (as the advisor indexes per conversation).
     const before = cold.texts;
     const memoryBuild = await timeBuild(first, 'b');
@@ -543,7 +547,7 @@ async function latencySection(lines: string[], sets: DataSet[]) {
     rmSync(directory, { recursive: true, force: true });
   }
   lines.push(
-    `**Build and search at ${size} tools** on this machine (TensorFlow.js CPU backend, one process; the model weights are loaded before timing). Build = indexing the ${size} tools of one session; *texts embedded* = what reached the model. A search with the hybrid embeds the query (median of ${searches.length} real requests). Stores on loopback; Redis and PostgreSQL only when \`REDIS_URL\` / \`DATABASE_URL\` are set (\`bench/run.sh\` starts them).`,
+    `**Build and search at ${fmt(size)} tools** on this machine (TensorFlow.js CPU backend, one process; the model weights are loaded before timing). Build = indexing the ${fmt(size)} tools of one session; *texts embedded* = what reached the model. A search with the hybrid embeds the query (median of ${searches.length} real requests). Stores on loopback; Redis and PostgreSQL only when \`REDIS_URL\` / \`DATABASE_URL\` are set (\`bench/run.sh\` starts them).`,
     '',
     table(['index', 'embedding cache', 'build', 'texts embedded', 'search median'], rows),
     '',

@@ -32,8 +32,9 @@ export interface HybridToolIndexOptions {
   readonly indexes?: readonly ToolIndex[];
   /**
    * `'score'` (default): each tool scores Σ weightᵢ × its score in index i divided by index i's
-   * best score in this search, so how far ahead the best hits are counts. `'rank'`: reciprocal
-   * rank fusion, Σ weightᵢ / (k + rankᵢ), which needs no comparable scores.
+   * best score in this search, so how far ahead the best hits are counts (an index that gives no
+   * `relevanceScore` adds nothing). `'rank'`: reciprocal rank fusion, Σ weightᵢ / (k + rankᵢ),
+   * which needs no scores.
    */
   readonly fusion?: HybridFusion;
   /**
