@@ -34,7 +34,7 @@ const rules = {
   advisors: { may: ['messages', 'model', 'observability'] },
   approval: { may: library },
   'tool-calling': { may: [...library, 'approval'] },
-  memory: { may: ['messages', 'model', 'advisors'] },
+  memory: { may: ['messages', 'model', 'advisors'], types: ['embeddings'] },
   embeddings: { may: [] },
   'tool-search': { may: [...library, 'tool-calling', 'embeddings', 'memory'] },
   augmentation: { may: ['messages', 'model', 'tools'] },

@@ -101,6 +101,9 @@ export const TRACE_PAGE_SCRIPT = String.raw`(function () {
       case 'iteration-cap':
         turn.marks.push({ at: e.timestamp, text: 'Iteration cap reached (' + e.maxIterations + ' model calls)' });
         break;
+      case 'tool-search-fallback':
+        turn.marks.push({ at: e.timestamp, text: 'Tool search without ' + e.source + ' (' + (e.phase === 'index' ? 'indexing' : 'search') + ': ' + e.reason + ')' });
+        break;
       case 'approval-pending':
         turn.marks.push({ at: e.timestamp, text: 'Waiting for approval: ' + e.toolCalls.map(function (c) { return c.name; }).join(', ') });
         break;
