@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import {
   fixtureText,
   frameChunksAsSse,
-  skipWithoutProviderFixtures,
 } from '../../test/integration/support/provider-fixtures.js';
 import { assembleSse, splitAt } from '../../test/support/assemble-sse.js';
 import { cutAtFractions } from '../../test/support/cut-at-fractions.js';
@@ -350,7 +349,7 @@ function transcriptStreams(file: string): Uint8Array[] {
     .map((body) => encoder.encode(body));
 }
 
-describe.skipIf(skipWithoutProviderFixtures())('AnthropicStreamAssembler tool-call deltas', () => {
+describe('AnthropicStreamAssembler tool-call deltas', () => {
   it.each(['tool_use_response.txt', 'anthropic-json-tool.1.chunks.txt'])(
     '%s: announces the call at its block start, then its input pieces, adding up to its arguments',
     async (file) => {

@@ -7,7 +7,6 @@ import { FixtureHttpServer, sendEvents } from '../integration/support/fixture-ht
 import {
   fixtureText,
   frameChunksAsSse,
-  skipWithoutProviderFixtures,
 } from '../integration/support/provider-fixtures.js';
 import { assertCliBuilt, cleanEnv, cliPath } from './cli-process.js';
 import { writeToolsModule } from './tools-module.js';
@@ -247,7 +246,7 @@ describe.skipIf(!haveTmux)('toolloop chat in a terminal', () => {
     expect(result?.type === 'tool-result' && result.result).toContain('sunny');
   }, 90_000);
 
-  it.skipIf(skipWithoutProviderFixtures())(
+  it(
     'against a local OpenAI-compatible server: streamed answer, recorded tool call, memory kept across runs',
     async () => {
       const server = new FixtureHttpServer();

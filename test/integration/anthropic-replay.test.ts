@@ -13,7 +13,6 @@ import {
 import {
   fixtureText,
   frameChunksAsSse,
-  skipWithoutProviderFixtures,
 } from './support/provider-fixtures.js';
 
 const DIR = 'anthropic-messages';
@@ -99,7 +98,7 @@ function splitMessages(text: string): string[] {
   return messages.map((lines) => lines.join('\n'));
 }
 
-describe.skipIf(skipWithoutProviderFixtures())('Anthropic Messages replay over HTTP', () => {
+describe('Anthropic Messages replay over HTTP', () => {
   let server: FixtureHttpServer;
   let model: AnthropicChatModel;
 

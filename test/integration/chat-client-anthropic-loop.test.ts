@@ -8,7 +8,7 @@ import {
   sendEvents,
   sendJson,
 } from './support/fixture-http-server.js';
-import { fixtureText, skipWithoutProviderFixtures } from './support/provider-fixtures.js';
+import { fixtureText } from './support/provider-fixtures.js';
 
 // The whole ChatClient tool loop against real recorded provider traffic: the recorded
 // anthropic-sdk-python tool-runner transcripts (two HTTP calls each) are served over HTTP, the
@@ -35,7 +35,7 @@ function recordedMessages(entry: Transcript | undefined): unknown {
 const WEATHER_JSON =
   '{"location": "San Francisco, CA", "temperature": "68\\u00b0F", "condition": "Sunny"}';
 
-describe.skipIf(skipWithoutProviderFixtures())(
+describe(
   'ChatClient tool loop over recorded Anthropic traffic',
   () => {
     let server: FixtureHttpServer;

@@ -8,7 +8,6 @@ import { FixtureHttpServer, sendEvents, sendJson } from './support/fixture-http-
 import {
   fixtureText,
   frameChunksAsSse,
-  skipWithoutProviderFixtures,
 } from './support/provider-fixtures.js';
 
 const DIR = 'openai-chat-completions';
@@ -242,7 +241,7 @@ function expectAssembled(response: ChatResponse, expected: Expected): void {
   }
 }
 
-describe.skipIf(skipWithoutProviderFixtures())('OpenAI Chat Completions replay over HTTP', () => {
+describe('OpenAI Chat Completions replay over HTTP', () => {
   let server: FixtureHttpServer;
   let model: OpenAiChatModel;
 

@@ -7,7 +7,6 @@ import { assembleSse, reframeSse, splitAt } from '../support/assemble-sse.js';
 import {
   fixtureText,
   frameChunksAsSse,
-  skipWithoutProviderFixtures,
 } from './support/provider-fixtures.js';
 
 /** Every recorded stream of one adapter, as SSE text. */
@@ -49,7 +48,7 @@ const STREAMS = {
 
 const CASES_PER_ADAPTER = 10_000;
 
-describe.skipIf(skipWithoutProviderFixtures())(
+describe(
   'recorded streams split at random byte offsets',
   () => {
     describe.each(['openai', 'anthropic'] as const)('%s', (adapter) => {

@@ -7,7 +7,7 @@ import type { ToolCallDeltaEvent, TurnEvent } from '../../src/observability/inde
 import { OpenAiChatModel } from '../../src/openai/index.js';
 import { tool } from '../../src/tools/tool.js';
 import { FixtureHttpServer, sendEvents } from './support/fixture-http-server.js';
-import { fixtureText, skipWithoutProviderFixtures } from './support/provider-fixtures.js';
+import { fixtureText } from './support/provider-fixtures.js';
 
 // `.stream().events()` of a whole ChatClient turn against recorded provider streams served over
 // real HTTP: the provider's argument pieces reach the reader as tool-call-delta events, before
@@ -79,7 +79,7 @@ beforeEach(async () => {
 });
 afterEach(() => server.stop());
 
-describe.skipIf(skipWithoutProviderFixtures())('.stream().events() over recorded streams', () => {
+describe('.stream().events() over recorded streams', () => {
   it('OpenAI: two parallel calls arrive piece by piece, then run; the follow-up request is unchanged', async () => {
     const recorded = fixtureText(
       'openai-chat-completions/f82268f2fefd5cfbc7eeb59c297688be2f6ca0849a6e4f17851b517310841d9b.bin.txt',
