@@ -24,6 +24,12 @@ function sse(events: unknown[]): Uint8Array {
   return encoder.encode(events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join(''));
 }
 
+/** The types of the output items the first generation keeps, in order. */
+function itemTypes(response: ChatResponse): string[] {
+  const items = response.results[0]?.output.metadata?.responseItems;
+  return ((items ?? []) as { type: string }[]).map((item) => item.type);
+}
+
 async function assemble(bytes: Uint8Array) {
   return assembleSse([bytes], new OpenAiResponsesStreamAssembler());
 }
@@ -119,9 +125,7 @@ describe('OpenAiResponsesStreamAssembler over recorded streams', () => {
       for (const step of recordedSteps(file)) {
         const { response } = await assemble(step);
         const generation = response.results[0]!;
-        const types = (generation.output.metadata?.responseItems as { type: string }[]).map(
-          (item) => item.type,
-        );
+        const types = itemTypes(response);
         expect(types.filter((type) => type === 'function_call')).toHaveLength(
           generation.output.toolCalls.length,
         );
@@ -130,11 +134,7 @@ describe('OpenAiResponsesStreamAssembler over recorded streams', () => {
     }
     const [program] = recordedSteps('programmatic-tool-calling.1.chunks.txt');
     const { response } = await assemble(program!);
-    expect(
-      (response.results[0]?.output.metadata?.responseItems as { type: string }[]).map(
-        (item) => item.type,
-      ),
-    ).toEqual(['reasoning', 'program', 'function_call']);
+    expect(itemTypes(response)).toEqual(['reasoning', 'program', 'function_call']);
   });
 
   it('fails with the reported error of an error event (insufficient_quota: not retried)', async () => {
