@@ -10,10 +10,7 @@ import {
   sendEvents,
   sendJson,
 } from './support/fixture-http-server.js';
-import {
-  fixtureText,
-  frameChunksAsSse,
-} from './support/provider-fixtures.js';
+import { fixtureText, frameChunksAsSse } from './support/provider-fixtures.js';
 
 const DIR = 'anthropic-messages';
 const API_KEY = 'sk-ant-replay-test-key-0123456789';

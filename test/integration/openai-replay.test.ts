@@ -5,10 +5,7 @@ import { aggregateChatResponses, type ChatResponse, type Prompt } from '../../sr
 import { OpenAiChatModel } from '../../src/openai/index.js';
 import type { ToolCallback } from '../../src/tools/tool-callback.js';
 import { FixtureHttpServer, sendEvents, sendJson } from './support/fixture-http-server.js';
-import {
-  fixtureText,
-  frameChunksAsSse,
-} from './support/provider-fixtures.js';
+import { fixtureText, frameChunksAsSse } from './support/provider-fixtures.js';
 
 const DIR = 'openai-chat-completions';
 const API_KEY = 'sk-replay-test-key-0123456789';

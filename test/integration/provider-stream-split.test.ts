@@ -4,10 +4,7 @@ import { AnthropicStreamAssembler } from '../../src/anthropic/anthropic-stream-a
 import type { ChatResponse } from '../../src/model/index.js';
 import { OpenAiStreamAssembler } from '../../src/openai/openai-stream-assembler.js';
 import { assembleSse, reframeSse, splitAt } from '../support/assemble-sse.js';
-import {
-  fixtureText,
-  frameChunksAsSse,
-} from './support/provider-fixtures.js';
+import { fixtureText, frameChunksAsSse } from './support/provider-fixtures.js';
 
 /** Every recorded stream of one adapter, as SSE text. */
 const STREAMS = {
@@ -48,67 +45,64 @@ const STREAMS = {
 
 const CASES_PER_ADAPTER = 10_000;
 
-describe(
-  'recorded streams split at random byte offsets',
-  () => {
-    describe.each(['openai', 'anthropic'] as const)('%s', (adapter) => {
-      const create = () =>
-        adapter === 'openai' ? new OpenAiStreamAssembler() : new AnthropicStreamAssembler();
-      let streams: { bytes: Uint8Array; text: string; expected: ChatResponse }[] = [];
+describe('recorded streams split at random byte offsets', () => {
+  describe.each(['openai', 'anthropic'] as const)('%s', (adapter) => {
+    const create = () =>
+      adapter === 'openai' ? new OpenAiStreamAssembler() : new AnthropicStreamAssembler();
+    let streams: { bytes: Uint8Array; text: string; expected: ChatResponse }[] = [];
 
-      beforeAll(async () => {
-        streams = await Promise.all(
-          STREAMS[adapter].map(async ([file, framed]) => {
-            const raw = fixtureText(file);
-            const text =
-              framed === 'transcript'
-                ? (JSON.parse(raw) as { response: { body: string } }[])[1]!.response.body
-                : framed
-                  ? frameChunksAsSse(raw, adapter)
-                  : raw;
-            const bytes = new TextEncoder().encode(text);
-            return { bytes, text, expected: (await assembleSse([bytes], create())).response };
-          }),
-        );
-      });
-
-      it(`assemble exactly as the unsplit stream (${CASES_PER_ADAPTER} cases; UTF-8, data: lines, CRLF/LF, keep-alives)`, {
-        timeout: 90_000,
-      }, async () => {
-        if (adapter === 'anthropic') {
-          // The recorded "68°F" answer: its two-byte character is where a split matters most.
-          expect(streams.some(({ text }) => text.includes('°'))).toBe(true);
-        }
-        await fc.assert(
-          fc.asyncProperty(
-            fc.nat({ max: STREAMS[adapter].length - 1 }),
-            fc.boolean(),
-            fc.array(fc.nat({ max: 60 }), { maxLength: 4 }),
-            fc.oneof(
-              {
-                weight: 49,
-                arbitrary: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 40 }),
-              },
-              { weight: 1, arbitrary: fc.constant('every-byte' as const) },
-            ),
-            async (index, crlf, commentBefore, split) => {
-              const stream = streams[index]!;
-              const text =
-                crlf || commentBefore.length > 0
-                  ? reframeSse(stream.text, { crlf, commentBefore })
-                  : stream.text;
-              const bytes = text === stream.text ? stream.bytes : new TextEncoder().encode(text);
-              const offsets =
-                split === 'every-byte'
-                  ? Array.from({ length: Math.min(bytes.length, 2048) }, (_, offset) => offset)
-                  : split.map((fraction) => Math.floor(fraction * bytes.length));
-              const { response } = await assembleSse(splitAt(bytes, offsets), create());
-              expect(response).toEqual(stream.expected);
-            },
-          ),
-          { numRuns: CASES_PER_ADAPTER },
-        );
-      });
+    beforeAll(async () => {
+      streams = await Promise.all(
+        STREAMS[adapter].map(async ([file, framed]) => {
+          const raw = fixtureText(file);
+          const text =
+            framed === 'transcript'
+              ? (JSON.parse(raw) as { response: { body: string } }[])[1]!.response.body
+              : framed
+                ? frameChunksAsSse(raw, adapter)
+                : raw;
+          const bytes = new TextEncoder().encode(text);
+          return { bytes, text, expected: (await assembleSse([bytes], create())).response };
+        }),
+      );
     });
-  },
-);
+
+    it(`assemble exactly as the unsplit stream (${CASES_PER_ADAPTER} cases; UTF-8, data: lines, CRLF/LF, keep-alives)`, {
+      timeout: 90_000,
+    }, async () => {
+      if (adapter === 'anthropic') {
+        // The recorded "68°F" answer: its two-byte character is where a split matters most.
+        expect(streams.some(({ text }) => text.includes('°'))).toBe(true);
+      }
+      await fc.assert(
+        fc.asyncProperty(
+          fc.nat({ max: STREAMS[adapter].length - 1 }),
+          fc.boolean(),
+          fc.array(fc.nat({ max: 60 }), { maxLength: 4 }),
+          fc.oneof(
+            {
+              weight: 49,
+              arbitrary: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 40 }),
+            },
+            { weight: 1, arbitrary: fc.constant('every-byte' as const) },
+          ),
+          async (index, crlf, commentBefore, split) => {
+            const stream = streams[index]!;
+            const text =
+              crlf || commentBefore.length > 0
+                ? reframeSse(stream.text, { crlf, commentBefore })
+                : stream.text;
+            const bytes = text === stream.text ? stream.bytes : new TextEncoder().encode(text);
+            const offsets =
+              split === 'every-byte'
+                ? Array.from({ length: Math.min(bytes.length, 2048) }, (_, offset) => offset)
+                : split.map((fraction) => Math.floor(fraction * bytes.length));
+            const { response } = await assembleSse(splitAt(bytes, offsets), create());
+            expect(response).toEqual(stream.expected);
+          },
+        ),
+        { numRuns: CASES_PER_ADAPTER },
+      );
+    });
+  });
+});
