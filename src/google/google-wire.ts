@@ -20,7 +20,8 @@ export type GooglePart =
   | {
       functionResponse: {
         name: string;
-        response: { output: string } | { error: string };
+        /** The tool's result: its JSON value when it is JSON text, else the text. */
+        response: { output: unknown } | { error: unknown };
         id?: string;
       };
     }

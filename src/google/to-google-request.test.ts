@@ -161,6 +161,35 @@ describe('toGoogleContents', () => {
     ]);
   });
 
+  it('sends a JSON result as its value (a string result arrives as JSON text), other text as text', () => {
+    const { contents } = toGoogleContents([
+      {
+        role: 'assistant',
+        text: null,
+        toolCalls: [
+          { id: 'a', name: 'f', arguments: '{}' },
+          { id: 'b', name: 'g', arguments: '{}' },
+          { id: 'c', name: 'h', arguments: '{}' },
+        ],
+      },
+      {
+        role: 'tool',
+        responses: [
+          { id: 'a', name: 'f', responseData: '{"temp":68,"unit":"F"}' },
+          { id: 'b', name: 'g', responseData: '"Sunny"' },
+          { id: 'c', name: 'h', responseData: 'plain words' },
+        ],
+      },
+    ]);
+    expect(
+      contents[1]?.parts.map((part) => (part as { functionResponse: unknown }).functionResponse),
+    ).toEqual([
+      { name: 'f', response: { output: { temp: 68, unit: 'F' } } },
+      { name: 'g', response: { output: 'Sunny' } },
+      { name: 'h', response: { output: 'plain words' } },
+    ]);
+  });
+
   it('answers every call once, by name, in call order, and never sends two turns of one role in a row (property)', () => {
     fc.assert(
       fc.property(transcriptArbitrary, (messages: Message[]) => {

@@ -30,7 +30,8 @@ const THINKING_LEVELS = new Set(['MINIMAL', 'LOW', 'MEDIUM', 'HIGH']);
  * call's signature on its `functionCall` part; a message without that record (another provider's,
  * or edited since) becomes its text and its calls. Tool results become `functionResponse` parts
  * of a `user` turn, in the order of the calls they answer (Gemini pairs them by position and
- * name): `{ output }`, or `{ error }` for an error result, with the call's API id when it had one.
+ * name): `{ output }`, or `{ error }` for an error result (the result's JSON value, or its text),
+ * with the call's API id when it had one.
  * Consecutive turns of one role are joined.
  */
 export function toGoogleContents(messages: readonly Message[]): {
@@ -304,11 +305,23 @@ function functionResponses(message: ToolResponseMessage, calls: readonly ToolCal
     functionResponse: {
       name,
       response: response.isError
-        ? { error: response.responseData }
-        : { output: response.responseData },
+        ? { error: resultValue(response.responseData) }
+        : { output: resultValue(response.responseData) },
       ...(typeof id === 'string' && id !== '' ? { id } : {}),
     },
   }));
+}
+
+/**
+ * A tool result as `functionResponse.response` holds it: the JSON value its text spells (a tool's
+ * string result arrives as JSON text), else the text itself.
+ */
+function resultValue(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 function mediaPart(media: Media): GooglePart {
