@@ -397,9 +397,10 @@ function jsonErrorMessage(text: string): string | undefined {
   const error = record.error;
   if (typeof error === 'string') return error;
   if (typeof error === 'object' && error !== null) {
-    const { message, type } = error as Record<string, unknown>;
-    if (typeof message === 'string')
-      return typeof type === 'string' ? `${type}: ${message}` : message;
+    // OpenAI and Anthropic name the kind of error `type`; Google names it `status`.
+    const { message, type, status } = error as Record<string, unknown>;
+    const kind = typeof type === 'string' ? type : typeof status === 'string' ? status : undefined;
+    if (typeof message === 'string') return kind === undefined ? message : `${kind}: ${message}`;
   }
   if (typeof record.message === 'string') return record.message;
   return undefined;
