@@ -1,9 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  fixtureText,
-  frameChunksAsSse,
-} from '../../test/integration/support/provider-fixtures.js';
+import { fixtureText, frameChunksAsSse } from '../../test/integration/support/provider-fixtures.js';
 import { assembleSse, splitAt } from '../../test/support/assemble-sse.js';
 import { cutAtFractions } from '../../test/support/cut-at-fractions.js';
 import { expectDeltasMatchCalls, streamedCalls } from '../../test/support/streamed-tool-calls.js';
