@@ -31,9 +31,10 @@ import { toGoogleRequest } from './to-google-request.js';
 /**
  * The request options of a {@link GoogleChatModel} beyond the common `ChatOptions` (`model`,
  * `temperature`, `maxTokens`, `toolChoice`, `stop`, `responseFormat`): set them as its defaults
- * in the constructor, or per request in the prompt's options.
+ * in the constructor, or per request in the prompt's options. A type, not an interface, so a value
+ * of it passes as `ChatOptions` (`.options(…)`).
  */
-export interface GoogleChatOptions {
+export type GoogleChatOptions = {
   /** `generationConfig.thinkingConfig`; the three options below override its fields. */
   thinkingConfig?: GoogleThinkingConfig | undefined;
   /** Thinking tokens (Gemini 2.5): `0` turns thinking off, `-1` lets the model decide. */
@@ -50,7 +51,7 @@ export interface GoogleChatOptions {
   cachedContent?: string | undefined;
   /** Vertex AI: stream each call's arguments (`partialArgs`) instead of sending it whole. */
   streamFunctionCallArguments?: boolean | undefined;
-}
+};
 
 /** Options of a {@link GoogleChatModel}. */
 export interface GoogleChatModelOptions extends ProviderChatModelOptions, GoogleChatOptions {

@@ -28,9 +28,10 @@ import { toOpenAiResponsesRequest } from './to-openai-responses-request.js';
 /**
  * The request options of an {@link OpenAiResponsesChatModel} beyond the common `ChatOptions`
  * (`model`, `temperature`, `maxTokens`, `toolChoice`): set them as its defaults in the
- * constructor, or per request in the prompt's options.
+ * constructor, or per request in the prompt's options. A type, not an interface, so a value of it
+ * passes as `ChatOptions` (`.options(…)`).
  */
-export interface OpenAiResponsesOptions {
+export type OpenAiResponsesOptions = {
   /** `reasoning.effort` of a reasoning model. */
   reasoningEffort?: 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | undefined;
   /** `reasoning.summary`: ask for a summary of the reasoning (kept as `metadata.reasoningContent`). */
@@ -59,7 +60,7 @@ export interface OpenAiResponsesOptions {
   verbosity?: 'low' | 'medium' | 'high' | undefined;
   /** `top_p`. */
   topP?: number | undefined;
-}
+};
 
 /** Options of an {@link OpenAiResponsesChatModel}. */
 export interface OpenAiResponsesChatModelOptions
