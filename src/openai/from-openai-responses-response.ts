@@ -1,4 +1,3 @@
-import type { ChatModelError } from '../errors/index.js';
 import { fallbackToolCallId } from '../internal/fallback-tool-call-id.js';
 import { ProviderErrors } from '../internal/provider-errors.js';
 import { isRecord, WireReader } from '../internal/wire-reader.js';
@@ -9,6 +8,7 @@ import {
   FinishReason,
   type Usage,
 } from '../model/index.js';
+import { openAiReportedError } from './from-openai-response.js';
 import type { ResponsesItemRecord, ResponsesReasoningItem } from './openai-responses-wire.js';
 
 /**
@@ -240,28 +240,6 @@ export function responsesResponseMetadata(response: Record<string, unknown>): Ch
   return metadata;
 }
 
-/** The error an `error` event, an `error` object in a 200 body or a failed response stands for. */
-export function responsesReportedError(
-  error: unknown,
-  errors: ProviderErrors,
-  where: 'response' | 'stream',
-): ChatModelError {
-  const record = isRecord(error) ? error : {};
-  const code =
-    typeof record.code === 'string'
-      ? record.code
-      : typeof record.type === 'string'
-        ? record.type
-        : 'error';
-  const message =
-    typeof record.message === 'string' ? record.message : 'the provider reported an error';
-  return errors.create({
-    message: `${errors.provider} ${where} reported an error`,
-    detail: `${code}: ${message}`,
-    retryable: /server_error|rate_limit|overloaded|timeout|unavailable/i.test(code),
-  });
-}
-
 /**
  * Converts a non-streamed Responses API body to a {@link ChatResponse}: one generation whose text
  * is the messages' text, whose tool calls are the `function_call` items (ids from `call_id`), and
@@ -276,10 +254,10 @@ export function fromOpenAiResponsesResponse(
   const read = new WireReader(errors);
   const response = read.object(body, 'the body');
   if (response.error !== undefined && response.error !== null) {
-    throw responsesReportedError(response.error, errors, 'response');
+    throw openAiReportedError(response.error, errors, 'response');
   }
   const status = read.optionalString(response.status, 'status');
-  if (status === 'failed') throw responsesReportedError(undefined, errors, 'response');
+  if (status === 'failed') throw openAiReportedError(undefined, errors, 'response');
   const incomplete = read.optionalObject(response.incomplete_details, 'incomplete_details');
   const reason = read.optionalString(incomplete?.reason, 'incomplete_details.reason');
   const output = read.optionalArray(response.output, 'output') ?? [];

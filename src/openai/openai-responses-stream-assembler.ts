@@ -11,6 +11,7 @@ import type {
   Generation,
   ToolCallDelta,
 } from '../model/index.js';
+import { openAiReportedError } from './from-openai-response.js';
 import {
   type FinishedResponsesItem,
   MAX_RESPONSES_OUTPUT_ITEMS,
@@ -18,7 +19,6 @@ import {
   readResponsesItem,
   responsesFinishReason,
   responsesMessageMetadata,
-  responsesReportedError,
   responsesResponseMetadata,
   responsesToolCall,
 } from './from-openai-responses-response.js';
@@ -170,10 +170,16 @@ export class OpenAiResponsesStreamAssembler implements StreamConverter<ChatRespo
       }
       case 'response.failed': {
         const response = this.read.optionalObject(payload.response, `${type}.response`) ?? {};
-        throw responsesReportedError(response.error, this.errors, 'stream');
+        throw openAiReportedError(response.error, this.errors, 'stream');
       }
       case 'error':
-        throw responsesReportedError(payload.error ?? payload, this.errors, 'stream');
+        // The error is nested in `error`, or (as the API documents the event) its fields are the
+        // event's own.
+        throw openAiReportedError(
+          payload.error ?? { code: payload.code, message: payload.message },
+          this.errors,
+          'stream',
+        );
       case undefined:
         throw this.errors.malformed('a stream event has no type');
       default:
