@@ -88,15 +88,6 @@ export interface ResponsesRequest {
   [extra: string]: unknown;
 }
 
-/** A usage object of a response. */
-export interface ResponsesWireUsage {
-  input_tokens?: number;
-  output_tokens?: number;
-  total_tokens?: number;
-  input_tokens_details?: { cached_tokens?: number } | null;
-  output_tokens_details?: { reasoning_tokens?: number } | null;
-}
-
 /**
  * How one output item of a response is kept on the assistant message (`metadata.responseItems`,
  * in output order), so the next request sends the same items back in the same order: reasoning
