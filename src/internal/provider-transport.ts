@@ -2,7 +2,12 @@ import { AbortError, ChatModelError, InvalidArgumentError } from '../errors/inde
 import { AttemptClock } from './attempt-clock.js';
 import type { ProviderErrors } from './provider-errors.js';
 import { BodyTooLargeError, cappedByteChunks, readCappedText } from './read-capped-body.js';
-import { type RetryDelayOptions, retryDelayMs, serverRetryDelayMs } from './retry-delay.js';
+import {
+  type RetryDelayOptions,
+  retryDelayMs,
+  retryInfoDelayMs,
+  serverRetryDelayMs,
+} from './retry-delay.js';
 import {
   EventTooLargeError,
   parseServerSentEvents,
@@ -280,7 +285,7 @@ export class ProviderTransport {
       status: response.status,
       retryable,
     });
-    const serverDelay = serverRetryDelayMs(response.headers);
+    const serverDelay = serverRetryDelayMs(response.headers) ?? retryInfoDelayMs(text);
     if (serverDelay !== undefined) serverDelays.set(error, serverDelay);
     return error;
   }

@@ -12,6 +12,7 @@ import {
   sendEvents,
   sendJson,
 } from './support/fixture-http-server.js';
+import { fixtureText } from './support/provider-fixtures.js';
 
 const API_KEY = 'sk-fault-test-SECRET-0123456789abcdef';
 const prompt: Prompt = { messages: [userMessage('Hi')], options: {} };
@@ -706,6 +707,40 @@ describe.each(['openai', 'anthropic', 'openai-responses', 'google'] as const)(
     });
   },
 );
+
+describe('Gemini-specific faults', () => {
+  let server: FixtureHttpServer;
+  beforeEach(async () => {
+    server = new FixtureHttpServer();
+    await server.start();
+  });
+  afterEach(() => server.stop());
+
+  it('retries a 429 after the RetryInfo delay of its body (the recorded body, its 34.4s made 0.3s)', async () => {
+    const body = fixtureText('google-gemini/google-429-retry-info.json').replace(
+      '"34.4s"',
+      '"0.3s"',
+    );
+    const gemini = PROVIDERS.google;
+    server.reply(sendJson(body, 429), sendJson(gemini.body));
+    const started = performance.now();
+    const response = await gemini
+      .create(server.baseUrl, { retryDelay: { initialMs: 0 } })
+      .call(prompt);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(280);
+    expect(response.results[0]?.output.text).toBe('Hello there');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('names the status of the error body: RESOURCE_EXHAUSTED', async () => {
+    server.reply(sendJson(fixtureText('google-gemini/google-429-retry-info.json'), 429));
+    const error = await failure(
+      PROVIDERS.google.create(server.baseUrl, { maxRetries: 0 }).call(prompt),
+    );
+    expect(error).toMatchObject({ status: 429, retryable: true });
+    expect(error.message).toContain('RESOURCE_EXHAUSTED: You exceeded your current quota');
+  });
+});
 
 describe('Responses-specific faults', () => {
   let server: FixtureHttpServer;
