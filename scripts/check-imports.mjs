@@ -51,6 +51,7 @@ const rules = {
   },
   openai: { may: ['messages', 'model', 'tools'] },
   anthropic: { may: ['messages', 'model', 'tools'] },
+  google: { may: ['messages', 'model', 'tools'] },
   testing: { may: ['messages', 'model', 'tools'] },
   otel: { may: ['messages', 'model', 'observability'] },
   trace: { may: ['messages', 'model', 'observability'] },

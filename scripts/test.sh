@@ -40,7 +40,7 @@ fi
 [ -x /usr/bin/chromium ] ||
   missing+=("chromium, for the trace page's browser test: sudo apt-get install --no-upgrade chromium")
 [ -d ../shared/data ] ||
-  missing+=("recorded transcripts and retrieval data sets (../shared/data): their tests skip")
+  missing+=("retrieval data sets (../shared/data): their tests skip")
 
 report=''
 stop_started_services() {

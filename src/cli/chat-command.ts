@@ -32,10 +32,12 @@ Options:
                           repeatable, later files win. MCP servers configured there are offered.
   --tools <module>        A JavaScript module exporting tools (tool() callbacks, objects with
                           @tool methods, or a default array of them); repeatable.
-  --model <id>            A model id: openai:<model>, anthropic:<model>, or "scripted".
-                          Default: toolloop.model from the config, else OpenAI when
-                          OPENAI_API_KEY or OPENAI_BASE_URL is set, else Anthropic when
-                          ANTHROPIC_API_KEY is set.
+  --model <id>            A model id: openai:<model> (Chat Completions),
+                          openai-responses:<model> (the Responses API), anthropic:<model>,
+                          google:<model> (Gemini), or "scripted". Default: toolloop.model
+                          from the config, else OpenAI when OPENAI_API_KEY or OPENAI_BASE_URL
+                          is set, else Anthropic when ANTHROPIC_API_KEY is set, else Gemini
+                          when GEMINI_API_KEY or GOOGLE_API_KEY is set.
   --script <file>         With --model scripted: a JSON array of responses to play, e.g.
                           [{"toolCalls":[{"name":"getWeather","arguments":{"city":"Paris"}}]},
                            {"text":"It is sunny in Paris."}]
@@ -74,6 +76,7 @@ export function defaultChatMemoryPath(env: NodeJS.ProcessEnv = process.env): str
 function modelFromEnvironment(env: NodeJS.ProcessEnv): string | undefined {
   if (env.OPENAI_API_KEY || env.OPENAI_BASE_URL) return 'openai';
   if (env.ANTHROPIC_API_KEY || env.ANTHROPIC_BASE_URL) return 'anthropic';
+  if (env.GEMINI_API_KEY || env.GOOGLE_API_KEY || env.GOOGLE_GEMINI_BASE_URL) return 'google';
   return undefined;
 }
 
@@ -139,7 +142,7 @@ export async function chatCommand(args: readonly string[], io: CliOutput): Promi
     const fromEnvironment = modelFromEnvironment(process.env);
     if (fromEnvironment === undefined) {
       throw new UsageError(
-        'no model: pass --model <provider:model>, set toolloop.model in a config file, set OPENAI_API_KEY or OPENAI_BASE_URL (or ANTHROPIC_API_KEY), or use --model scripted --script <file>',
+        'no model: pass --model <provider:model>, set toolloop.model in a config file, set OPENAI_API_KEY or OPENAI_BASE_URL (or ANTHROPIC_API_KEY, or GEMINI_API_KEY), or use --model scripted --script <file>',
         CHAT_HELP,
       );
     }

@@ -14,8 +14,10 @@ tools exposed over Streamable HTTP, local and MCP tools together) and the trace 
 demo turns (written to a new toolloop-demo-* folder in the system's temporary directory; the
 path is printed). It shows what
 "npm start" shows in a clone of the repository. Without configuration a scripted model plays
-the model's part; with OPENAI_API_KEY or OPENAI_BASE_URL (and OPENAI_MODEL) set, a real
-OpenAI-compatible model does.
+the model's part; a real model does when the environment names one: TOOLLOOP_MODEL (a model
+id such as openai-responses:gpt-5-mini or google:gemini-2.5-flash), else OPENAI_API_KEY or
+OPENAI_BASE_URL (and OPENAI_MODEL) for an OpenAI-compatible model, else GEMINI_API_KEY or
+GOOGLE_API_KEY for Gemini.
 
 Needs the optional packages zod and better-sqlite3; the MCP scenarios also need
 @modelcontextprotocol/sdk (without it they are skipped, with a line saying so).

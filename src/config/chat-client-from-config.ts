@@ -39,7 +39,10 @@ import { turnEventFileAppender } from './turn-event-file-appender.js';
 export interface ChatClientFromConfigOptions {
   /** Use this model instead of the one the config names. */
   chatModel?: ChatModel;
-  /** Resolves `toolloop.model`; default a new {@link ChatModelRegistry} (openai, anthropic). */
+  /**
+   * Resolves `toolloop.model`; default a new {@link ChatModelRegistry} (openai, openai-responses,
+   * anthropic, google).
+   */
   registry?: ChatModelRegistry;
   /** The environment the provider reads `OPENAI_*` / `ANTHROPIC_*` from; default `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
@@ -169,6 +172,14 @@ export async function chatClientFromConfig(
   }
 }
 
+/** Providers Spring AI's `spring.ai.model.chat` names otherwise than toolloop's registry. */
+const SPRING_PROVIDER_NAMES: Readonly<Record<string, string>> = { 'google-genai': 'google' };
+/**
+ * Providers that take another provider's settings under their own: the Responses API model
+ * connects with `spring.ai.openai.*` unless `toolloop.providers.openai-responses.*` says otherwise.
+ */
+const SETTINGS_FROM: Readonly<Record<string, string>> = { 'openai-responses': 'openai' };
+
 async function modelFromConfig(
   config: ToolloopConfig,
   options: ChatClientFromConfigOptions,
@@ -180,9 +191,14 @@ async function modelFromConfig(
     );
   }
   const registry = options.registry ?? new ChatModelRegistry();
-  const provider = id.split(':')[0]!.trim().toLowerCase();
-  const settings = config.providers[provider] ?? {};
-  return registry.create(id, { ...settings, ...(options.env ? { env: options.env } : {}) });
+  const named = config.model === undefined ? (SPRING_PROVIDER_NAMES[id] ?? id) : id;
+  const provider = named.split(':')[0]!.trim().toLowerCase();
+  const inherited = SETTINGS_FROM[provider];
+  const settings = {
+    ...(inherited === undefined ? {} : config.providers[inherited]),
+    ...config.providers[provider],
+  };
+  return registry.create(named, { ...settings, ...(options.env ? { env: options.env } : {}) });
 }
 
 function managerFromConfig(

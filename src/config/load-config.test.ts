@@ -320,6 +320,33 @@ describe('loadConfig', () => {
     });
   });
 
+  it("reads Spring AI's Google GenAI keys, from a file and from the environment, as the google provider", async () => {
+    const path = file(
+      'google.properties',
+      [
+        'spring.ai.model.chat=google-genai',
+        'spring.ai.google.genai.chat.options.model=gemini-2.5-flash',
+        'spring.ai.google.genai.chat.options.max-output-tokens=2048',
+        'spring.ai.google.genai.chat.options.temperature=0.4',
+      ].join('\n'),
+    );
+    const config = await loadConfig({
+      files: [path],
+      env: { SPRING_AI_GOOGLE_GENAI_API_KEY: 'AIza-from-env' },
+    });
+    expect(config.chatProvider).toBe('google-genai');
+    expect(config.providers.google).toEqual({
+      apiKey: 'AIza-from-env',
+      model: 'gemini-2.5-flash',
+      maxTokens: 2048,
+      temperature: 0.4,
+    });
+    const typo = await problemsOf(
+      loadConfig({ env: { SPRING_AI_GOOGLE_GENAI_CHAT_OPTIONS_TOPKK: '3' } }),
+    );
+    expect(typo.problems[0]?.problem).toMatch(/^names no toolloop property/);
+  });
+
   it('maps no two properties to one environment variable name', () => {
     const names = CONFIG_PROPERTIES.map((p) => p.key.replace(/[.-]/g, '').toUpperCase());
     expect(new Set(names).size).toBe(names.length);

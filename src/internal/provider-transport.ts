@@ -3,7 +3,12 @@ import { AttemptClock } from './attempt-clock.js';
 import { delay } from './long-timeout.js';
 import { type ProviderErrors, requestTarget } from './provider-errors.js';
 import { BodyTooLargeError, cappedByteChunks, readCappedText } from './read-capped-body.js';
-import { type RetryDelayOptions, retryDelayMs, serverRetryDelayMs } from './retry-delay.js';
+import {
+  type RetryDelayOptions,
+  retryDelayMs,
+  retryInfoDelayMs,
+  serverRetryDelayMs,
+} from './retry-delay.js';
 import {
   EventTooLargeError,
   parseServerSentEvents,
@@ -281,7 +286,7 @@ export class ProviderTransport {
       status: response.status,
       retryable,
     });
-    const serverDelay = serverRetryDelayMs(response.headers);
+    const serverDelay = serverRetryDelayMs(response.headers) ?? retryInfoDelayMs(text);
     if (serverDelay !== undefined) serverDelays.set(error, serverDelay);
     return error;
   }
@@ -404,9 +409,10 @@ function jsonErrorMessage(text: string): string | undefined {
   const error = record.error;
   if (typeof error === 'string') return error;
   if (typeof error === 'object' && error !== null) {
-    const { message, type } = error as Record<string, unknown>;
-    if (typeof message === 'string')
-      return typeof type === 'string' ? `${type}: ${message}` : message;
+    // OpenAI and Anthropic name the kind of error `type`; Google names it `status`.
+    const { message, type, status } = error as Record<string, unknown>;
+    const kind = typeof type === 'string' ? type : typeof status === 'string' ? status : undefined;
+    if (typeof message === 'string') return kind === undefined ? message : `${kind}: ${message}`;
   }
   if (typeof record.message === 'string') return record.message;
   return undefined;

@@ -70,8 +70,9 @@ export const publicValues: Readonly<Record<string, readonly string[]>> = {
   ],
   'toolloop/testing': ['ScriptedChatModel', 'streamedResponse', 'textResponse', 'toolCallResponse'],
   'toolloop/embeddings': ['OpenAiCompatibleEmbeddingModel'],
-  'toolloop/openai': ['OpenAiChatModel'],
+  'toolloop/openai': ['OpenAiChatModel', 'OpenAiResponsesChatModel'],
   'toolloop/anthropic': ['AnthropicChatModel'],
+  'toolloop/google': ['GoogleChatModel'],
   'toolloop/memory/sqlite': ['SqliteChatMemoryRepository', 'SqliteToolEmbeddingCache'],
   'toolloop/memory/redis': ['RedisChatMemoryRepository', 'RedisToolEmbeddingCache'],
   'toolloop/memory/postgres': [
