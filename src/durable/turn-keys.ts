@@ -1,0 +1,13 @@
+// The names a durable turn is known by in the engine, shared by the worker (which writes them)
+// and the client (which reads them): changing one strands the turns already running.
+
+/** The workflow every durable turn runs as. */
+export const TURN_WORKFLOW_NAME = 'toolloop.turn';
+/** The stream of a turn's events (`DurableTurnEvent`). */
+export const TURN_EVENTS_STREAM = 'toolloop.events';
+/** The event holding the approval a turn waits for (or `null`), and the topic decisions come on. */
+export const APPROVAL_KEY = 'toolloop.approval';
+/** The event holding the unknown outcome a turn asks about (or `null`), and its answers' topic. */
+export const UNKNOWN_OUTCOME_KEY = 'toolloop.unknown-outcome';
+/** The step recording the code version a turn started with. */
+export const VERSION_STEP = 'toolloop.version';
