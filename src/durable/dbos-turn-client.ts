@@ -22,6 +22,8 @@ export interface DbosTurnClientOptions {
   applicationName?: string;
   /** The workers' queue name. Default `'toolloop-turns'`. */
   queueName?: string;
+  /** How long {@link DbosTurnClient.create} waits for PostgreSQL to answer. Default 10 000 ms. */
+  connectTimeoutMs?: number;
 }
 
 /**
@@ -48,15 +50,20 @@ export class DbosTurnClient {
       throw new InvalidArgumentError('systemDatabaseUrl must be a PostgreSQL connection URL');
     }
     const url = options.systemDatabaseUrl;
-    let client: DBOSClient;
+    let client: DBOSClient | undefined;
     try {
       client = await DBOSClient.create({
         systemDatabaseUrl: url,
         applicationName: options.applicationName ?? 'toolloop',
       });
-      // Creating the client does not connect yet: one read proves the database answers.
-      await client.listWorkflows({ workflowIDs: [''], loadInput: false, loadOutput: false });
+      // Creating the client does not connect yet: one read proves the database answers. DBOS
+      // retries a read while the database is unreachable, so the wait has a limit of its own.
+      await withinTimeout(
+        client.listWorkflows({ workflowIDs: [''], loadInput: false, loadOutput: false }),
+        options.connectTimeoutMs ?? 10_000,
+      );
     } catch (error) {
+      await client?.destroy().catch(() => {});
       const reason = withoutCredentials(
         error instanceof Error ? error.message : String(error),
         url,
@@ -156,6 +163,19 @@ export class DbosTurnClient {
   /** Disconnects. */
   async close(): Promise<void> {
     await this.#client.destroy();
+  }
+}
+
+/** `promise`, or a rejection once `ms` have passed without it settling. */
+async function withinTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -296,12 +296,11 @@ export class DbosTurnWorker {
   async #stop(waitForTurnsMs?: number): Promise<void> {
     try {
       await this.#client?.close();
-      if (DBOS.isInitialized()) {
-        await DBOS.shutdown({
-          deregister: true,
-          ...(waitForTurnsMs === undefined ? {} : { workflowCompletionTimeoutMS: waitForTurnsMs }),
-        });
-      }
+      // Also after a launch that failed: it leaves the registry marked as launched.
+      await DBOS.shutdown({
+        deregister: true,
+        ...(waitForTurnsMs === undefined ? {} : { workflowCompletionTimeoutMS: waitForTurnsMs }),
+      });
     } finally {
       this.#client = undefined;
       this.#version = undefined;

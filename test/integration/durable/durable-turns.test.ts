@@ -35,7 +35,7 @@ const lookup = tool({
   description: 'Finds an order',
   inputSchema: { type: 'object', properties: { id: { type: 'number' } }, required: ['id'] },
   readOnly: true,
-  execute: (input: { id: number }, context: ToolContext) => {
+  execute: (input, context: ToolContext) => {
     runs.push({ tool: 'lookup_order', idempotencyKey: context.idempotencyKey, input });
     return `order ${input.id}: 2 books, 30 EUR`;
   },
@@ -45,7 +45,7 @@ const refund = tool({
   name: 'refund',
   description: 'Refunds an order',
   inputSchema: { type: 'object', properties: { id: { type: 'number' } }, required: ['id'] },
-  execute: (input: { id: number }, context: ToolContext) => {
+  execute: (input, context: ToolContext) => {
     runs.push({ tool: 'refund', idempotencyKey: context.idempotencyKey, input });
     return `refunded order ${input.id}`;
   },
@@ -72,7 +72,7 @@ const transfer = tool({
     required: ['to', 'amount'],
   },
   needsApproval: true,
-  execute: (input: { to: string; amount: number }, context: ToolContext) => {
+  execute: (input, context: ToolContext) => {
     runs.push({ tool: 'transfer', idempotencyKey: context.idempotencyKey, input });
     return `sent ${input.amount} to ${input.to}`;
   },
@@ -83,7 +83,7 @@ const weather = tool({
   description: 'Current weather of a city',
   inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
   returnDirect: true,
-  execute: (input: { city: string }) => `Sunny in ${input.city}`,
+  execute: (input) => `Sunny in ${input.city}`,
 });
 
 /** Tools the search agent finds by searching: only their descriptions differ much. */
