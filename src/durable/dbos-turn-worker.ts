@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DBOS, type DLogger } from '@dbos-inc/dbos-sdk';
+import { migrateSystemDatabase } from '@dbos-inc/dbos-sdk/internal/system_database';
+import { GlobalLogger } from '@dbos-inc/dbos-sdk/internal/telemetry/logs';
 import { canonicalJson } from '../approval/index.js';
 import {
   type ChatClient,
@@ -66,6 +68,12 @@ export interface DbosTurnWorkerOptions {
   onProblem?: (problem: DurableTurnError) => void;
   /** DBOS's own log lines at this level and above go to the console. Default `'warn'`. */
   logLevel?: 'debug' | 'info' | 'warn' | 'error';
+  /**
+   * Create and update the system tables on launch (default `true`). Workers that start together
+   * on a new database should not all do it: run {@link DbosTurnWorker.prepareDatabase} once (a
+   * deploy step) and start them with `false`.
+   */
+  migrate?: boolean;
 }
 
 /** Options of one agent of a worker. */
@@ -155,6 +163,23 @@ export class DbosTurnWorker {
   }
 
   /**
+   * Creates the system database and its tables, or brings them up to date, without starting a
+   * worker: the deploy step before several workers start at once.
+   * @throws DurableTurnError `'database-unreachable'` when PostgreSQL cannot be reached.
+   */
+  static async prepareDatabase(systemDatabaseUrl: string): Promise<void> {
+    try {
+      // DBOS.migrate logs to the console; this is the same migration with a logger of ours.
+      await migrateSystemDatabase(
+        systemDatabaseUrl,
+        new GlobalLogger(undefined, { logger: quietLogger() }),
+      );
+    } catch (error) {
+      throw isConnectionFailure(error) ? unreachable(systemDatabaseUrl, error) : error;
+    }
+  }
+
+  /**
    * Registers an agent: turns started under `name` run with `client` (its model, tools, advisors
    * and defaults). Every worker must register the same agents, before {@link launch}.
    * @throws IllegalStateError after launch; InvalidArgumentError for a name already taken.
@@ -216,18 +241,29 @@ export class DbosTurnWorker {
     const version = options.version ?? this.#derivedVersion();
     launched = this;
     try {
-      DBOS.setConfig({
-        name: this.#applicationName,
-        systemDatabaseUrl: options.systemDatabaseUrl,
-        applicationVersion: engineVersion(this.#applicationName, version),
-        ...(options.workerId === undefined ? {} : { executorID: options.workerId }),
-        logger: this.#logger(options.logLevel ?? 'warn'),
-      });
-      DBOS.registerWorkflow(runTurnWorkflow, { name: TURN_WORKFLOW_NAME });
-      try {
-        await DBOS.launch();
-      } catch (error) {
-        throw unreachable(options.systemDatabaseUrl, error);
+      for (let attempt = 1; ; attempt++) {
+        DBOS.setConfig({
+          name: this.#applicationName,
+          systemDatabaseUrl: options.systemDatabaseUrl,
+          applicationVersion: engineVersion(this.#applicationName, version),
+          ...(options.workerId === undefined ? {} : { executorID: options.workerId }),
+          logger: this.#logger(options.logLevel ?? 'warn'),
+          ...(options.migrate === false ? { runMigrations: false } : {}),
+        });
+        DBOS.registerWorkflow(runTurnWorkflow, { name: TURN_WORKFLOW_NAME });
+        try {
+          await DBOS.launch();
+          break;
+        } catch (error) {
+          // A failed launch leaves the registry marked as launched.
+          await DBOS.shutdown({ deregister: true }).catch(() => {});
+          // Workers started together on a new database all create its tables; one wins.
+          if (attempt < 5 && isConcurrentMigration(error)) {
+            await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+            continue;
+          }
+          throw isConnectionFailure(error) ? unreachable(options.systemDatabaseUrl, error) : error;
+        }
       }
       const queue = options.queue ?? {};
       await DBOS.registerQueue(this.#queueName, {
@@ -498,9 +534,41 @@ function unreachable(url: string, error: unknown): DurableTurnError {
   const reason = withoutCredentials(error instanceof Error ? error.message : String(error), url);
   return new DurableTurnError({
     problem: 'database-unreachable',
-    message: `PostgreSQL at ${describeDatabase(url)} cannot be reached${isConnectionFailure(error) ? '' : ' or refused the worker'}: ${reason}. Start it or check systemDatabaseUrl; no turn was started or recovered.`,
+    message: `PostgreSQL at ${describeDatabase(url)} cannot be reached: ${reason}. Start it or check systemDatabaseUrl; no turn was started or recovered.`,
     cause: error,
   });
+}
+
+/** A logger for DBOS's migration: its progress lines dropped, its warnings and errors shown. */
+function quietLogger(): DLogger {
+  return {
+    debug: () => {},
+    info: () => {},
+    warn: (entry) => console.warn(`[dbos] ${String(entry)}`),
+    error: (entry) =>
+      console.error(`[dbos] ${entry instanceof Error ? entry.message : String(entry)}`),
+  };
+}
+
+/**
+ * PostgreSQL's codes for a statement that lost against a concurrent one: a unique key taken at
+ * the same moment, a deadlock, a serialization failure.
+ */
+const CONCURRENT_CODES = new Set(['23505', '40P01', '40001']);
+
+/**
+ * Whether a launch failed because another worker was creating the same system tables at that
+ * moment (DBOS's migrations are not safe to run concurrently): then a new attempt succeeds.
+ */
+function isConcurrentMigration(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Object && depth < 5; depth++) {
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && CONCURRENT_CODES.has(code)) return true;
+    if (code === 'XX000' && String(message).includes('concurrently')) return true;
+    const inner = current as { cause?: unknown; error?: unknown };
+    current = inner.cause ?? inner.error;
+  }
+  return false;
 }
 
 function checkPolicy(value: unknown, name: string): void {
