@@ -79,7 +79,9 @@ export interface DurableToolCallStep {
   readonly round: number;
   readonly toolCallId: string;
   readonly toolName: string;
-  /** The tool's `metadata.idempotent`: it may be run again when its outcome is unknown. */
+  /** The call's argument text, as the tool receives it (for engines that dispatch calls as data). */
+  readonly arguments: string;
+  /** The tool is `idempotent` or `readOnly` (its metadata): run again when its outcome is unknown. */
   readonly idempotent: boolean;
   /** 1 for the first run; a retry the caller asked for after an unknown outcome counts up. */
   readonly attempt: number;

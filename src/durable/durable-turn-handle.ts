@@ -1,4 +1,3 @@
-import type { DBOSClient } from '@dbos-inc/dbos-sdk';
 import type { ChatResponse, PendingToolApproval } from '../index.js';
 import { DurableTurnError } from './durable-turn-error.js';
 import type { DurableTurnEvent, DurableTurnEventEntry } from './durable-turn-event.js';
@@ -14,6 +13,26 @@ export interface DurableApprovalWait {
   readonly refusal?: string;
 }
 
+/**
+ * What a handle needs of the engine's client (DBOS's `DBOSClient` has it); named here so the
+ * handle's declarations do not depend on the engine's.
+ */
+export interface TurnEngineClient {
+  getWorkflow(workflowID: string): Promise<{ readonly status: string } | undefined>;
+  retrieveWorkflow<T>(workflowID: string): { getResult(): Promise<T> };
+  getEvent<T>(
+    workflowID: string,
+    key: string,
+    options: { timeoutSeconds: number; pollingIntervalMs: number },
+  ): Promise<T | null>;
+  readStream<T>(
+    workflowID: string,
+    key: string,
+    options: { offset: number },
+  ): AsyncGenerator<T, void, unknown>;
+  cancelWorkflow(workflowID: string): Promise<void>;
+}
+
 /** How often a handle looks at a turn's status while it waits for the turn to end. */
 const POLL_MS = 100;
 
@@ -25,10 +44,10 @@ const POLL_MS = 100;
 export class DurableTurnHandle {
   /** The turn's id (the workflow id; `PendingToolApproval.turnId` of its approvals). */
   readonly turnId: string;
-  readonly #client: DBOSClient;
+  readonly #client: TurnEngineClient;
 
   /** Made by `DbosTurnClient.start` and `DbosTurnClient.turn`. */
-  constructor(client: DBOSClient, turnId: string) {
+  constructor(client: TurnEngineClient, turnId: string) {
     this.#client = client;
     this.turnId = turnId;
   }

@@ -16,10 +16,10 @@ export {
 } from './dbos-turn-worker.js';
 export { DurableTurnError, type DurableTurnProblem } from './durable-turn-error.js';
 export type { DurableTurnEvent, DurableTurnEventEntry } from './durable-turn-event.js';
-export {
-  type DurableApprovalWait,
+export type {
+  DurableApprovalWait,
   DurableTurnHandle,
-  type DurableTurnStatus,
+  DurableTurnStatus,
 } from './durable-turn-handle.js';
 export type { DurableTurnInput } from './durable-turn-input.js';
 export type {

@@ -94,6 +94,7 @@ function stepOf(plan: PlannedToolCall, round: number, attempt: number): DurableT
     round,
     toolCallId: plan.call.id,
     toolName: plan.call.name,
+    arguments: plan.input,
     idempotent: metadata?.idempotent === true || metadata?.readOnly === true,
     attempt,
   };
