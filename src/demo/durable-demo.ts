@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import type { DbosTurnClient, DurableTurnError } from '../durable/index.js';
 
 /** What the durable-turn scenario showed. */
 export interface DurableDemoResult {
@@ -103,21 +104,23 @@ export async function runDurableDemo(
     log(DURABLE_DEMO_NEEDS_DBOS);
     return undefined;
   }
-  const { DbosTurnClient, DbosTurnWorker } = await import('../durable/index.js');
+  // Loaded only here: the rest of the demo runs without the optional peer.
+  const durable = await import('../durable/index.js');
   const systemDatabase = new URL(databaseUrl);
   systemDatabase.pathname = '/toolloop_durable_demo';
   const url = systemDatabase.toString();
   try {
-    await DbosTurnWorker.prepareDatabase(url);
+    await durable.DbosTurnWorker.prepareDatabase(url);
   } catch (error) {
-    log(`Durable turns scenario skipped: ${(error as Error).message}`);
+    // A DurableTurnError ('database-unreachable') names the server, never its credentials.
+    log(`Durable turns scenario skipped: ${(error as DurableTurnError).message}`);
     return undefined;
   }
   const directory = mkdtempSync(join(tmpdir(), 'toolloop-durable-demo-'));
   const env = { DEMO_DATABASE_URL: url, DEMO_LEDGER: join(directory, 'ledger.jsonl') };
   const first = new DemoWorker({ ...env, DEMO_WORKER_ID: 'demo-worker-1' });
   let second: DemoWorker | undefined;
-  const client = await DbosTurnClient.create({ systemDatabaseUrl: url });
+  const client: DbosTurnClient = await durable.DbosTurnClient.create({ systemDatabaseUrl: url });
   try {
     await first.line((line) => line === 'READY');
     log(`worker 1 (pid ${first.pid}) runs turns from the queue`);
