@@ -1,7 +1,8 @@
 import type { ChatClientRequest, ChatClientResponse, DurableSteps } from '../advisors/index.js';
 import type { PendingToolApproval } from '../approval/index.js';
 import { ToolloopError } from '../errors/index.js';
-import type { Generation } from '../model/index.js';
+import type { AssistantMessage } from '../messages/index.js';
+import { type ChatResponse, FinishReason, type Generation } from '../model/index.js';
 import { runToolRound } from './run-tool-round.js';
 import { StreamRound } from './stream-round.js';
 import { resumedBatch, type TurnApproval } from './tool-loop-approval.js';
@@ -87,12 +88,18 @@ export async function emitMadeChunk(
   }
 }
 
+/** What checking one set of decisions came to, as a step records it. */
+type DecisionCheck =
+  | { readonly assistant: AssistantMessage; readonly denied: readonly [string, string][] }
+  | { readonly refusal: string };
+
 /**
  * A durable turn's approval ending, which is no ending: the turn waits in the engine for the
  * decisions (sent from any process), checks them as a resume would, and runs the batch with
  * them. Decisions that a resume would refuse (a wrong hash, a missing decision, an invalid edit)
- * are refused back to the sender and the turn waits again. Returns the generations that end the
- * turn, as `runToolRound` does.
+ * are refused back to the sender and the turn waits again. The check is a step of its own, so a
+ * recovered turn does not check again what it accepted (a resume's check may use up the state's
+ * single-use token). Returns the generations that end the turn, as `runToolRound` does.
  */
 export async function runBatchAfterApproval(
   hooks: ToolLoopHooks,
@@ -102,17 +109,41 @@ export async function runBatchAfterApproval(
 ): Promise<Generation[] | undefined> {
   const durable = state.durable as DurableSteps;
   let refusal: string | undefined;
-  for (;;) {
+  for (let attempt = 1; ; attempt++) {
     const decisions = await durable.waitForApproval(pending, refusal);
     const approval: TurnApproval = { ...state.approval, resume: { state: pending, decisions } };
-    let resumed: Awaited<ReturnType<typeof resumedBatch>>;
-    try {
-      resumed = await resumedBatch(approval, state.options, state.history, roundRequest.context);
-    } catch (error) {
-      if (!(ToolloopError.isInstance(error) && error.code === 'TOOL_APPROVAL_REFUSED')) throw error;
-      refusal = error.message;
+    const check = await durable.runStep(
+      `approval-decision:${state.iteration}:${attempt}`,
+      async (): Promise<DecisionCheck> => {
+        try {
+          const resumed = await resumedBatch(
+            approval,
+            state.options,
+            state.history,
+            roundRequest.context,
+          );
+          const generation = (resumed.response.chatResponse as ChatResponse)
+            .results[0] as Generation;
+          return { assistant: generation.output, denied: [...resumed.denied] };
+        } catch (error) {
+          if (!(ToolloopError.isInstance(error) && error.code === 'TOOL_APPROVAL_REFUSED')) {
+            throw error;
+          }
+          return { refusal: error.message };
+        }
+      },
+    );
+    if ('refusal' in check) {
+      refusal = check.refusal;
       continue;
     }
-    return runToolRound(hooks, state, roundRequest, resumed.response, resumed.denied);
+    const response: ChatClientResponse = {
+      chatResponse: {
+        results: [{ output: check.assistant, metadata: { finishReason: FinishReason.TOOL_CALLS } }],
+        metadata: {},
+      },
+      context: roundRequest.context,
+    };
+    return runToolRound(hooks, state, roundRequest, response, new Map(check.denied));
   }
 }
