@@ -9,8 +9,8 @@ import { check, count, fmt, progress, table } from './lib/harness.js';
  * with their id. The harness and the worker are test/integration/fixtures/durable-crash/.
  */
 
-const RUNS = count(240, 4);
-const LANES = count(4, 2);
+const RUNS = count(240, 2);
+const LANES = count(4, 1);
 
 interface CrashTotals {
   runs: number;
