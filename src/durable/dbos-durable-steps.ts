@@ -7,7 +7,12 @@ import type {
 } from '../advisors/index.js';
 import type { ChatResponse } from '../index.js';
 import type { DurableTurnEvent } from './durable-turn-event.js';
-import { APPROVAL_KEY, TURN_EVENTS_STREAM, UNKNOWN_OUTCOME_KEY } from './turn-keys.js';
+import {
+  APPROVAL_KEY,
+  TURN_EVENTS_STREAM,
+  UNKNOWN_OUTCOME_KEY,
+  unknownOutcomeTopic,
+} from './turn-keys.js';
 import {
   readUnknownOutcomeAnswer,
   type UnknownOutcomePolicy,
@@ -98,16 +103,11 @@ export class DbosDurableSteps implements DurableSteps {
     await DBOS.setEvent(UNKNOWN_OUTCOME_KEY, question);
     await this.#event({ type: 'outcome-unknown', question });
     for (;;) {
-      const message = await DBOS.recv<UnknownOutcomeMessage>(UNKNOWN_OUTCOME_KEY, {
-        timeoutSeconds: WAIT_SECONDS,
-      });
-      if (
-        message === null ||
-        message.round !== step.round ||
-        message.toolCallId !== step.toolCallId
-      ) {
-        continue;
-      }
+      const message = await DBOS.recv<UnknownOutcomeMessage>(
+        unknownOutcomeTopic(step.round, step.toolCallId),
+        { timeoutSeconds: WAIT_SECONDS },
+      );
+      if (message === null) continue;
       const answer = readUnknownOutcomeAnswer(message.answer);
       if (answer === undefined) continue;
       await DBOS.setEvent(UNKNOWN_OUTCOME_KEY, null);

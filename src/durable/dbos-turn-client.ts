@@ -11,7 +11,7 @@ import { describeDatabase, withoutCredentials } from './describe-database.js';
 import { DurableTurnError } from './durable-turn-error.js';
 import { DurableTurnHandle } from './durable-turn-handle.js';
 import { type DurableTurnInput, storedTurnInput } from './durable-turn-input.js';
-import { APPROVAL_KEY, TURN_WORKFLOW_NAME, UNKNOWN_OUTCOME_KEY } from './turn-keys.js';
+import { APPROVAL_KEY, TURN_WORKFLOW_NAME, unknownOutcomeTopic } from './turn-keys.js';
 import type { UnknownOutcomeAnswer, UnknownOutcomeQuestion } from './unknown-outcome.js';
 
 /** Options of {@link DbosTurnClient.create}. */
@@ -155,7 +155,7 @@ export class DbosTurnClient {
     await this.#client.send(
       turnId,
       message,
-      UNKNOWN_OUTCOME_KEY,
+      unknownOutcomeTopic(question.round, question.toolCallId),
       messageKey(turnId, 'outcome', message),
     );
   }

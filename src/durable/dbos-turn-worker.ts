@@ -107,6 +107,8 @@ const PROBLEM_REPEAT_MS = 10_000;
 
 /** The worker launched in this process: DBOS is one per process, and so is a worker. */
 let launched: DbosTurnWorker | undefined;
+/** The launched worker's turn runner, which the workflow calls (see {@link runTurnWorkflow}). */
+let runLaunchedTurn: ((input: StoredTurnInput) => Promise<ChatResponse | null>) | undefined;
 
 /**
  * Runs toolloop turns as DBOS workflows, so a turn outlives its process: each model call and each
@@ -240,6 +242,7 @@ export class DbosTurnWorker {
     const options = this.#options;
     const version = options.version ?? this.#derivedVersion();
     launched = this;
+    runLaunchedTurn = (input) => this.#runTurn(input);
     try {
       for (let attempt = 1; ; attempt++) {
         DBOS.setConfig({
@@ -340,12 +343,15 @@ export class DbosTurnWorker {
     } finally {
       this.#client = undefined;
       this.#version = undefined;
-      if (launched === this) launched = undefined;
+      if (launched === this) {
+        launched = undefined;
+        runLaunchedTurn = undefined;
+      }
     }
   }
 
-  /** The workflow of one turn: see {@link runTurnWorkflow}. */
-  async runTurn(input: StoredTurnInput): Promise<ChatResponse | null> {
+  /** The workflow of one turn (see {@link runTurnWorkflow}): the agent's request, durably. */
+  async #runTurn(input: StoredTurnInput): Promise<ChatResponse | null> {
     const turnId = DBOS.workflowID as string;
     const agent = this.#agents.get(input.agent);
     if (agent === undefined) {
@@ -477,12 +483,12 @@ export class DbosTurnWorker {
   }
 }
 
-/** The workflow DBOS runs (and recovers) for every turn: the launched worker's {@link DbosTurnWorker.runTurn}. */
+/** The workflow DBOS runs (and recovers) for every turn: the launched worker's turn runner. */
 async function runTurnWorkflow(input: StoredTurnInput): Promise<ChatResponse | null> {
-  const worker = launched;
-  if (worker === undefined)
+  if (runLaunchedTurn === undefined) {
     throw new IllegalStateError('No DbosTurnWorker is launched in this process');
-  return worker.runTurn(input);
+  }
+  return runLaunchedTurn(input);
 }
 
 /** The request of a turn: the agent's client with the turn's input. */

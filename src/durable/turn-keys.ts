@@ -7,7 +7,15 @@ export const TURN_WORKFLOW_NAME = 'toolloop.turn';
 export const TURN_EVENTS_STREAM = 'toolloop.events';
 /** The event holding the approval a turn waits for (or `null`), and the topic decisions come on. */
 export const APPROVAL_KEY = 'toolloop.approval';
-/** The event holding the unknown outcome a turn asks about (or `null`), and its answers' topic. */
+/** The event holding the unknown outcome a turn asks about (or `null`). */
 export const UNKNOWN_OUTCOME_KEY = 'toolloop.unknown-outcome';
+
+/**
+ * The topic answers about one call come on: one per call, so an answer sent early for another call
+ * waits for its own question instead of being taken by this one's.
+ */
+export function unknownOutcomeTopic(round: number, toolCallId: string): string {
+  return `${UNKNOWN_OUTCOME_KEY}:${round}:${toolCallId}`;
+}
 /** The step recording the code version a turn started with. */
 export const VERSION_STEP = 'toolloop.version';
