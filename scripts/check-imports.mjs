@@ -55,6 +55,7 @@ const rules = {
   testing: { may: ['messages', 'model', 'tools'] },
   otel: { may: ['messages', 'model', 'observability'] },
   trace: { may: ['messages', 'model', 'observability'] },
+  durable: { may: ['index.ts', 'advisors', 'approval', 'tools'] },
   mcp: { may: ['index.ts', 'messages', 'model', 'tools'] },
   config: { may: ['*'] },
   cli: { may: ['*'] },

@@ -4,6 +4,7 @@
 import type { ChatModel } from '../index.js';
 import { runApprovalDemo } from './approval-demo.js';
 import { runAugmentationDemo } from './augmentation-demo.js';
+import { runDurableDemo } from './durable-demo.js';
 import {
   MCP_SDK_MISSING,
   type McpDemoFiles,
@@ -98,6 +99,11 @@ export const DEMO_SCENARIOS: readonly DemoScenario[] = [
   {
     title: 'Approval gate: a destructive tool waits for a human',
     run: ({ real, log }) => runApprovalDemo(real, log),
+  },
+  {
+    title:
+      'Durable turns: a worker killed mid-turn, another worker finishes it (DBOS on PostgreSQL)',
+    run: ({ log }) => runDurableDemo(log),
   },
   {
     title: 'MCP: consume a server started as a child process (toolloop mcp serve)',

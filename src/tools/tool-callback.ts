@@ -87,6 +87,13 @@ export interface ToolContext<Ctx extends object = ToolContextMap> {
    * abort the call (no caller signal and no timeout).
    */
   readonly signal?: AbortSignal;
+  /**
+   * In a durable turn (`toolloop/durable`), a key that is the same every time this call runs: the
+   * durable execution's id, the loop round and the call id. A tool with an effect outside the
+   * process (a payment, an email) passes it to its API as the idempotency key, so a run repeated
+   * after a crash has no second effect. `undefined` outside a durable turn.
+   */
+  readonly idempotencyKey?: string;
 }
 
 /** What the caller of {@link ToolCallback.call} knows about the input beyond its text. */

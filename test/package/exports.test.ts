@@ -17,11 +17,13 @@ const allSubpaths = Object.keys(manifest.exports)
   .map((key) => (key === '.' ? 'toolloop' : `toolloop/${key.slice(2)}`));
 const mcpSdk = '@modelcontextprotocol/sdk';
 const otelApi = '@opentelemetry/api';
+const dbos = '@dbos-inc/dbos-sdk';
 /** Entry points that import their optional peer at load time, with that peer. */
 const peerSubpaths: Record<string, string> = {
   'toolloop/mcp': mcpSdk,
   'toolloop/mcp/server': mcpSdk,
   'toolloop/otel': otelApi,
+  'toolloop/durable': dbos,
 };
 const subpaths = allSubpaths.filter((specifier) => !(specifier in peerSubpaths));
 const peerVersion = (name: string) =>
@@ -217,7 +219,11 @@ describe('the packed package', () => {
   it('imports the peer-needing entry points, with exactly their public names, once the peers are installed', () => {
     installIntoConsumer(
       consumer,
-      [`${mcpSdk}@${peerVersion(mcpSdk)}`, `${otelApi}@${peerVersion(otelApi)}`],
+      [
+        `${mcpSdk}@${peerVersion(mcpSdk)}`,
+        `${otelApi}@${peerVersion(otelApi)}`,
+        `${dbos}@${peerVersion(dbos)}`,
+      ],
       ['--no-save'],
     );
     for (const specifier of Object.keys(peerSubpaths)) {

@@ -97,6 +97,7 @@ export const publicValues: Readonly<Record<string, readonly string[]>> = {
     'loadConfig',
     'mcpToolsFromConfig',
   ],
+  'toolloop/durable': ['DbosTurnClient', 'DbosTurnWorker', 'DurableTurnError'],
   'toolloop/trace': [
     'TurnEventRecorder',
     'parseTurnEventRecording',
