@@ -88,7 +88,34 @@ describe('HybridToolIndex', () => {
           indexes: [new RegexToolIndex()],
           lexicalIndex: new RegexToolIndex(),
         }),
-    ).toThrow('lexicalIndex and embeddingCache go with an embeddingModel');
+    ).toThrow('lexicalIndex, embeddingCache and queryClauses go with an embeddingModel');
+    expect(
+      () => new HybridToolIndex({ indexes: [new RegexToolIndex()], queryClauses: false }),
+    ).toThrow('lexicalIndex, embeddingCache and queryClauses go with an embeddingModel');
+  });
+
+  it('embeds each clause of a request on its semantic side, unless queryClauses is false', async () => {
+    const query = 'What is the weather in Paris tomorrow, and then book a table for two';
+    for (const [queryClauses, texts] of [
+      [undefined, [query, 'What is the weather in Paris tomorrow', 'book a table for two']],
+      [false, [query]],
+    ] as const) {
+      const batches: string[][] = [];
+      const hashing = new HashingEmbeddingModel();
+      const hybrid = new HybridToolIndex({
+        embeddingModel: {
+          embed: (batch) => {
+            batches.push([...batch]);
+            return hashing.embed(batch);
+          },
+        },
+        ...(queryClauses === undefined ? {} : { queryClauses }),
+      });
+      await hybrid.indexTools('s', tools);
+      const found = names(await hybrid.search({ sessionId: 's', query }));
+      expect(found.slice(0, 2).sort()).toEqual(['bookTable', 'getWeather']);
+      expect(batches.at(-1)).toEqual(texts);
+    }
   });
 
   it('builds the lexical + vector pair from an embedding model and finds by both', async () => {

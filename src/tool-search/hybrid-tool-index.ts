@@ -25,6 +25,11 @@ export interface HybridToolIndexOptions {
   /** With `embeddingModel`: the lexical side. Default `new LexicalToolIndex()`. */
   readonly lexicalIndex?: ToolIndex;
   /**
+   * With `embeddingModel`: the semantic side also embeds each clause of a request that asks for
+   * several things, and scores a tool by its best clause (see `VectorToolIndex`). Default `true`.
+   */
+  readonly queryClauses?: boolean;
+  /**
    * The indexes to fuse, best-understood first, e.g.
    * `[new LexicalToolIndex(), new VectorToolIndex({ embeddingModel })]`. Give this or
    * `embeddingModel`.
@@ -380,8 +385,14 @@ function hybridIndexes(options: HybridToolIndexOptions): readonly ToolIndex[] {
     throw new InvalidArgumentError('give either an embeddingModel or indexes');
   }
   if (hasIndexes) {
-    if (options.lexicalIndex !== undefined || options.embeddingCache !== undefined) {
-      throw new InvalidArgumentError('lexicalIndex and embeddingCache go with an embeddingModel');
+    if (
+      options.lexicalIndex !== undefined ||
+      options.embeddingCache !== undefined ||
+      options.queryClauses !== undefined
+    ) {
+      throw new InvalidArgumentError(
+        'lexicalIndex, embeddingCache and queryClauses go with an embeddingModel',
+      );
     }
     if (options.indexes?.length === 0) {
       throw new InvalidArgumentError('at least one index is required');
@@ -394,6 +405,7 @@ function hybridIndexes(options: HybridToolIndexOptions): readonly ToolIndex[] {
       embeddingModel: options.embeddingModel as EmbeddingModel,
       similarityThreshold: -1,
       ...(options.embeddingCache === undefined ? {} : { embeddingCache: options.embeddingCache }),
+      ...(options.queryClauses === undefined ? {} : { queryClauses: options.queryClauses }),
     }),
   ];
 }

@@ -179,6 +179,59 @@ describe('VectorToolIndex', () => {
     expect(failing.size('s')).toBe(0);
   });
 
+  it('scores a tool by its best clause: a two-part request finds the tool of each part', async () => {
+    // The request's words lean to the forecast; "email it" alone would lose to a rain tool.
+    const library = [
+      ref(
+        'get_forecast',
+        'Weather forecast: temperature, rain and wind for a city over the next days',
+      ),
+      ref('send_email', 'Send an email to a recipient'),
+      ref('city_guide', 'Things to do in a city: museums, restaurants, sights for the next days'),
+      ref('rain_alerts', 'Subscribe to rain and wind alerts'),
+    ];
+    const query =
+      'What will the temperature, rain and wind be in Lyon over the next days, and then email it to my boss';
+    const model = new RecordingEmbeddingModel();
+    const index = new VectorToolIndex({ embeddingModel: model, similarityThreshold: -1 });
+    await index.indexTools('s', library);
+    const found = names(await index.search({ sessionId: 's', query }));
+    expect(found.slice(0, 2)).toEqual(['get_forecast', 'send_email']);
+    // One embed call: the request and its two clauses.
+    expect(model.batches.at(-1)).toEqual([
+      query,
+      'What will the temperature, rain and wind be in Lyon over the next days',
+      'email it to my boss',
+    ]);
+
+    const wholeOnly = new VectorToolIndex({
+      embeddingModel: model,
+      similarityThreshold: -1,
+      queryClauses: false,
+    });
+    await wholeOnly.indexTools('s', library);
+    const whole = names(await wholeOnly.search({ sessionId: 's', query }));
+    expect(whole.slice(0, 2)).not.toContain('send_email');
+    expect(model.batches.at(-1)).toEqual([query]);
+  });
+
+  it('rejects a model that returns the wrong number of vectors for a query', async () => {
+    let calls = 0;
+    const index = new VectorToolIndex({
+      embeddingModel: {
+        embed: async (texts) => {
+          calls++;
+          const vectors = await new HashingEmbeddingModel().embed(texts);
+          return calls === 1 ? vectors : vectors.slice(0, 1);
+        },
+      },
+    });
+    await index.indexTools('s', tools);
+    await expect(
+      index.search({ sessionId: 's', query: 'check the weather and then send an email to Ann' }),
+    ).rejects.toThrow('returned 1 vectors for 3 texts');
+  });
+
   it('rejects a model that returns the wrong number of vectors', async () => {
     const index = new VectorToolIndex({ embeddingModel: { embed: async () => [] } });
     await expect(index.indexTools('s', tools)).rejects.toThrow('returned 0 vectors for 3 texts');

@@ -8,6 +8,7 @@ import { IllegalStateError, InvalidArgumentError } from '../errors/index.js';
 import { errorTypeName } from '../tool-calling/tool-execution-exception-processor.js';
 import { describeError } from '../tool-calling/tool-loop-events.js';
 import { categoryMatcher } from './category-filter.js';
+import { requestClauses } from './request-clauses.js';
 import { runWithTimeout } from './run-with-timeout.js';
 import type { IndexToolsOptions, ToolIndex } from './tool-index.js';
 import type { ToolReference, ToolSearchRequest, ToolSearchResponse } from './tool-reference.js';
@@ -43,6 +44,14 @@ export interface VectorToolIndexOptions {
    * (its own timeouts) and lets this one end the work it no longer waits for.
    */
   readonly timeoutMs?: number;
+  /**
+   * Also embed each clause of a request that asks for several things ("look up the invoice and
+   * then pay it"), in the same `embed` call, and score a tool by its best similarity to the whole
+   * request or any clause: one vector for the whole request drifts to one of its needs. Default
+   * `true`. Clauses are found by sentence ends and English conjunctions; a request with one
+   * clause embeds only itself.
+   */
+  readonly queryClauses?: boolean;
 }
 
 /** Only this many characters of a query are embedded. */
@@ -57,7 +66,8 @@ interface VectorEntry {
  * Cosine similarity between the query's embedding and each tool's (name, description and
  * parameter text), from any {@link EmbeddingModel}. Finds paraphrases that share no word with the
  * tool ("vacation days left" → a PTO-balance tool) when the model knows the language; it is only
- * as good as its embeddings.
+ * as good as its embeddings. A request that asks for several things is embedded whole and clause
+ * by clause (one `embed` call), and each tool scores its best similarity (`queryClauses`).
  *
  * Each tool text is embedded once per process (a memory cache by text hash, shared by sessions)
  * and, with an `embeddingCache`, once per fleet; concurrent indexing calls that need the same text
@@ -74,6 +84,7 @@ export class VectorToolIndex implements ToolIndex {
   readonly #store: ToolEmbeddingCache | undefined;
   readonly #memoryCacheSize: number;
   readonly #timeoutMs: number;
+  readonly #queryClauses: boolean;
   /** Tool vectors by key, least recently used first. */
   readonly #memory = new Map<string, Float32Array>();
   /** Embeddings in progress by key; each settles `undefined` when its embedding failed. */
@@ -119,6 +130,7 @@ export class VectorToolIndex implements ToolIndex {
       throw new InvalidArgumentError('timeoutMs must be a positive number');
     }
     this.#timeoutMs = timeoutMs;
+    this.#queryClauses = options.queryClauses ?? true;
   }
 
   /** Embeds texts with the model, aborting the call after `timeoutMs`. */
@@ -316,13 +328,22 @@ export class VectorToolIndex implements ToolIndex {
     const toolReferences: ToolReference[] = [];
     let categoryFilterApplied = false;
     if (session !== undefined && session.size > 0 && !isBlank(request.query)) {
-      const embedded = await this.#embed(
-        [request.query.slice(0, MAX_QUERY_LENGTH)],
-        request.signal,
-      );
-      const first = Array.isArray(embedded) ? embedded[0] : undefined;
-      if (first === undefined) throw new IllegalStateError('embedding model returned no vector');
-      const query = unitVector(first);
+      const texts = [
+        request.query,
+        ...(this.#queryClauses ? requestClauses(request.query) : []),
+      ].map((text) => text.slice(0, MAX_QUERY_LENGTH));
+      const embedded = await this.#embed(texts, request.signal);
+      if (!Array.isArray(embedded) || embedded.length !== texts.length) {
+        throw new IllegalStateError(
+          `embedding model returned ${Array.isArray(embedded) ? embedded.length : 'no'} vectors for ${texts.length} texts`,
+        );
+      }
+      const queries = embedded.map((vector) => {
+        if (!Array.isArray(vector)) {
+          throw new IllegalStateError('embedding model returned a vector that is not an array');
+        }
+        return unitVector(vector);
+      });
       const entries = [...session.values()];
       const inCategory = categoryMatcher(
         entries.map((entry) => entry.reference),
@@ -332,7 +353,8 @@ export class VectorToolIndex implements ToolIndex {
       const scored: ToolReference[] = [];
       for (const entry of entries) {
         if (inCategory !== undefined && !inCategory(entry.reference)) continue;
-        const similarity = dot(query, entry.vector);
+        let similarity = -Infinity;
+        for (const query of queries) similarity = Math.max(similarity, dot(query, entry.vector));
         if (similarity >= this.#threshold)
           scored.push({ ...entry.reference, relevanceScore: similarity });
       }
