@@ -5,7 +5,7 @@ import { Bm25ToolIndex } from './bm25-tool-index.js';
 import { HybridToolIndex } from './hybrid-tool-index.js';
 import { LexicalToolIndex } from './lexical-tool-index.js';
 import { RegexToolIndex } from './regex-tool-index.js';
-import type { ToolReference } from './tool-reference.js';
+import type { ToolReference, ToolSearchRequest } from './tool-reference.js';
 import type { ToolSearchFallback } from './tool-search-fallback.js';
 import { VectorToolIndex } from './vector-tool-index.js';
 
@@ -130,6 +130,24 @@ describe('HybridToolIndex', () => {
     expect(model.calls).toBe(2);
   });
 
+  it('takes 100 candidates from each index by default, or the results asked for if more', async () => {
+    const asked: (number | undefined)[] = [];
+    class RecordingBm25 extends Bm25ToolIndex {
+      override search(request: ToolSearchRequest) {
+        asked.push(request.maxResults);
+        return super.search(request);
+      }
+    }
+    const hybrid = new HybridToolIndex({ indexes: [new RecordingBm25()] });
+    await hybrid.indexTools('s', tools);
+    await hybrid.search({ sessionId: 's', query: 'weather' });
+    await hybrid.search({ sessionId: 's', query: 'weather', maxResults: 150 });
+    const few = new HybridToolIndex({ indexes: [new RecordingBm25()], candidates: 20 });
+    await few.indexTools('s', tools);
+    await few.search({ sessionId: 's', query: 'weather' });
+    expect(asked).toEqual([100, 150, 20]);
+  });
+
   it('fuses scores: Σ weight × score / the index best score, by default', async () => {
     const bm25 = new Bm25ToolIndex();
     const vector = new VectorToolIndex({
@@ -141,8 +159,8 @@ describe('HybridToolIndex', () => {
     const request = { sessionId: 's', query: 'latest price of a company stock' };
     const expected = new Map<string, number>();
     for (const [weight, response] of [
-      [1, bm25.search({ ...request, maxResults: 50 })],
-      [0.5, await vector.search({ ...request, maxResults: 50 })],
+      [1, bm25.search({ ...request, maxResults: 100 })],
+      [0.5, await vector.search({ ...request, maxResults: 100 })],
     ] as const) {
       const best = response.toolReferences[0]?.relevanceScore ?? 0;
       for (const reference of response.toolReferences) {
