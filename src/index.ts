@@ -127,6 +127,7 @@ export {
   type ToolSearchRequest,
   type ToolSearchResponse,
   ToolSearchToolCallingAdvisor,
+  toolSearchText,
   toolSearchTool,
   VectorToolIndex,
 } from './tool-search/index.js';

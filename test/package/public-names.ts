@@ -65,6 +65,7 @@ export const publicValues: Readonly<Record<string, readonly string[]>> = {
     'toolCallbacksFrom',
     'toolResponse',
     'toolResponseMessage',
+    'toolSearchText',
     'toolSearchTool',
     'userMessage',
   ],
