@@ -7,10 +7,12 @@ import {
   ErrorCode,
   type Implementation,
   McpError,
+  PaginatedResultSchema,
   type ServerCapabilities,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AbortError, InvalidArgumentError, isAbortError } from '../index.js';
+import { redactCredentials } from '../internal/redact-credentials.js';
 import { createMcpTransport } from './create-mcp-transport.js';
 import {
   type McpConnectionConfig,
@@ -175,7 +177,10 @@ export class McpClient {
 
   /**
    * The server's tools, every page, listed once and cached until `tools/list_changed` or a new
-   * connection. Throws {@link McpLimitError} for a list over the caps.
+   * connection. Throws {@link McpLimitError} for a list over the caps. The entries are as the
+   * server listed them (each has a string `name`; an entry without one is left out with a
+   * warning): one malformed tool does not fail the list, and `McpToolCallbackProvider` checks
+   * each tool before offering it.
    */
   async listTools(options: { signal?: AbortSignal } = {}): Promise<Tool[]> {
     if (this.#tools === undefined) {
@@ -449,11 +454,29 @@ export class McpClient {
     let size = 0;
     let cursor: string | undefined;
     do {
-      const page = await session.client.listTools(cursor === undefined ? undefined : { cursor }, {
-        timeout: this.#requestTimeoutMs,
-      });
-      for (const tool of page.tools) tools.push(tool);
-      size += JSON.stringify(page.tools).length;
+      // Listed leniently: one malformed tool must not cost the server its other tools. The
+      // entries are checked one by one by McpToolCallbackProvider (and left out with a warning).
+      const page = await session.client.request(
+        { method: 'tools/list', ...(cursor === undefined ? {} : { params: { cursor } }) },
+        PaginatedResultSchema,
+        { timeout: this.#requestTimeoutMs },
+      );
+      const listed = (page as { tools?: unknown }).tools;
+      if (!Array.isArray(listed)) {
+        throw new Error('tools/list answered without a tools array');
+      }
+      for (const entry of listed) {
+        const chars = jsonLength(entry);
+        if (!isNamed(entry) || chars === undefined) {
+          process.emitWarning(
+            `MCP server '${this.name}' listed ${isNamed(entry) ? `a tool '${entry.name}' that cannot be serialised` : 'a tool without a name'}; it was left out`,
+            'McpToolWarning',
+          );
+          continue;
+        }
+        tools.push(entry as Tool);
+        size += chars;
+      }
       if (tools.length > this.#maxTools) {
         throw this.#listLimit('tool-count', this.#maxTools, tools.length, 'tools');
       }
@@ -498,6 +521,23 @@ async function retire(session: Session): Promise<void> {
   await session.client.close().catch(() => {});
 }
 
+function isNamed(entry: unknown): entry is { name: string } {
+  return (
+    typeof entry === 'object' &&
+    entry !== null &&
+    typeof (entry as { name?: unknown }).name === 'string'
+  );
+}
+
+/** The length of an entry's JSON, or `undefined` when it has none (nested past the stack). */
+function jsonLength(entry: unknown): number | undefined {
+  try {
+    return JSON.stringify(entry)?.length ?? 0;
+  } catch {
+    return undefined;
+  }
+}
+
 function isMcpFailure(error: unknown): boolean {
   return (
     error instanceof McpConnectionError ||
@@ -514,8 +554,9 @@ function isNetworkFailure(error: unknown): boolean {
   return error instanceof TypeError && /fetch failed|terminated|network/i.test(error.message);
 }
 
+/** An error's message for ours; a URL's credentials in it (fetch errors quote URLs) are redacted. */
 function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return redactCredentials(error instanceof Error ? error.message : String(error));
 }
 
 function positive(value: number | undefined, fallback: number, what: string): number {
