@@ -76,8 +76,9 @@ describe('patterns of untrusted schemas (MCP servers, hand-built callbacks)', ()
   });
 
   it('bounds the work of many strings in one argument, not only of one string', () => {
+    // Strings that match: a backtracking engine is fast on them too, so only the budget stops this.
     const schema = freshSchema('^(a|aa)+$', 'items');
-    const many = Array.from({ length: 100 }, () => failingRun(9_000));
+    const many = Array.from({ length: 100 }, () => 'a'.repeat(9_000));
     const started = performance.now();
     const issues = validateJsonSchema(schema, { text: many });
     expect(performance.now() - started).toBeLessThan(50);
