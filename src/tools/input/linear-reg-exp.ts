@@ -4,15 +4,19 @@ import type { RE2JS as RE2JSClass, RE2Set as RE2SetClass } from 're2js';
 /**
  * Work one argument check may spend on `pattern` checks: each test of a string of `n` UTF-16
  * units against a pattern compiled to `k` instructions costs `(n + 1) × k`. The engine's worst
- * case (its DFA thrashing, then its NFA) measured up to 70 ns per unit, cold, on a shared 2-core
- * machine (`bench/pattern-check.ts`); the common DFA path costs about 1 ns. So one argument check
- * blocks for well under 10 ms: about 11,000 characters against `^(a+)+$` (9 instructions),
- * 16,000 against `^[A-Za-z0-9+/=]*$`, 5,000 against an e-mail pattern.
+ * case (its DFA thrashing, then its NFA) measured 50–100 ns per unit, cold, on a shared 2-core
+ * machine (`bench/pattern-check.ts`: at most about 6 ms added per check); the common DFA path
+ * costs about 1 ns. The budget allows about 11,000 characters against `^(a+)+$` (9
+ * instructions), 16,000 against `^[A-Za-z0-9+/=]*$`, 5,000 against an e-mail pattern.
  */
 export const PATTERN_CHECK_BUDGET = 100_000;
 
-/** DFA cache of one pattern; a smaller cache gives up on a thrashing pattern sooner. */
-const DFA_MEMORY_BYTES = 256 * 1024;
+/**
+ * DFA cache of one pattern. Small on purpose: a pattern whose DFA thrashes (each character a new
+ * state, each state costing its whole program) gives up for the NFA sooner, which bounds the
+ * cost per character and instruction; patterns with few states (nearly all) fit many times over.
+ */
+const DFA_MEMORY_BYTES = 64 * 1024;
 
 /** Thrown by a linear pattern test when the current argument check has spent its budget. */
 export class PatternBudgetExceeded extends Error {
