@@ -50,6 +50,18 @@ export const slow = tool({
     });
   }),
 });
+export const waitLong = tool({
+  name: 'waitLong',
+  description: 'Waits for its signal (the default timeout)',
+  inputSchema: { type: 'object', properties: { tag: { type: 'string' } }, required: ['tag'] },
+  execute: ({ tag }, context) => new Promise((_resolve, reject) => {
+    record('started ' + tag);
+    context.signal.addEventListener('abort', () => {
+      record('aborted ' + tag + ': ' + context.signal.reason.message);
+      reject(context.signal.reason);
+    });
+  }),
+});
 export const deleteAll = tool({
   name: 'deleteAll',
   description: 'Deletes everything',
@@ -148,6 +160,20 @@ describe('toolloop mcp serve over stdio', () => {
     } finally {
       await client.close();
     }
+  }, 60_000);
+
+  it('aborts a running tool when the client disconnects (stdin closes)', async () => {
+    writeFileSync(ledger, '');
+    const { client } = await stdioClient();
+    const pending = client
+      .callTool({ name: 'waitLong', arguments: { tag: 'orphan' } })
+      .catch((error: unknown) => error);
+    await expect.poll(ledgerLines).toContain('started orphan');
+    await client.close();
+    await pending;
+    await expect
+      .poll(ledgerLines)
+      .toContain('aborted orphan: The MCP client cancelled the call or went away');
   }, 60_000);
 
   it('a stdin line over 10 MiB gets a JSON-RPC error for its id and a message on stderr; the server keeps serving', async () => {
