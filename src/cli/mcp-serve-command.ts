@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { isLoopbackHost, LOOPBACK_HOSTS } from '../mcp/server/http-request-guard.js';
 import type { CliOutput } from './cli-output.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { loadToolsModule } from './load-tools-module.js';
@@ -21,8 +22,9 @@ Options:
                             only). Any other host needs --bearer-token-env or
                             --allow-unauthenticated, and prints a warning.
   --bearer-token-env <VAR>  Require "Authorization: Bearer <token>" on every HTTP request,
-                            the token being the value of the environment variable VAR (not
-                            given on the command line, where other users could read it).
+                            the token being the value of the environment variable VAR (at
+                            least 16 characters; not given on the command line, where other
+                            users could read it).
   --allow-unauthenticated   Serve other machines without a token (anyone who reaches the
                             port can run every tool).
   --allowed-host <name>     A Host name clients use to reach the server (repeatable), besides
@@ -81,7 +83,7 @@ export async function mcpServeCommand(args: readonly string[], io: CliOutput): P
   }
   const host = values.host ?? '127.0.0.1';
   const auth = tokenVariable === undefined ? undefined : bearerTokenAuth(tokenVariable);
-  if (port !== undefined && !isLoopbackName(host)) {
+  if (port !== undefined && !isLoopbackHost(host)) {
     if (auth === undefined && !allowUnauthenticated) {
       throw new UsageError(
         `--host ${host} is reachable from other machines: give --bearer-token-env <VAR> (or --allow-unauthenticated to serve without authentication)`,
@@ -96,7 +98,6 @@ export async function mcpServeCommand(args: readonly string[], io: CliOutput): P
   }
   const tools = await loadToolsModule(module);
   const { McpToolServer } = await import('../mcp/server/index.js');
-  const { LOOPBACK_HOSTS } = await import('../mcp/server/http-request-guard.js');
   const server = new McpToolServer({
     tools,
     ...(values.name ? { name: values.name } : {}),
@@ -129,11 +130,6 @@ function parsePort(text: string): number {
     );
   }
   return port;
-}
-
-function isLoopbackName(host: string): boolean {
-  const bare = host.toLowerCase().replace(/^\[|\]$/g, '');
-  return bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
 }
 
 /** Checks each request's bearer token against the variable's value, in constant time. */

@@ -62,6 +62,12 @@ export function isLoopbackAddress(address: string | undefined): boolean {
   return plain === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(plain);
 }
 
+/** True for a host name or address that only this machine reaches (`localhost`, 127.x, `::1`). */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return bare === 'localhost' || isLoopbackAddress(bare);
+}
+
 /** The bearer token of a request, or `undefined`. */
 export function bearerToken(request: IncomingMessage): string | undefined {
   const header = request.headers.authorization;

@@ -32,6 +32,7 @@ import {
 import {
   bearerToken,
   isLoopbackAddress,
+  isLoopbackHost,
   LOOPBACK_HOSTS,
   LOOPBACK_ORIGINS,
   refusedHostOrOrigin,
@@ -631,11 +632,6 @@ function scopesByTool(
     scopes.set(name, Object.freeze([...needed]));
   }
   return scopes;
-}
-
-function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '');
-  return bare.toLowerCase() === 'localhost' || isLoopbackAddress(bare);
 }
 
 function positiveInteger(value: number | undefined, fallback: number, what: string): number {
