@@ -207,6 +207,11 @@ export interface McpConfig {
   readonly includeTools: readonly string[];
   /** `toolloop.mcp.exclude-tools`: never these tools (`name` or `connection/name`). */
   readonly excludeTools: readonly string[];
+  /**
+   * `toolloop.mcp.trusted-servers`: connections whose tool annotations count toward approval
+   * policies and replays (`McpServerTrust.trusted`); default none.
+   */
+  readonly trustedServers: readonly string[];
 }
 
 /**
