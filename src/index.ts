@@ -116,6 +116,8 @@ export {
   Bm25ToolIndex,
   HybridToolIndex,
   LexicalToolIndex,
+  type QueryExpansion,
+  type QueryExpansionContext,
   RegexToolIndex,
   type ToolIndex,
   type ToolReference,
@@ -124,6 +126,7 @@ export {
   ToolSearchToolCallingAdvisor,
   toolSearchTool,
   VectorToolIndex,
+  type WeightedWord,
 } from './tool-search/index.js';
 export {
   isPortableToolName,

@@ -22,7 +22,6 @@ import {
   type ToolCallingManager,
 } from '../tool-calling/index.js';
 import {
-  Bm25ToolIndex,
   LexicalToolIndex,
   RegexToolIndex,
   type ToolIndex,
@@ -248,9 +247,8 @@ function toolIndexFromConfig(
     case 'regex':
       return new RegexToolIndex();
     case 'lucene':
-      return new Bm25ToolIndex({ minScore: search.lucene.minScoreThreshold });
+      return new LexicalToolIndex({ minScore: search.lucene.minScoreThreshold });
     case 'bm25':
-      return new Bm25ToolIndex();
     case 'lexical':
       return new LexicalToolIndex();
     case 'vector':

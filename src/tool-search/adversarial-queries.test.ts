@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { HashingEmbeddingModel } from '../embeddings/hashing-embedding-model.js';
-import { Bm25ToolIndex } from './bm25-tool-index.js';
 import { HybridToolIndex } from './hybrid-tool-index.js';
 import { LexicalToolIndex } from './lexical-tool-index.js';
 import { RegexToolIndex } from './regex-tool-index.js';
@@ -68,15 +67,13 @@ function adversarialQueries(): string[] {
 
 const indexes: { name: string; create: () => ToolIndex }[] = [
   { name: 'RegexToolIndex', create: () => new RegexToolIndex() },
-  { name: 'Bm25ToolIndex', create: () => new Bm25ToolIndex() },
+  { name: 'LexicalToolIndex', create: () => new LexicalToolIndex() },
   {
-    name: 'LexicalToolIndex with every option',
+    name: 'LexicalToolIndex with prefix matching and a query expansion',
     create: () =>
       new LexicalToolIndex({
-        expansion: true,
-        wordVectors: true,
         prefix: true,
-        abbreviations: true,
+        queryExpansion: { expand: (word) => [{ word: `${word}s`, weight: 0.5 }] },
       }),
   },
   {
@@ -88,7 +85,7 @@ const indexes: { name: string; create: () => ToolIndex }[] = [
     create: () =>
       new HybridToolIndex({
         indexes: [
-          new Bm25ToolIndex(),
+          new LexicalToolIndex(),
           new VectorToolIndex({ embeddingModel: new HashingEmbeddingModel() }),
         ],
       }),

@@ -2,11 +2,11 @@ export { Bm25ToolIndex, type Bm25ToolIndexOptions } from './bm25-tool-index.js';
 export { extractToolNameReferences } from './extract-tool-name-references.js';
 export { HybridToolIndex, type HybridToolIndexOptions } from './hybrid-tool-index.js';
 export {
-  type LexicalQueryExpansion,
   LexicalToolIndex,
   type LexicalToolIndexFieldWeights,
   type LexicalToolIndexOptions,
 } from './lexical-tool-index.js';
+export type { QueryExpansion, QueryExpansionContext, WeightedWord } from './query-expansion.js';
 export {
   isValidRegexPattern,
   MAX_REGEX_PATTERN_LENGTH,

@@ -125,6 +125,8 @@ export const rootTypeNames: readonly string[] = [
   'PendingToolApproval',
   'PendingToolCall',
   'Prompt',
+  'QueryExpansion',
+  'QueryExpansionContext',
   'RetainMessages',
   'StreamAdvisor',
   'StreamAdvisorChain',
@@ -161,4 +163,5 @@ export const rootTypeNames: readonly string[] = [
   'TurnEvent',
   'TurnEventListener',
   'UserMessage',
+  'WeightedWord',
 ];
