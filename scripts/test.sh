@@ -34,7 +34,7 @@ fi
 [ -x /usr/bin/chromium ] ||
   missing+=("chromium, for the trace page's browser test: sudo apt-get install --no-upgrade chromium")
 [ -d ../shared/data ] ||
-  missing+=("recorded transcripts and retrieval data sets (../shared/data): their tests skip")
+  missing+=("recorded transcripts (../shared/data): their tests skip")
 
 stop_started_services() {
   if [ -n "${TOOLLOOP_STARTED_SERVICES:-}" ]; then

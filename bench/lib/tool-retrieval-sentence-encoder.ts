@@ -56,8 +56,8 @@ export class SentenceEncoderEmbeddingModel implements EmbeddingModel {
 }
 
 /**
- * Score fusion of a lexical index and a vector index, the way `LexicalToolIndex`'s `wordVectors`
- * fuses its GloVe side: each tool scores its lexical score divided by the best lexical hit's, plus
+ * Score fusion of a lexical index and a vector index, much as `@toolloop/word-vectors`'
+ * `WordVectorToolIndex` fuses its GloVe side: each tool scores its lexical score divided by the best lexical hit's, plus
  * `weight` times its cosine similarity. Rank fusion (`HybridToolIndex`) throws away how far ahead
  * the best hits are; this keeps it. Measured here, not shipped.
  */

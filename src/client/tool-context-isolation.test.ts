@@ -9,7 +9,7 @@ import {
   MessageWindowChatMemory,
 } from '../memory/index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
-import { LexicalToolIndex, ToolSearchToolCallingAdvisor } from '../tool-search/index.js';
+import { Bm25ToolIndex, ToolSearchToolCallingAdvisor } from '../tool-search/index.js';
 import { tool } from '../tools/tool.js';
 import type { ToolCallback, ToolContext } from '../tools/tool-callback.js';
 import { runRequest } from './__tests__/run-request.js';
@@ -55,11 +55,7 @@ function setup(advisors: Advisor[], toolSearch: boolean) {
     toolContext: { region: 'eu-west-1' },
     advisors,
     ...(toolSearch
-      ? {
-          toolCallingAdvisor: new ToolSearchToolCallingAdvisor({
-            toolIndex: new LexicalToolIndex(),
-          }),
-        }
+      ? { toolCallingAdvisor: new ToolSearchToolCallingAdvisor({ toolIndex: new Bm25ToolIndex() }) }
       : {}),
   });
   return { model, client, invoice };

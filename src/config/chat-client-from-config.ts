@@ -22,6 +22,7 @@ import {
   type ToolCallingManager,
 } from '../tool-calling/index.js';
 import {
+  Bm25ToolIndex,
   LexicalToolIndex,
   RegexToolIndex,
   type ToolIndex,
@@ -247,8 +248,9 @@ function toolIndexFromConfig(
     case 'regex':
       return new RegexToolIndex();
     case 'lucene':
-      return new LexicalToolIndex({ minScore: search.lucene.minScoreThreshold });
+      return new Bm25ToolIndex({ minScore: search.lucene.minScoreThreshold });
     case 'bm25':
+      return new Bm25ToolIndex();
     case 'lexical':
       return new LexicalToolIndex();
     case 'vector':

@@ -1,7 +1,7 @@
 import {
+  Bm25ToolIndex,
   ChatClient,
   type ChatModel,
-  LexicalToolIndex,
   type Prompt,
   RegexToolIndex,
   type ToolCallback,
@@ -108,8 +108,8 @@ export async function runToolSearchDemo(
   log(`[${offeredOnCall2.join(', ')}]`);
   log(`final answer: ${content ?? '(no text)'}`);
 
-  const lexical = new LexicalToolIndex();
-  lexical.indexTools(
+  const bm25 = new Bm25ToolIndex();
+  bm25.indexTools(
     'compare',
     library.map((tool) => ({
       toolName: tool.definition.name,
@@ -117,12 +117,10 @@ export async function runToolSearchDemo(
       inputSchema: tool.definition.inputSchema,
     })),
   );
-  const ranked = lexical
+  const ranked = bm25
     .search({ sessionId: 'compare', query: 'look up an invoice', maxResults: 5 })
     .toolReferences.map((reference) => reference.toolName);
-  log(
-    `the same search with LexicalToolIndex, field-weighted BM25 (rare words weigh more): [${ranked.join(', ')}]`,
-  );
+  log(`the same search with Bm25ToolIndex (rare words weigh more): [${ranked.join(', ')}]`);
   log('');
   return {
     totalTools: library.length,

@@ -18,7 +18,7 @@ const ranking = (index: LexicalToolIndex, query: string, categoryFilter?: string
     .toolReferences.map((hit) => [hit.toolName, hit.relevanceScore]);
 
 describe('Bm25ToolIndex', () => {
-  it('is the field-weighted BM25 of LexicalToolIndex under its earlier name', () => {
+  it('ranks exactly as a LexicalToolIndex with its default options', () => {
     const bm25 = new Bm25ToolIndex({ fieldWeights: { parameterNames: 0.5 }, minScore: 0.1 });
     const lexical = new LexicalToolIndex({ fieldWeights: { parameterNames: 0.5 }, minScore: 0.1 });
     expect(bm25).toBeInstanceOf(LexicalToolIndex);
@@ -38,11 +38,19 @@ describe('Bm25ToolIndex', () => {
     expect(response.searchMetadata.searchType).toBe('Bm25ToolIndex');
   });
 
-  it('rejects the options of the MiniSearch index it replaced, naming them', () => {
-    // Options of the removed implementation: a JavaScript caller would otherwise lose them in silence.
+  it('takes no option that changes the scoring, and names the one it refuses', () => {
+    // A JavaScript caller can pass anything: prefix matching and query expansion belong to
+    // LexicalToolIndex, and `boost` and `stemming` were options of an earlier implementation.
     const loose = (options: object) =>
       new Bm25ToolIndex(options as ConstructorParameters<typeof Bm25ToolIndex>[0]);
+    expect(() => loose({ prefix: true })).toThrow("Bm25ToolIndex has no option 'prefix'");
+    expect(() => loose({ queryExpansion: { expand: () => [] } })).toThrow(
+      "Bm25ToolIndex has no option 'queryExpansion'",
+    );
     expect(() => loose({ boost: { name: 2 } })).toThrow("Bm25ToolIndex has no option 'boost'");
     expect(() => loose({ stemming: false })).toThrow("Bm25ToolIndex has no option 'stemming'");
+    expect(() => new Bm25ToolIndex({ fieldWeights: { name: -1 } })).toThrow(
+      'field weights must be numbers >= 0',
+    );
   });
 });

@@ -1,16 +1,32 @@
+import { InvalidArgumentError } from '../errors/index.js';
 import { LexicalToolIndex, type LexicalToolIndexOptions } from './lexical-tool-index.js';
 
-/**
- * Options of {@link Bm25ToolIndex}: those of {@link LexicalToolIndex}.
- * @deprecated Use {@link LexicalToolIndexOptions}.
- */
-export type Bm25ToolIndexOptions = LexicalToolIndexOptions;
+/** Options of {@link Bm25ToolIndex}: field weights and limits, nothing that changes the scoring. */
+export type Bm25ToolIndexOptions = Pick<
+  LexicalToolIndexOptions,
+  'fieldWeights' | 'minScore' | 'defaultMaxResults'
+>;
+
+const OPTION_NAMES = new Set(['fieldWeights', 'minScore', 'defaultMaxResults']);
 
 /**
- * The field-weighted BM25 index under its earlier name: a {@link LexicalToolIndex} with the same
- * options and results, whose searches report `searchType: 'Bm25ToolIndex'`. The separate BM25
- * index it used to be (on MiniSearch) was removed: the field-weighted one matched or beat it on
- * every measured data set at a fraction of the search time (docs/tool-search.md).
- * @deprecated Use {@link LexicalToolIndex}.
+ * Plain field-weighted BM25 over a tool's name, description, parameter names and parameter
+ * descriptions: a {@link LexicalToolIndex} that takes no option beyond field weights and limits
+ * (no prefix matching, no query expansion), whatever `LexicalToolIndex`'s defaults become. It is
+ * the baseline tool-search measurements compare every index with, and ranks exactly as
+ * `new LexicalToolIndex()` does today. Its searches report `searchType: 'Bm25ToolIndex'`.
  */
-export class Bm25ToolIndex extends LexicalToolIndex {}
+export class Bm25ToolIndex extends LexicalToolIndex {
+  /**
+   * @throws InvalidArgumentError on an option it does not have (`prefix`, `queryExpansion`, …),
+   * and as {@link LexicalToolIndex} on bad weights or limits.
+   */
+  constructor(options: Bm25ToolIndexOptions = {}) {
+    for (const key of Object.keys(options ?? {})) {
+      if (!OPTION_NAMES.has(key)) {
+        throw new InvalidArgumentError(`Bm25ToolIndex has no option '${key}'`);
+      }
+    }
+    super(options);
+  }
+}
