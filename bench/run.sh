@@ -25,7 +25,6 @@ ORDER=(loop-overhead streaming scaling memory-per-conversation hot-path-profile 
 [ -d node_modules ] || { log "installing the project's dependencies"; npm ci --no-audit --no-fund >&2; }
 log "building toolloop and @toolloop/word-vectors"
 npm run build --silent >&2 || { log "build failed"; exit 1; }
-npm run build:word-vectors --silent >&2 || { log "the build of @toolloop/word-vectors failed"; exit 1; }
 if [ ! -f bench/node_modules/.package-lock.json ] || [ bench/package-lock.json -nt bench/node_modules/.package-lock.json ]; then
   log "installing the benchmark peers (npm ci in bench/)"
   npm ci --prefix bench --no-audit --no-fund >&2

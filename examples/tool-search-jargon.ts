@@ -14,7 +14,7 @@ import {
   type WeightedWord,
 } from '../src/index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../src/testing/index.js';
-import { toolLibrary } from './tool-search.js';
+import { type ToolSearchResult, toolLibrary } from './tool-search.js';
 
 /** Each term of your catalogue's jargon, and the words of your tools' descriptions it means. */
 export const HR_JARGON: Readonly<Record<string, readonly string[]>> = {
@@ -48,18 +48,11 @@ export function scriptedJargonModel(): ScriptedChatModel {
   ]);
 }
 
-/** What the run showed. */
-export interface ToolSearchJargonResult {
-  answer: string | null;
-  /** The tool names offered on each model call. */
-  offered: string[][];
-}
-
 export async function runToolSearchJargon(
   chatModel: ChatModel = scriptedJargonModel(),
   toolIndex = new LexicalToolIndex({ queryExpansion: jargonExpansion(HR_JARGON) }),
   log: (line: string) => void = console.log,
-): Promise<ToolSearchJargonResult> {
+): Promise<ToolSearchResult> {
   const offered: string[][] = [];
   const recording: ChatModel = {
     call: (prompt, options) => {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,18 +10,6 @@ import { installIntoConsumer, packPackage, projectRoot } from './packed-package.
 
 const packageDir = join(projectRoot, 'packages', 'word-vectors');
 
-/** Packs @toolloop/word-vectors (built first when its dist is missing) into `directory`. */
-function packWordVectors(directory: string): string {
-  if (!existsSync(join(packageDir, 'dist', 'index.js'))) {
-    execFileSync('npm', ['run', 'build', '--silent'], { cwd: packageDir, stdio: 'pipe' });
-  }
-  const output = execFileSync('npm', ['pack', '--silent', '--pack-destination', directory], {
-    cwd: packageDir,
-    encoding: 'utf8',
-  });
-  return join(directory, output.trim().split('\n').pop() as string);
-}
-
 describe('@toolloop/word-vectors, packed and installed beside toolloop', () => {
   let workDir = '';
   let files: string[] = [];
@@ -29,7 +17,7 @@ describe('@toolloop/word-vectors, packed and installed beside toolloop', () => {
   beforeAll(() => {
     workDir = mkdtempSync(join(tmpdir(), 'toolloop-word-vectors-'));
     const core = packPackage(workDir);
-    const tables = packWordVectors(workDir);
+    const tables = packPackage(workDir, packageDir);
     files = execFileSync('tar', ['tzf', tables], { encoding: 'utf8' })
       .trim()
       .split('\n')
