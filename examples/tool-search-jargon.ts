@@ -19,8 +19,8 @@ import { type ToolSearchResult, toolLibrary } from './tool-search.js';
 /** Each term of your catalogue's jargon, and the words of your tools' descriptions it means. */
 export const HR_JARGON: Readonly<Record<string, readonly string[]>> = {
   pto: ['paid leave', 'vacation'],
-  rto: ['reset password'],
-  po: ['price quote'],
+  headcount: ['open positions'],
+  pw: ['password'],
 };
 
 /**
