@@ -32,7 +32,7 @@ import {
   searchEach,
   TOOL_RETRIEVAL_DATA,
   toolRetrievalDataPresent,
-} from './lib/tool-retrieval-data.js';
+} from './lib/semantic-retrieval-data.js';
 import { SentenceEncoderEmbeddingModel } from './lib/tool-retrieval-sentence-encoder.js';
 
 /**

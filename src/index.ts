@@ -120,6 +120,8 @@ export {
   Bm25ToolIndex,
   HybridToolIndex,
   LexicalToolIndex,
+  type QueryExpansion,
+  type QueryExpansionContext,
   RegexToolIndex,
   type ToolIndex,
   type ToolReference,
@@ -129,6 +131,7 @@ export {
   ToolSearchToolCallingAdvisor,
   toolSearchTool,
   VectorToolIndex,
+  type WeightedWord,
 } from './tool-search/index.js';
 export {
   isPortableToolName,

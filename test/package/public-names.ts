@@ -132,6 +132,8 @@ export const rootTypeNames: readonly string[] = [
   'PendingToolApproval',
   'PendingToolCall',
   'Prompt',
+  'QueryExpansion',
+  'QueryExpansionContext',
   'RetainMessages',
   'StreamAdvisor',
   'StreamAdvisorChain',
@@ -171,4 +173,5 @@ export const rootTypeNames: readonly string[] = [
   'TurnEvent',
   'TurnEventListener',
   'UserMessage',
+  'WeightedWord',
 ];
