@@ -180,7 +180,7 @@ describe('an approval wait in a durable turn', () => {
       this.#ttlMs = ttlMs;
     }
 
-    override get approvalStateTtlMs(): number | undefined {
+    get approvalStateTtlMs(): number | undefined {
       return this.#ttlMs;
     }
 
