@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { approveToolCall, type PendingToolApproval } from '../approval/index.js';
 import type {
   DurablePendingApproval,
   DurableSteps,
   DurableToolCallOutcome,
   DurableToolCallStep,
 } from '../advisors/index.js';
+import { approveToolCall, type PendingToolApproval } from '../approval/index.js';
 import { ChatClient } from '../client/chat-client.js';
 import type { ChatResponse } from '../model/index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
