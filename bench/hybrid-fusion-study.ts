@@ -7,6 +7,7 @@ import {
   VectorToolIndex,
 } from 'toolloop';
 import { check, progress, SMOKE, table } from './lib/harness.js';
+import { type Query, SESSION, searchEach } from './lib/semantic-retrieval-data.js';
 import {
   type DataSet,
   ENTERPRISE,
@@ -16,7 +17,6 @@ import {
   semanticDataSets,
   TUNING_SET,
 } from './lib/semantic-retrieval-sets.js';
-import { type Query, SESSION, searchEach } from './lib/tool-retrieval-data.js';
 import { SentenceEncoderEmbeddingModel } from './lib/tool-retrieval-sentence-encoder.js';
 
 /**

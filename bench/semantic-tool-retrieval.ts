@@ -19,15 +19,6 @@ import { RedisToolEmbeddingCache } from 'toolloop/memory/redis';
 import { SqliteToolEmbeddingCache } from 'toolloop/memory/sqlite';
 import { check, count, fmt, progress, SMOKE, table, verdict } from './lib/harness.js';
 import {
-  type DataSet,
-  ENTERPRISE,
-  KINDS,
-  lexicalDefault,
-  qualityModel,
-  semanticDataSets,
-  TUNING_SET,
-} from './lib/semantic-retrieval-sets.js';
-import {
   type Corpus,
   type Query,
   recallAt,
@@ -36,7 +27,16 @@ import {
   searchEach,
   TOOL_RETRIEVAL_DATA,
   toolRetrievalDataPresent,
-} from './lib/tool-retrieval-data.js';
+} from './lib/semantic-retrieval-data.js';
+import {
+  type DataSet,
+  ENTERPRISE,
+  KINDS,
+  lexicalDefault,
+  qualityModel,
+  semanticDataSets,
+  TUNING_SET,
+} from './lib/semantic-retrieval-sets.js';
 import { SentenceEncoderEmbeddingModel } from './lib/tool-retrieval-sentence-encoder.js';
 
 /**

@@ -120,6 +120,8 @@ export {
   Bm25ToolIndex,
   HybridToolIndex,
   LexicalToolIndex,
+  type QueryExpansion,
+  type QueryExpansionContext,
   RegexToolIndex,
   type ToolIndex,
   type ToolReference,
@@ -130,6 +132,7 @@ export {
   toolSearchText,
   toolSearchTool,
   VectorToolIndex,
+  type WeightedWord,
 } from './tool-search/index.js';
 export {
   isPortableToolName,

@@ -12,7 +12,7 @@ import {
   loadLiveMcpBench,
   loadParaphrases,
   type Query,
-} from './tool-retrieval-data.js';
+} from './semantic-retrieval-data.js';
 import { SentenceEncoderEmbeddingModel } from './tool-retrieval-sentence-encoder.js';
 
 /**
@@ -21,22 +21,8 @@ import { SentenceEncoderEmbeddingModel } from './tool-retrieval-sentence-encoder
  * encoder behind a file of every vector it ever embedded.
  */
 
-/**
- * The lexical default this branch is measured against: field-weighted BM25 with every rule of
- * the current `LexicalToolIndex` off, which is what `new LexicalToolIndex()` becomes when the
- * lexical default lands (then this is `new LexicalToolIndex()`).
- */
-export const lexicalDefault = (): ToolIndex =>
-  new LexicalToolIndex({
-    expansion: false,
-    wordVectors: false,
-    valueKinds: false,
-    outputFiles: false,
-    toolChains: false,
-    impliedArithmetic: false,
-    sourceNames: false,
-    chineseGlosses: false,
-  });
+/** The lexical default: plain field-weighted BM25 (`new LexicalToolIndex()`). */
+export const lexicalDefault = (): ToolIndex => new LexicalToolIndex();
 
 /** Every vector the quality runs embedded (git-ignored). */
 export const CACHE_FILE = resolve(process.cwd(), 'bench/.cache/sentence-encoder.db');

@@ -63,6 +63,13 @@ export interface DurableSteps {
    */
   waitForApproval(pending: DurablePendingApproval, refusal?: string): Promise<readonly unknown[]>;
   /**
+   * How long a pending approval state of this turn stays valid, in milliseconds: as long as the
+   * engine waits for its decision. The loop signs the turn's states with this expiry instead of
+   * `approval.stateTtlMs`, so a decision that arrives days later is not refused as expired while
+   * the turn still waits for it. Absent: `approval.stateTtlMs` applies.
+   */
+  readonly approvalStateTtlMs?: number;
+  /**
    * Stream mode: hands one chunk of the turn's stream to its readers in other processes. Called
    * inside the model call's step for the round's chunks (a step that runs again after a crash
    * hands them again, after a new `round` mark), and outside any step for the chunks the loop

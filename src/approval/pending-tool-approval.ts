@@ -56,7 +56,10 @@ export interface PendingToolApproval {
   readonly usage?: Usage;
   /** When the turn paused (ISO 8601). */
   readonly createdAt: string;
-  /** After this (ISO 8601) the state is refused (`approval.stateTtlMs` after `createdAt`). */
+  /**
+   * After this (ISO 8601) the state is refused: `approval.stateTtlMs` after `createdAt`, or, in a
+   * durable turn, as long as its engine waits for the decision.
+   */
   readonly expiresAt: string;
   /**
    * The conversation the turn paused in (the `CONVERSATION_ID` advisor param); absent when it had

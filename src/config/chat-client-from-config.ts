@@ -446,6 +446,15 @@ export function mcpConnectionsFromConfig(
       ...(server.endpoint ? { sseEndpoint: server.endpoint } : {}),
     });
   }
+  for (const name of mcp.trustedServers) {
+    const connection = connections[name];
+    if (connection === undefined || !Object.hasOwn(connections, name)) {
+      throw new InvalidArgumentError(
+        `toolloop.mcp.trusted-servers names '${name}', which is not a configured MCP connection`,
+      );
+    }
+    connections[name] = { ...connection, trusted: true };
+  }
   return connections;
 }
 

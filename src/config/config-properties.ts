@@ -240,6 +240,7 @@ export const CONFIG_PROPERTIES: readonly ConfigProperty[] = [
   }),
   property('toolloop.mcp.include-tools', 'mcp.includeTools', list),
   property('toolloop.mcp.exclude-tools', 'mcp.excludeTools', list),
+  property('toolloop.mcp.trusted-servers', 'mcp.trustedServers', list),
 ];
 
 /**

@@ -23,6 +23,12 @@ import {
 /** How long one wait for a message lasts before the turn waits again (the wait is durable). */
 const WAIT_SECONDS = 24 * 60 * 60;
 
+/**
+ * The lifetime of a durable turn's pending approval state when the worker sets no approval
+ * timeout: the turn may wait that long for its decision (a state must expire at some time).
+ */
+const UNLIMITED_WAIT_STATE_TTL_MS = 365 * 24 * 60 * 60 * 1000;
+
 /** What a turn's steps need to know of their worker. */
 export interface DbosStepSettings {
   readonly unknownOutcome: UnknownOutcomePolicy;
@@ -60,6 +66,11 @@ export class DbosDurableSteps implements DurableSteps {
   constructor(executionId: string, settings: DbosStepSettings) {
     this.executionId = executionId;
     this.#settings = settings;
+  }
+
+  /** {@inheritDoc DurableSteps.approvalStateTtlMs} As long as the worker's approval timeout. */
+  get approvalStateTtlMs(): number {
+    return this.#settings.approvalTimeoutMs ?? UNLIMITED_WAIT_STATE_TTL_MS;
   }
 
   runModelCall(

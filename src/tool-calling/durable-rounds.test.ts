@@ -5,6 +5,7 @@ import type {
   DurableToolCallOutcome,
   DurableToolCallStep,
 } from '../advisors/index.js';
+import { approveToolCall, type PendingToolApproval } from '../approval/index.js';
 import { ChatClient } from '../client/chat-client.js';
 import type { ChatResponse } from '../model/index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
@@ -165,5 +166,68 @@ describe('the loop on durable steps (engine-neutral)', () => {
     }
     expect(live.join('')).toBe('all three done');
     expect(replayed).toEqual(['all three done']);
+  });
+});
+
+describe('an approval wait in a durable turn', () => {
+  /** Engine steps whose approval wait outlasts `approval.stateTtlMs`, then approves every call. */
+  class SlowDecisionSteps extends RecordingSteps {
+    readonly states: PendingToolApproval[] = [];
+    readonly #ttlMs: number | undefined;
+
+    constructor(ttlMs: number | undefined) {
+      super();
+      this.#ttlMs = ttlMs;
+    }
+
+    get approvalStateTtlMs(): number | undefined {
+      return this.#ttlMs;
+    }
+
+    override async waitForApproval(
+      pending: DurablePendingApproval,
+      refusal?: string,
+    ): Promise<readonly unknown[]> {
+      if (refusal !== undefined) throw new Error(`refused: ${refusal}`);
+      const state = pending as PendingToolApproval;
+      this.states.push(state);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return state.toolCalls.map((call) => approveToolCall(call));
+    }
+  }
+
+  const approvedTurn = (steps: DurableSteps) => {
+    const charge = tool({
+      name: 'charge',
+      description: 'Charges the card',
+      inputSchema: { type: 'object', properties: {} },
+      needsApproval: true,
+      execute: async () => 'charged',
+    });
+    const model = new ScriptedChatModel([
+      toolCallResponse([{ id: 'a', name: 'charge', arguments: {} }]),
+      textResponse('charged once'),
+    ]);
+    return ChatClient.create(model, {
+      tools: [charge],
+      approval: { signingKey: 'a-test-signing-key-of-enough-length-32b', stateTtlMs: 1 },
+    })
+      .prompt('charge it')
+      .call({ durable: steps })
+      .content();
+  };
+  const lifetimeOf = (state: PendingToolApproval | undefined) =>
+    Date.parse(state?.expiresAt ?? '') - Date.parse(state?.createdAt ?? '');
+
+  it('signs the pending state for as long as the engine waits, not approval.stateTtlMs', async () => {
+    const steps = new SlowDecisionSteps(60_000);
+    await expect(approvedTurn(steps)).resolves.toBe('charged once');
+    expect(lifetimeOf(steps.states[0])).toBe(60_000);
+  });
+
+  it('a decision that arrives after approval.stateTtlMs still runs the call (the engine owns the wait)', async () => {
+    const steps = new SlowDecisionSteps(undefined);
+    await expect(approvedTurn(steps)).resolves.toBe('charged once');
+    expect(lifetimeOf(steps.states[0])).toBe(1);
   });
 });

@@ -302,6 +302,9 @@ function pendingApproval(
       turnId: state.turnId,
       iteration: state.iteration,
       usage: state.usage.total,
+      ...(state.durable?.approvalStateTtlMs === undefined
+        ? {}
+        : { ttlMs: state.durable.approvalStateTtlMs }),
     });
   if (state.durable === undefined) return make();
   return state.durable

@@ -172,6 +172,8 @@ export async function pendingApprovalFor(
     readonly turnId: string;
     readonly iteration: number;
     readonly usage: Usage | undefined;
+    /** The states' lifetime when the turn decides it (a durable turn); else the option's. */
+    readonly ttlMs?: number;
   },
 ): Promise<PendingToolApproval | undefined> {
   const generation = batchGeneration(input.response);
@@ -196,7 +198,7 @@ export async function pendingApprovalFor(
     usage: input.usage,
     signingKey: approval.options.signingKey,
     binding: approvalBindingOf(approval.options, approval.params, input.options.toolContext),
-    ttlMs: approval.options.stateTtlMs ?? DEFAULT_APPROVAL_STATE_TTL_MS,
+    ttlMs: input.ttlMs ?? approval.options.stateTtlMs ?? DEFAULT_APPROVAL_STATE_TTL_MS,
   });
 }
 

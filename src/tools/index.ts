@@ -1,7 +1,12 @@
 export { assertUniqueToolNames } from './assert-unique-tool-names.js';
 export { asToolExecutionError, createToolCallback } from './create-tool-callback.js';
 export { escapeJsonPointerToken, jsonPointer } from './input/json-pointer.js';
-export { compileJsonSchema, validateJsonSchema } from './input/json-schema-validator.js';
+export {
+  compileJsonSchema,
+  isTrustedJsonSchema,
+  trustJsonSchema,
+  validateJsonSchema,
+} from './input/json-schema-validator.js';
 export {
   DEFAULT_MAX_TOOL_ARGUMENTS_BYTES,
   DEFAULT_MAX_TOOL_ARGUMENTS_DEPTH,

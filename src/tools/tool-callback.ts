@@ -24,8 +24,9 @@ export interface ToolMetadata {
   readonly timeoutMs?: number;
   /**
    * The tool only reads: it changes nothing in its environment. Safe to retry and, later, to run
-   * without approval. Exposed over MCP as the `readOnlyHint` annotation; an MCP tool's
-   * `readOnlyHint` arrives here. Default: not stated.
+   * without approval. Exposed over MCP as the `readOnlyHint` annotation; the `readOnlyHint` of a
+   * tool of a trusted MCP server arrives here (an untrusted server's tools are `false`, whatever
+   * they say). Default: not stated.
    */
   readonly readOnly?: boolean;
   /**

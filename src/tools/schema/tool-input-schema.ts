@@ -1,6 +1,10 @@
 import { ToolDefinitionError, type ToolInputIssue } from '../../errors/index.js';
 import { jsonPointer } from '../input/json-pointer.js';
-import { compileJsonSchema, validateJsonSchema } from '../input/json-schema-validator.js';
+import {
+  compileJsonSchema,
+  trustJsonSchema,
+  validateJsonSchema,
+} from '../input/json-schema-validator.js';
 import type { JsonSchema } from '../json-schema.js';
 import { normalizeInputSchema } from './normalize-input-schema.js';
 import { fillOmittedNullables, relaxNullableRequired } from './nullable-properties.js';
@@ -109,7 +113,8 @@ export function resolveToolInputSchema(
 }
 
 function fromJsonSchema(schema: JsonSchema, toolName: string): ResolvedToolInputSchema {
-  const jsonSchema = withToolName(toolName, () => normalizeInputSchema(schema));
+  // Written by the user in code: its patterns may use the whole ECMAScript syntax.
+  const jsonSchema = trustJsonSchema(withToolName(toolName, () => normalizeInputSchema(schema)));
   withToolName(toolName, () => compileJsonSchema(jsonSchema));
   return {
     jsonSchema,
@@ -134,7 +139,7 @@ function fromStandardSchema(
       { toolName, cause: error },
     );
   }
-  const jsonSchema = withToolName(toolName, () => normalizeInputSchema(generated));
+  const jsonSchema = trustJsonSchema(withToolName(toolName, () => normalizeInputSchema(generated)));
   const fillPlan = relaxNullableRequired(jsonSchema);
   return {
     jsonSchema,
