@@ -179,6 +179,40 @@ describe('VectorToolIndex', () => {
     expect(failing.size('s')).toBe(0);
   });
 
+  it('reports the mean and standard deviation of every scored tool, past the threshold and maxResults', async () => {
+    // Fixed vectors: the query is [1, 0]; the tools sit at cosine 1, 0.6, 0 and -0.6 from it.
+    const vectors: Record<string, number[]> = {
+      q: [1, 0],
+      a: [1, 0],
+      b: [0.6, 0.8],
+      c: [0, 1],
+      d: [-0.6, 0.8],
+    };
+    const model: EmbeddingModel = {
+      id: 'fixed',
+      embed: async (texts) => texts.map((text) => vectors[text.split('\n')[0] as string] ?? [0, 0]),
+    };
+    const index = new VectorToolIndex({
+      embeddingModel: model,
+      similarityThreshold: 0.5,
+      toolText: (tool) => tool.toolName,
+      queryClauses: false,
+    });
+    await index.indexTools('s', [ref('a', ''), ref('b', ''), ref('c', ''), ref('d', '')]);
+    const response = await index.search({ sessionId: 's', query: 'q', maxResults: 1 });
+    expect(names(response)).toEqual(['a']);
+    const scores = [1, 0.6, 0, -0.6];
+    const mean = scores.reduce((sum, score) => sum + score, 0) / scores.length;
+    const deviation = Math.sqrt(
+      scores.reduce((sum, score) => sum + (score - mean) ** 2, 0) / scores.length,
+    );
+    expect(response.searchMetadata.scoreStatistics?.mean).toBeCloseTo(mean, 6);
+    expect(response.searchMetadata.scoreStatistics?.standardDeviation).toBeCloseTo(deviation, 6);
+    // Nothing scored, nothing reported.
+    const empty = await index.search({ sessionId: 'other', query: 'q' });
+    expect(empty.searchMetadata.scoreStatistics).toBeUndefined();
+  });
+
   it('scores a tool by its best clause: a two-part request finds the tool of each part', async () => {
     // The request's words lean to the forecast; "email it" alone would lose to a rain tool.
     const library = [

@@ -11,7 +11,12 @@ import { categoryMatcher } from './category-filter.js';
 import { requestClauses } from './request-clauses.js';
 import { runWithTimeout } from './run-with-timeout.js';
 import type { IndexToolsOptions, ToolIndex } from './tool-index.js';
-import type { ToolReference, ToolSearchRequest, ToolSearchResponse } from './tool-reference.js';
+import type {
+  SearchMetadata,
+  ToolReference,
+  ToolSearchRequest,
+  ToolSearchResponse,
+} from './tool-reference.js';
 import { isBlank, toolSearchText } from './tool-search-text.js';
 
 /** Options of {@link VectorToolIndex}. */
@@ -327,6 +332,7 @@ export class VectorToolIndex implements ToolIndex {
     const session = isBlank(request.sessionId) ? undefined : this.#sessions.get(request.sessionId);
     const toolReferences: ToolReference[] = [];
     let categoryFilterApplied = false;
+    let scoreStatistics: SearchMetadata['scoreStatistics'];
     if (session !== undefined && session.size > 0 && !isBlank(request.query)) {
       const texts = [
         request.query,
@@ -351,12 +357,25 @@ export class VectorToolIndex implements ToolIndex {
       );
       categoryFilterApplied = inCategory !== undefined;
       const scored: ToolReference[] = [];
+      let count = 0;
+      let sum = 0;
+      let sumOfSquares = 0;
       for (const entry of entries) {
         if (inCategory !== undefined && !inCategory(entry.reference)) continue;
         let similarity = -Infinity;
         for (const query of queries) similarity = Math.max(similarity, dot(query, entry.vector));
+        count++;
+        sum += similarity;
+        sumOfSquares += similarity * similarity;
         if (similarity >= this.#threshold)
           scored.push({ ...entry.reference, relevanceScore: similarity });
+      }
+      if (count > 0) {
+        const mean = sum / count;
+        scoreStatistics = {
+          mean,
+          standardDeviation: Math.sqrt(Math.max(0, sumOfSquares / count - mean * mean)),
+        };
       }
       scored.sort((a, b) => (b.relevanceScore ?? 0) - (a.relevanceScore ?? 0));
       toolReferences.push(...scored.slice(0, request.maxResults ?? this.#defaultMaxResults));
@@ -369,6 +388,7 @@ export class VectorToolIndex implements ToolIndex {
         query: request.query,
         searchTimeMs: performance.now() - started,
         categoryFilterApplied,
+        ...(scoreStatistics === undefined ? {} : { scoreStatistics }),
       },
     };
   }
