@@ -25,8 +25,10 @@ import { SentenceEncoderEmbeddingModel } from './lib/tool-retrieval-sentence-enc
  * cosine similarities of the request and of each of its clauses to each tool's vectors); the
  * fusion variants are then scored on those candidates. Variants: the request's clauses or not,
  * normalising each side by its best score / min-max over the candidates / z-scores over every
- * tool, weighting each side by how far its best hit stands out, several vectors per tool, fusing
- * clause by clause, 100 candidates instead of 50. Settings were judged on the tuning half of BFCL
+ * tool, weighting each side by how far its best hit stands out, HybridToolIndex's confidence ramp
+ * (the semantic weight scaled by the z-score of its best hit over every tool) and a grid of its
+ * two ends, several vectors per tool, fusing clause by clause, 100 candidates instead of 50.
+ * Settings were judged on the tuning half of BFCL
  * live_multiple only; every other column, the enterprise set above all, is a check.
  *
  * Uses the same vector file as semantic-tool-retrieval.ts (bench/.cache/sentence-encoder.db), so
@@ -53,6 +55,8 @@ interface RequestRecord {
   kind: string | undefined;
   /** Per query vector: mean and standard deviation of the text similarity over every tool. */
   stats: { mean: number; sd: number }[];
+  /** Over every tool: mean and standard deviation of its best similarity to any query vector. */
+  semanticStats: { mean: number; sd: number };
   /** Over every tool: mean and standard deviation of the BM25 score (0 for tools not matched). */
   lexicalStats: { mean: number; sd: number };
   candidates: Candidate[];
@@ -186,6 +190,7 @@ class Recorder implements ToolIndex {
       heldOut: query.heldOut,
       kind: query.kind,
       stats: queries.map((_, k) => meanSd(all.map((tool) => tool.full[k] as number))),
+      semanticStats: meanSd(all.map((tool) => Math.max(...tool.full))),
       lexicalStats: meanSd([...lexicalScore.values()], this.#tools.size),
       candidates: all
         .filter((tool) => keep.has(tool.name))
@@ -214,6 +219,11 @@ interface Variant {
   vectors?: 'text' | 'several';
   /** Each side weighted by 1 + k × how far its best hit stands out. */
   margin?: number;
+  /**
+   * HybridToolIndex's `confidence`: the semantic weight × 0 up to z = [0], × 1 from z = [1], z of
+   * the semantic best over every tool's semantic score (default [2, 8]; `false` for none).
+   */
+  confidence?: readonly [number, number] | false;
   /** Fuse each clause on its own (lexical and semantic), the whole request too; best of each tool. */
   perClause?: boolean;
   lexicalOnly?: boolean;
@@ -271,6 +281,16 @@ function rank(record: RequestRecord, variant: Variant, lexicalOf?: (c: Candidate
   };
   let lexicalWeight = variant.semanticOnly ? 0 : 1;
   let semanticWeight = variant.lexicalOnly ? 0 : (variant.weight ?? 0.8);
+  const ramp = variant.confidence ?? DEFAULT_CONFIDENCE;
+  if (ramp !== false && !variant.semanticOnly) {
+    const best = Math.max(...semanticValues.filter((v): v is number => v !== undefined));
+    // The statistics the vector index reports: of each tool's best clause, or of the request.
+    const { mean: m, sd: s } = clauses
+      ? record.semanticStats
+      : (record.stats[0] as typeof record.semanticStats);
+    const z = (best - m) / s;
+    semanticWeight *= Math.min(1, Math.max(0, (z - ramp[0]) / (ramp[1] - ramp[0])));
+  }
   if (variant.margin !== undefined) {
     lexicalWeight *= 1 + variant.margin * margin(lexicalValues);
     semanticWeight *= 1 + variant.margin * margin(semanticValues);
@@ -322,19 +342,43 @@ const mean = (values: readonly number[]) =>
   values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
 const pct = (value: number) => `${(value * 100).toFixed(1)}%`;
 
+/** HybridToolIndex's default confidence ramp. */
+const DEFAULT_CONFIDENCE = [2, 8] as const;
+const BASELINE: Variant = { name: 'BM25 (lexical default)', lexicalOnly: true };
 const VARIANTS: Variant[] = [
-  { name: 'BM25 (lexical default)', lexicalOnly: true },
+  BASELINE,
   { name: 'vector only, clauses', semanticOnly: true },
-  { name: 'first pass: whole request, 50 candidates', clauses: false, candidates: 50 },
-  { name: 'clauses, 50 candidates', candidates: 50 },
-  { name: 'whole request, 100 candidates', clauses: false },
-  { name: 'default: clauses, 100 candidates' },
-  { name: 'clauses, min-max normalised', normalise: 'minmax' },
-  { name: 'clauses, z-scores over every tool, 1 : 1', normalise: 'z', weight: 1 },
-  { name: 'clauses, weights × (1 + margin of the best hit)', margin: 1 },
+  {
+    name: 'first pass: whole request, 50 candidates, no confidence',
+    clauses: false,
+    candidates: 50,
+    confidence: false,
+  },
+  { name: 'clauses, 50 candidates, no confidence', candidates: 50, confidence: false },
+  { name: 'whole request, 100 candidates, no confidence', clauses: false, confidence: false },
+  { name: 'clauses, 100 candidates, no confidence (before)', confidence: false },
+  { name: 'default: clauses, 100 candidates, confidence z 2 → 8' },
+  { name: 'whole request, confidence z 2 → 8', clauses: false },
+  { name: 'clauses, min-max normalised, no confidence', normalise: 'minmax', confidence: false },
+  {
+    name: 'clauses, z-scores over every tool, 1 : 1, no confidence',
+    normalise: 'z',
+    weight: 1,
+    confidence: false,
+  },
+  {
+    name: 'clauses, weights × (1 + margin of the best hit), no confidence',
+    margin: 1,
+    confidence: false,
+  },
   { name: 'clauses, several vectors per tool (best)', vectors: 'several' },
   { name: 'each clause fused on its own (best)', perClause: true },
 ];
+
+/** The confidence ramps tried on the tuning half (semantic weight 0.8 and 1). */
+const RAMPS: [number, number][] = [1.5, 2, 2.5, 3].flatMap((zeroAt) =>
+  [6, 7, 8, 10, 12].map((fullAt): [number, number] => [zeroAt, fullAt]),
+);
 
 async function main(): Promise<void> {
   await SentenceEncoderEmbeddingModel.load();
@@ -374,22 +418,50 @@ async function main(): Promise<void> {
     ]),
     ['ceiling: in BM25 top 5 or vector top 5 (10 tools)', ceiling],
   ];
-  const rows = scorers.map(([name, score]) => {
+  const baseline = records.map((record) => recallAt5(record, ranking(record, BASELINE)));
+  /** Mean recall@5 where `test` holds, with the requests better / worse than BM25. */
+  const cell = (recall: number[], test: (record: RequestRecord) => boolean, counts = true) => {
+    const chosen = records.flatMap((record, i) => (test(record) ? [i] : []));
+    const up = chosen.filter((i) => (recall[i] as number) > (baseline[i] as number) + 1e-9).length;
+    const down = chosen.filter(
+      (i) => (recall[i] as number) < (baseline[i] as number) - 1e-9,
+    ).length;
+    const value = pct(mean(chosen.map((i) => recall[i] as number)));
+    return counts ? `${value} (+${up} / −${down})` : value;
+  };
+  const tuningHalf = (r: RequestRecord) => r.set === TUNING_SET && !r.heldOut;
+  const rows = scorers.map(([name, score], row) => {
     const recall = records.map(score);
-    const where = (test: (record: RequestRecord) => boolean) =>
-      pct(mean(recall.filter((_, i) => test(records[i] as RequestRecord))));
+    const counts = row > 0;
     return [
       name,
-      where((r) => r.set === TUNING_SET && !r.heldOut),
-      ...sets.map((set) => where((r) => r.set === set.name)),
-      where((r) => r.set === ENTERPRISE && r.kind === 'paraphrased'),
-      where((r) => publicSets.some((set) => set.name === r.set)),
+      cell(recall, tuningHalf, counts),
+      ...sets.map((set) => cell(recall, (r) => r.set === set.name, counts)),
+      cell(recall, (r) => r.set === ENTERPRISE && r.kind === 'paraphrased', counts),
+      cell(recall, (r) => publicSets.some((set) => set.name === r.set), false),
     ];
   });
+  const rampRows = [0.8, 1].flatMap((weight) =>
+    RAMPS.map((ramp) => {
+      const recall = records.map((record) =>
+        tuningHalf(record)
+          ? recallAt5(record, ranking(record, { name: '', weight, confidence: ramp }))
+          : 0,
+      );
+      const chosen = records.flatMap((record, i) => (tuningHalf(record) ? [i] : []));
+      return {
+        name: `z ${ramp[0]} → ${ramp[1]}, semantic weight ${weight}`,
+        recall: mean(chosen.map((i) => recall[i] as number)),
+        worse: chosen.filter((i) => (recall[i] as number) < (baseline[i] as number) - 1e-9).length,
+        cell: cell(recall, tuningHalf),
+      };
+    }),
+  );
+  rampRows.sort((a, b) => b.recall - a.recall || a.worse - b.worse);
   const lines = [
     '## Hybrid fusion study',
     '',
-    `How the hybrid's mechanisms were chosen (bench/hybrid-fusion-study.ts): each request of every set searched once, each side's view of the candidates kept (BM25 over every tool; cosine similarities of the request and of each of its clauses, USE lite), and each variant scored on them. Recall@5; settings are judged on the tuning half of ${TUNING_SET} only (first column); the others, the held-out enterprise set above all, are checks. Scores divided by each side's best, lexical weight 1, semantic 0.8, the request's clauses, 100 candidates from each side, unless stated.`,
+    `How the hybrid's mechanisms were chosen (bench/hybrid-fusion-study.ts): each request of every set searched once, each side's view of the candidates kept (BM25 over every tool; cosine similarities of the request and of each of its clauses, USE lite), and each variant scored on them. Recall@5, with the requests better / worse than BM25 in parentheses; settings are judged on the tuning half of ${TUNING_SET} only (first column); the others, the held-out enterprise set above all, are checks. Scores divided by each side's best, lexical weight 1, semantic 0.8, the request's clauses, 100 candidates from each side, the semantic weight scaled by the confidence ramp z 2 → 8 (HybridToolIndex's \`confidence\`: × 0 while the best semantic hit stands at most 2 standard deviations above the mean similarity of every tool, × 1 from 8), unless stated.`,
     '',
     table(
       [
@@ -403,6 +475,13 @@ async function main(): Promise<void> {
     ),
     '',
     `Kinds of the enterprise set: ${KINDS.join(', ')} (60 requests each).${SMOKE ? ' Smoke run: 3 requests per set.' : ''}`,
+    '',
+    `**Choosing the confidence ramp**, on the tuning half of ${TUNING_SET} only: highest recall@5, ties broken by the fewest requests worse than BM25 (best first; the default is z 2 → 8 at weight 0.8):`,
+    '',
+    table(
+      ['ramp', 'recall@5 (better / worse than BM25)'],
+      rampRows.map((row) => [row.name, row.cell]),
+    ),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
