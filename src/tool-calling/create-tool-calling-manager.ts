@@ -14,6 +14,7 @@ import {
   DEFAULT_MAX_TOOL_RESULT_BYTES,
   MIN_MAX_TOOL_RESULT_BYTES,
 } from './cap-tool-result-text.js';
+import { DEFAULT_MAX_TOOL_RESULT_MEDIA_BYTES } from './rich-tool-response.js';
 import { type PlannedToolCall, runToolCallBatch } from './run-tool-call-batch.js';
 import { emitLimitsExceeded, emitNotExecuted } from './tool-batch-events.js';
 import { ToolCallLimitExceededError } from './tool-call-limit-exceeded-error.js';
@@ -86,6 +87,12 @@ export interface ToolCallingManagerOptions {
    * {@link DEFAULT_MAX_TOOL_RESULT_BYTES} (1 MiB).
    */
   maxResultBytes?: number;
+  /**
+   * Largest sum of inline media bytes (images, audio, files as base64 or `data:` URLs) of one
+   * result: a result over it becomes an error result saying so, and nothing of it is kept. A
+   * positive number or `Infinity`. Default {@link DEFAULT_MAX_TOOL_RESULT_MEDIA_BYTES} (10 MiB).
+   */
+  maxResultMediaBytes?: number;
   /** Called around every executed tool call (for observability). Default none. */
   observer?: ToolCallObserver;
 }
@@ -93,7 +100,7 @@ export interface ToolCallingManagerOptions {
 /** Default {@link ToolCallingManagerOptions.maxConcurrency}. */
 export const DEFAULT_TOOL_CALL_CONCURRENCY = 8;
 
-export { DEFAULT_MAX_TOOL_RESULT_BYTES };
+export { DEFAULT_MAX_TOOL_RESULT_BYTES, DEFAULT_MAX_TOOL_RESULT_MEDIA_BYTES };
 
 /**
  * Creates the default {@link ToolCallingManager}: the reference's `DefaultToolCallingManager`
@@ -157,6 +164,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
   readonly #parseOptions: { maxBytes?: number };
   readonly #observer: ToolCallObserver | undefined;
   readonly #maxResultBytes: number;
+  readonly #maxResultMediaBytes: number;
 
   constructor(options: ToolCallingManagerOptions) {
     if (options.exceptionProcessor !== undefined && options.throwExceptionOnError !== undefined) {
@@ -204,6 +212,12 @@ class DefaultToolCallingManager implements ToolCallingManager {
       options.maxArgumentBytes === undefined ? {} : { maxBytes: options.maxArgumentBytes };
     this.#observer = options.observer;
     this.#maxResultBytes = maxResultBytes;
+    checkPositive(
+      options.maxResultMediaBytes === Number.POSITIVE_INFINITY ? 1 : options.maxResultMediaBytes,
+      'maxResultMediaBytes',
+    );
+    this.#maxResultMediaBytes =
+      options.maxResultMediaBytes ?? DEFAULT_MAX_TOOL_RESULT_MEDIA_BYTES;
   }
 
   resolveToolDefinitions(options: ChatOptions): ToolDefinition[] {
@@ -322,6 +336,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
         events,
         iteration,
         maxResultBytes: this.#maxResultBytes,
+        maxResultMediaBytes: this.#maxResultMediaBytes,
       });
       // The reference's rule (every call of the batch is a returnDirect call), where a call that
       // was not executed or failed is not one: an error text must never become the answer.
@@ -391,7 +406,8 @@ class DefaultToolCallingManager implements ToolCallingManager {
       call,
       callback,
       input: NON_WHITESPACE.test(raw) ? raw : '{}',
-      callOptions: { validatedInput: parsed.value },
+      arguments: parsed.value,
+      callOptions: NO_CALL_OPTIONS,
       timeoutMs: metadata?.timeoutMs ?? this.#defaultTimeoutMs,
       sequential: metadata?.sequential === true,
     };
@@ -399,6 +415,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
 }
 
 const EMPTY_CONTEXT: Readonly<Record<string, unknown>> = Object.freeze({});
+const NO_CALL_OPTIONS = Object.freeze({});
 
 /**
  * `messages` with one or two messages after them, in an array of the exact length: a `slice` and

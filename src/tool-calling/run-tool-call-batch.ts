@@ -1,14 +1,21 @@
 import { AbortError, ToolExecutionError, ToolloopError } from '../errors/index.js';
 import { keepInstanceShape } from '../internal/keep-instance-shape.js';
 import { LongTimeout } from '../internal/long-timeout.js';
-import type { Message, ToolCall, ToolResponse } from '../messages/index.js';
+import {
+  type Message,
+  summarizeToolResultParts,
+  type ToolCall,
+  type ToolResponse,
+} from '../messages/index.js';
 import type { ToolResultOutcome } from '../observability/turn-event.js';
 import type { TurnEventEmitter } from '../observability/turn-event-emitter.js';
 import { type DeferredSignalOwner, deferToolSignal } from '../tools/deferred-tool-signal.js';
 import { describeValueType } from '../tools/describe-value-type.js';
 import type { ToolCallback, ToolCallOptions, ToolContext } from '../tools/tool-callback.js';
+import type { ToolResult } from '../tools/tool-result.js';
 import { VOID_RESULT_TEXT } from '../tools/tool-result-converter.js';
 import { capToolResultText } from './cap-tool-result-text.js';
+import { richToolResponse } from './rich-tool-response.js';
 import { emitToolExecutionStart, emitToolProgress, emitToolResult } from './tool-batch-events.js';
 import type { ToolCallObserver, ToolCallOutcome } from './tool-call-observer.js';
 import {
@@ -26,9 +33,11 @@ export interface PlannedToolCall {
   readonly index: number;
   readonly call: ToolCall;
   readonly callback: ToolCallback;
-  /** The argument text handed to the tool (`'{}'` for empty arguments). */
+  /** The argument text handed to a callback's `call` (`'{}'` for empty arguments). */
   readonly input: string;
-  /** What the callback is called with besides the text: the arguments parsed and validated. */
+  /** The arguments parsed and checked against the definition: what `execute` receives. */
+  readonly arguments: Record<string, unknown>;
+  /** What the callback is called with besides the input. */
   readonly callOptions: ToolCallOptions;
   readonly timeoutMs: number | undefined;
   readonly sequential: boolean;
@@ -48,6 +57,8 @@ export interface ToolCallBatchSettings {
   readonly observer: ToolCallObserver | undefined;
   /** Largest result or error text handed to the model, in UTF-8 bytes (see `capToolResultText`). */
   readonly maxResultBytes: number;
+  /** Largest sum of inline media bytes of one result (see `richToolResponse`). */
+  readonly maxResultMediaBytes: number;
   /** Receives each executed call's start, progress and result; `undefined` when nobody listens. */
   readonly events?: TurnEventEmitter | undefined;
   /** The loop round of the batch, stamped on its events. */
@@ -137,11 +148,12 @@ class ToolCallBatch implements DeferredSignalOwner {
       return {
         context: settings.context,
         toolCallId: call.id,
+        rawArguments: call.arguments,
         messages: settings.messages,
         signal: settings.signal,
       };
     }
-    return sharedSignalContext(settings.context, call.id, settings.messages, this);
+    return sharedSignalContext(settings.context, call, settings.messages, this);
   }
 
   run(): Promise<boolean> {
@@ -283,12 +295,13 @@ class ToolCallBatch implements DeferredSignalOwner {
     const toolContext: ToolContext = {
       context: settings.context,
       toolCallId: call.id,
+      rawArguments: call.arguments,
       messages: settings.messages,
       signal: timed.controller.signal,
     };
     this.#timedCalls ??= new Set();
     this.#timedCalls.add(timed);
-    let promise: Promise<string>;
+    let promise: Promise<string | ToolResult>;
     try {
       promise = Promise.resolve(callTool(plan, toolContext, callOptions));
     } catch (error) {
@@ -320,6 +333,8 @@ class ToolCallBatch implements DeferredSignalOwner {
     const { call, callback } = plan;
     const settings = this.#settings;
     let result: string | undefined;
+    // The response of a call that resolved to a ToolResult (content parts, structured data).
+    let rich: ToolResponse | undefined;
     let kind: ToolCallOutcome;
     let failure: unknown;
     let failed = false;
@@ -332,12 +347,24 @@ class ToolCallBatch implements DeferredSignalOwner {
       if (outcome === 'value') {
         if (typeof value === 'string') result = value;
         else if (value === undefined) result = VOID_RESULT_TEXT;
-        else {
+        else if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+          const checked = richToolResponse(call, value, settings);
+          if ('response' in checked) {
+            rich = checked.response;
+            result = rich.responseData;
+          } else {
+            error = new ToolExecutionError({
+              toolName: call.name,
+              toolCallId: call.id,
+              message: checked.problem,
+            });
+          }
+        } else {
           // A callback written in plain JavaScript broke its contract: a failure of the tool.
           error = new ToolExecutionError({
             toolName: call.name,
             toolCallId: call.id,
-            message: `Tool '${call.name}' returned ${describeValueType(value)} instead of text: a ToolCallback's call must resolve to a string.`,
+            message: `Tool '${call.name}' returned ${describeValueType(value)} instead of text: a ToolCallback resolves to a string or a ToolResult.`,
           });
         }
       }
@@ -364,7 +391,9 @@ class ToolCallBatch implements DeferredSignalOwner {
           failure = thrown;
         }
       }
-      if (result !== undefined) result = capToolResultText(result, settings.maxResultBytes);
+      if (result !== undefined && rich === undefined) {
+        result = capToolResultText(result, settings.maxResultBytes);
+      }
     }
 
     const observer = settings.observer;
@@ -381,6 +410,7 @@ class ToolCallBatch implements DeferredSignalOwner {
           ...(error !== undefined ? { errorType: errorTypeName(error) } : {}),
           ...(content ? { arguments: plan.input } : {}),
           ...(content && result !== undefined ? { result } : {}),
+          ...(rich?.content === undefined ? {} : { parts: summarizeToolResultParts(rich.content) }),
         });
       } catch (thrown) {
         failed = true;
@@ -396,7 +426,7 @@ class ToolCallBatch implements DeferredSignalOwner {
         RESULT_OUTCOMES[kind],
         result === undefined
           ? { responseData: failureText(kind, failure), isError: true }
-          : { responseData: result, isError: kind !== 'success' },
+          : (rich ?? { responseData: result, isError: kind !== 'success' }),
         performance.now() - started,
         error !== undefined ? errorTypeName(error) : failed ? errorTypeName(failure) : undefined,
       );
@@ -409,7 +439,7 @@ class ToolCallBatch implements DeferredSignalOwner {
       const isError = kind !== 'success';
       settings.responses[plan.index] = isError
         ? { id: call.id, name: call.name, responseData: result, isError: true }
-        : { id: call.id, name: call.name, responseData: result };
+        : (rich ?? { id: call.id, name: call.name, responseData: result });
       if (!isError && callback.metadata.returnDirect === true) this.#directSuccesses++;
     }
     this.#running--;
@@ -423,17 +453,22 @@ function noop(): void {}
 /** The context of a call that shares the batch's signal, made only when a tool reads it. */
 function sharedSignalContext(
   context: ToolContext['context'],
-  toolCallId: string,
+  call: ToolCall,
   messages: ToolContext['messages'],
   batch: ToolCallBatch,
 ): ToolContext {
-  return deferToolSignal({ context, toolCallId, messages }, batch);
+  return deferToolSignal(
+    { context, toolCallId: call.id, rawArguments: call.arguments, messages },
+    batch,
+  );
 }
 
 const batchSample = keepInstanceShape(new ToolCallBatch([], {} as ToolCallBatchSettings));
 // `deferToolSignal` adds its properties with `defineProperty`: only a live context keeps the
 // hidden classes that makes, so without this one every full GC deoptimized the tool callbacks.
-keepInstanceShape(sharedSignalContext({}, '', [], batchSample));
+keepInstanceShape(
+  sharedSignalContext({}, { id: '', name: '', arguments: '' }, [], batchSample),
+);
 
 /** How each way an executed call ends is reported in a `tool-result` event. */
 const RESULT_OUTCOMES: Readonly<Record<ToolCallOutcome, ToolResultOutcome>> = {
@@ -451,13 +486,20 @@ function failureText(kind: ToolCallOutcome, failure: unknown): string {
   return failure instanceof Error ? failure.message : String(failure);
 }
 
-/** Runs the planned call with its text and its validated arguments. */
+/**
+ * Runs the planned call: `execute` with the parsed arguments when the callback has it, else
+ * `call` with the text.
+ */
 function callTool(
   plan: PlannedToolCall,
   context: ToolContext,
   options: ToolCallOptions,
-): Promise<string> {
-  return plan.callback.call(plan.input, context, options);
+): Promise<string | ToolResult> {
+  const callback = plan.callback;
+  if (typeof callback.execute === 'function') {
+    return callback.execute(plan.arguments, context, options);
+  }
+  return callback.call(plan.input, context, options);
 }
 
 function isToolloopErrorWithCode(error: unknown, code: string): boolean {

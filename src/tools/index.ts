@@ -37,6 +37,11 @@ export {
   type ToolInputValidation,
 } from './schema/tool-input-schema.js';
 export {
+  type ResolvedToolOutputSchema,
+  resolveToolOutputSchema,
+  type ToolOutputSchema,
+} from './schema/tool-output-schema.js';
+export {
   type InferTypedJsonSchemaInput,
   jsonSchema,
   type TypedJsonSchema,
@@ -71,9 +76,19 @@ export {
   type ToolOptionsBase,
 } from './tool-options.js';
 export {
+  isToolResult,
+  type ToolResult,
+  type ToolResultBytes,
+  type ToolResultOptions,
+  type ToolResultPartInput,
+  toolResult,
+  toolResultProblem,
+} from './tool-result.js';
+export {
   type BinaryToolResult,
   defaultToolResultConverter,
   type ToolResultConverter,
+  toolResultText,
 } from './tool-result-converter.js';
 export {
   type CollectedToolSources,
