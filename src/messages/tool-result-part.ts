@@ -91,7 +91,13 @@ const TOP_LEVEL_TYPES: ReadonlySet<string> = new Set([
 const MEDIA_TYPE = /^([a-z]+)\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}(\s*;.*)?$/i;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const DATA_URL = /^data:([^,]*?)(;base64)?,/i;
-const PART_TYPES: ReadonlySet<string> = new Set(['text', 'image', 'audio', 'file', 'resource-link']);
+const PART_TYPES: ReadonlySet<string> = new Set([
+  'text',
+  'image',
+  'audio',
+  'file',
+  'resource-link',
+]);
 
 /**
  * Why `value` is not a valid {@link ToolResultPart}, or `undefined` when it is one. Checked: a
@@ -137,7 +143,8 @@ function mediaProblem(part: Record<string, unknown>, type: string): string | und
     return `its media type '${clip(mediaType)}' is not an ${type}/* type`;
   }
   for (const key of ['uri', 'filename'] as const) {
-    if (part[key] !== undefined && typeof part[key] !== 'string') return `its ${key} is not a string`;
+    if (part[key] !== undefined && typeof part[key] !== 'string')
+      return `its ${key} is not a string`;
   }
   const sources = ['data', 'url', ...(type === 'file' ? ['text'] : [])].filter(
     (key) => part[key] !== undefined,

@@ -216,8 +216,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
       options.maxResultMediaBytes === Number.POSITIVE_INFINITY ? 1 : options.maxResultMediaBytes,
       'maxResultMediaBytes',
     );
-    this.#maxResultMediaBytes =
-      options.maxResultMediaBytes ?? DEFAULT_MAX_TOOL_RESULT_MEDIA_BYTES;
+    this.#maxResultMediaBytes = options.maxResultMediaBytes ?? DEFAULT_MAX_TOOL_RESULT_MEDIA_BYTES;
   }
 
   resolveToolDefinitions(options: ChatOptions): ToolDefinition[] {

@@ -347,7 +347,7 @@ class ToolCallBatch implements DeferredSignalOwner {
       if (outcome === 'value') {
         if (typeof value === 'string') result = value;
         else if (value === undefined) result = VOID_RESULT_TEXT;
-        else if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+        else if (isResultShaped(value)) {
           const checked = richToolResponse(call, value, settings);
           if ('response' in checked) {
             rich = checked.response;
@@ -450,6 +450,15 @@ class ToolCallBatch implements DeferredSignalOwner {
 
 function noop(): void {}
 
+/** An object with a text: a `ToolResult`, to be checked part by part. */
+function isResultShaped(value: unknown): value is { text: string } {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { text?: unknown }).text === 'string'
+  );
+}
+
 /** The context of a call that shares the batch's signal, made only when a tool reads it. */
 function sharedSignalContext(
   context: ToolContext['context'],
@@ -466,9 +475,7 @@ function sharedSignalContext(
 const batchSample = keepInstanceShape(new ToolCallBatch([], {} as ToolCallBatchSettings));
 // `deferToolSignal` adds its properties with `defineProperty`: only a live context keeps the
 // hidden classes that makes, so without this one every full GC deoptimized the tool callbacks.
-keepInstanceShape(
-  sharedSignalContext({}, { id: '', name: '', arguments: '' }, [], batchSample),
-);
+keepInstanceShape(sharedSignalContext({}, { id: '', name: '', arguments: '' }, [], batchSample));
 
 /** How each way an executed call ends is reported in a `tool-result` event. */
 const RESULT_OUTCOMES: Readonly<Record<ToolCallOutcome, ToolResultOutcome>> = {

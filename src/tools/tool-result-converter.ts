@@ -67,7 +67,7 @@ export function toolResultText(result: unknown): string {
     );
   }
   return json ?? 'null';
-};
+}
 
 function isJsonDocument(text: string): boolean {
   // Most tool results are plain text: reject them without the thrown (and costly) parse error.

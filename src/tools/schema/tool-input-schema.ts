@@ -136,9 +136,7 @@ function fromStandardSchema(
 }
 
 /** A Standard Schema's validation result as a {@link ToolInputValidation} (JSON-pointer issue paths). */
-export function toToolInputValidation(
-  result: StandardSchemaResult<unknown>,
-): ToolInputValidation {
+export function toToolInputValidation(result: StandardSchemaResult<unknown>): ToolInputValidation {
   if (result.issues === undefined) return { ok: true, value: result.value };
   return { ok: false, issues: result.issues.map(toToolInputIssue) };
 }

@@ -52,7 +52,9 @@ export function resolveToolOutputSchema(
       jsonSchema,
       validate(value) {
         const result = outputSchema['~standard'].validate(value);
-        return result instanceof Promise ? result.then(toToolInputValidation) : toToolInputValidation(result);
+        return result instanceof Promise
+          ? result.then(toToolInputValidation)
+          : toToolInputValidation(result);
       },
     };
   }
@@ -79,10 +81,7 @@ export function resolveToolOutputSchema(
   };
 }
 
-function objectRoot(
-  schema: Record<string, unknown>,
-  fail: (message: string) => never,
-): JsonSchema {
+function objectRoot(schema: Record<string, unknown>, fail: (message: string) => never): JsonSchema {
   if (schema.type !== 'object') {
     fail("must describe an object (type: 'object'), as MCP requires of structured content");
   }
