@@ -67,6 +67,11 @@ export interface AnthropicMessagesRequest {
   stop_sequences?: string[];
   stream?: boolean;
   output_config?: { format: { type: 'json_schema'; schema: Record<string, unknown> } };
+  thinking?:
+    | { type: 'enabled'; budget_tokens: number; display?: 'summarized' | 'omitted' }
+    | { type: 'adaptive'; display?: 'summarized' | 'omitted' }
+    | { type: 'disabled' };
+  cache_control?: { type: 'ephemeral'; ttl?: '5m' | '1h' };
   [extra: string]: unknown;
 }
 

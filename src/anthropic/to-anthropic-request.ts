@@ -1,6 +1,7 @@
 import type { CompiledTool } from '../internal/tool-schema-compiler-cache.js';
 import type { AssistantMessage, Media, Message } from '../messages/index.js';
-import type { ChatOptions, ToolChoice } from '../model/index.js';
+import type { ToolChoice } from '../model/index.js';
+import type { AnthropicChatOptions, AnthropicThinking } from './anthropic-chat-options.js';
 import type {
   AnthropicContentBlockParam,
   AnthropicMessageParam,
@@ -90,7 +91,7 @@ export function toAnthropicMessages(messages: readonly Message[]): {
 /** Builds the Messages API request body for merged options and compiled tools. */
 export function toAnthropicRequest(
   messages: readonly Message[],
-  options: ChatOptions,
+  options: AnthropicChatOptions,
   tools: readonly CompiledTool[],
   settings: AnthropicRequestSettings,
 ): AnthropicMessagesRequest {
@@ -117,16 +118,28 @@ export function toAnthropicRequest(
   if (typeof options.topK === 'number') request.top_k = options.topK;
   if (typeof options.stop === 'string') request.stop_sequences = [options.stop];
   else if (Array.isArray(options.stop)) request.stop_sequences = options.stop as string[];
-  const format = options.responseFormat as Record<string, unknown> | undefined;
+  const format = options.responseFormat;
   if (format?.type === 'json_schema' && typeof format.schema === 'object' && format.schema) {
-    request.output_config = {
-      format: { type: 'json_schema', schema: format.schema as Record<string, unknown> },
-    };
+    request.output_config = { format: { type: 'json_schema', schema: format.schema } };
+  }
+  if (options.thinking !== undefined) request.thinking = anthropicThinking(options.thinking);
+  if (options.cacheControl !== undefined) {
+    request.cache_control =
+      options.cacheControl.ttl === undefined
+        ? { type: 'ephemeral' }
+        : { type: 'ephemeral', ttl: options.cacheControl.ttl };
   }
   if (settings.stream) request.stream = true;
   const extraBody = options.extraBody;
   if (typeof extraBody === 'object' && extraBody !== null) Object.assign(request, extraBody);
   return request;
+}
+
+function anthropicThinking(thinking: AnthropicThinking): AnthropicMessagesRequest['thinking'] {
+  if (thinking.type === 'disabled') return { type: 'disabled' };
+  const display = thinking.display === undefined ? {} : { display: thinking.display };
+  if (thinking.type === 'adaptive') return { type: 'adaptive', ...display };
+  return { type: 'enabled', budget_tokens: thinking.budgetTokens, ...display };
 }
 
 function anthropicToolChoice(

@@ -13,6 +13,7 @@ import {
   type ToolMetadata,
   type ToolResult,
 } from '../tools/index.js';
+import { executeOf } from '../tools/tool-execute.js';
 import { ToolInputSchemaAugmenter } from './tool-input-schema-augmenter.js';
 
 const EMPTY_CONTEXT: ToolContext = Object.freeze({ context: Object.freeze({}) });
@@ -186,8 +187,9 @@ export class AugmentedToolCallback<Schema extends ToolInputSchema = ToolInputSch
     // The wrapped tool's schema may refuse the extra fields: it checks the whole text itself.
     if (!this.#removeExtraArguments) return this.delegate.call(rawInput, context, delegateOptions);
     const ownArguments = this.#augmenter.omit(value);
-    if (typeof this.delegate.execute === 'function') {
-      return this.delegate.execute(ownArguments, context ?? EMPTY_CONTEXT, delegateOptions);
+    const execute = executeOf(this.delegate);
+    if (execute !== undefined) {
+      return execute.call(this.delegate, ownArguments, context ?? EMPTY_CONTEXT, delegateOptions);
     }
     return this.delegate.call(JSON.stringify(ownArguments), context, delegateOptions);
   }

@@ -5,3 +5,4 @@ export type { FetchFunction } from '../internal/provider-transport.js';
 export type { RetryDelayOptions } from '../internal/retry-delay.js';
 export type { SchemaAdaptation } from '../internal/tool-schema-adaptation.js';
 export { OpenAiChatModel, type OpenAiChatModelOptions } from './openai-chat-model.js';
+export type { OpenAiChatOptions, OpenAiReasoningEffort } from './openai-chat-options.js';

@@ -13,13 +13,14 @@ import { assertSendableMessages } from '../messages/index.js';
 import type {
   ChatModel,
   ChatModelCallOptions,
-  ChatOptions,
   ChatResponse,
+  OfferedTool,
   Prompt,
 } from '../model/index.js';
-import type { ToolCallback, ToolDefinition } from '../tools/tool-callback.js';
+import type { ToolDefinition } from '../tools/tool-callback.js';
 import { compileOpenAiToolSchema } from './compile-openai-tool-schema.js';
 import { fromOpenAiResponse } from './from-openai-response.js';
+import type { OpenAiChatOptions, OpenAiReasoningEffort } from './openai-chat-options.js';
 import { OpenAiStreamAssembler } from './openai-stream-assembler.js';
 import type { OpenAiChatRequest, OpenAiToolParam } from './openai-wire.js';
 import { toOpenAiRequest } from './to-openai-request.js';
@@ -51,6 +52,10 @@ export interface OpenAiChatModelOptions extends ProviderChatModelOptions {
    * Default `false` (OpenAI rejects the field).
    */
   sendReasoningContent?: boolean | undefined;
+  /** Default `reasoningEffort` of every request (see {@link OpenAiChatOptions}). */
+  reasoningEffort?: OpenAiReasoningEffort | undefined;
+  /** Default `seed` of every request. */
+  seed?: number | undefined;
 }
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -69,12 +74,13 @@ const OPENAI_ENVIRONMENT = {
  * (Ollama, vLLM, LM Studio, Groq, DeepSeek, xAI, Together, …), on plain `fetch` and
  * `eventsource-parser`. It sends the tools' definitions (schemas compiled for the API, strict on
  * request) and returns tool calls; it never executes them. Per-request options are the prompt's
- * `ChatOptions`: `model`, `temperature`, `maxTokens`, `toolChoice`, `parallelToolCalls`,
- * `strictTools`, `topP`, `stop`, `responseFormat` and `extraBody`.
+ * {@link OpenAiChatOptions}: `model`, `temperature`, `maxTokens`, `topP`, `stop`, `toolChoice`,
+ * `responseFormat`, `parallelToolCalls`, `strictTools`, `reasoningEffort`, `seed` and
+ * `extraBody`.
  */
-export class OpenAiChatModel implements ChatModel {
+export class OpenAiChatModel implements ChatModel<OpenAiChatOptions> {
   /** The options merged under every request's options. */
-  readonly defaultOptions: ChatOptions;
+  readonly defaultOptions: OpenAiChatOptions;
   private readonly transport: ProviderTransport;
   private readonly errors: ProviderErrors;
   private readonly url: string;
@@ -95,7 +101,11 @@ export class OpenAiChatModel implements ChatModel {
     const baseUrl = connection.baseUrl;
     options = { ...options, ...connection };
     this.url = `${baseUrl}/chat/completions`;
-    this.defaultOptions = providerDefaultOptions(options, { model: DEFAULT_MODEL });
+    this.defaultOptions = providerDefaultOptions<OpenAiChatOptions>(
+      options,
+      { model: DEFAULT_MODEL },
+      { reasoningEffort: options.reasoningEffort, seed: options.seed },
+    );
     this.settings = {
       maxTokensField:
         options.maxTokensField ??
@@ -120,7 +130,10 @@ export class OpenAiChatModel implements ChatModel {
   }
 
   /** Sends the prompt and returns the whole response. */
-  async call(prompt: Prompt, options: ChatModelCallOptions = {}): Promise<ChatResponse> {
+  async call(
+    prompt: Prompt<OpenAiChatOptions>,
+    options: ChatModelCallOptions = {},
+  ): Promise<ChatResponse> {
     const { body, restorers } = this.prepare(prompt, false);
     return this.transport.postJson(
       this.url,
@@ -131,7 +144,10 @@ export class OpenAiChatModel implements ChatModel {
   }
 
   /** Sends the prompt and yields text deltas as they come, and whole tool calls where they end. */
-  async *stream(prompt: Prompt, options: ChatModelCallOptions = {}): AsyncIterable<ChatResponse> {
+  async *stream(
+    prompt: Prompt<OpenAiChatOptions>,
+    options: ChatModelCallOptions = {},
+  ): AsyncIterable<ChatResponse> {
     const { body, restorers } = this.prepare(prompt, true);
     const chunks = this.transport.postEventStream(
       this.url,
@@ -147,7 +163,7 @@ export class OpenAiChatModel implements ChatModel {
    * see what strict mode changes before any request is made.
    */
   compileTools(
-    tools: readonly (ToolCallback | ToolDefinition)[],
+    tools: readonly (OfferedTool | ToolDefinition)[],
     options: { strict?: boolean } = {},
   ): { tools: OpenAiToolParam[]; adaptations: SchemaAdaptation[] } {
     const strict = options.strict ?? this.defaultOptions.strictTools === true;
@@ -162,16 +178,19 @@ export class OpenAiChatModel implements ChatModel {
   }
 
   /** The request body this model sends for a prompt (what `call` / `stream` POST). */
-  request(prompt: Prompt, stream: boolean): OpenAiChatRequest {
+  request(prompt: Prompt<OpenAiChatOptions>, stream: boolean): OpenAiChatRequest {
     return this.prepare(prompt, stream).body;
   }
 
   private prepare(
-    prompt: Prompt,
+    prompt: Prompt<OpenAiChatOptions>,
     stream: boolean,
   ): { body: OpenAiChatRequest; restorers: Map<string, (args: string) => string> } {
     assertSendableMessages(prompt.messages, this.errors.provider);
-    const options: ChatOptions = { ...this.defaultOptions, ...definedEntries(prompt.options) };
+    const options: OpenAiChatOptions = {
+      ...this.defaultOptions,
+      ...definedEntries(prompt.options),
+    };
     const { tools } = this.schemas.compileAll(
       options.toolCallbacks ?? [],
       options.strictTools === true,

@@ -71,6 +71,8 @@ export interface OpenAiChatRequest {
   max_completion_tokens?: number;
   stop?: string | string[];
   response_format?: OpenAiResponseFormat;
+  reasoning_effort?: 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh';
+  seed?: number;
   stream?: boolean;
   stream_options?: { include_usage: boolean };
   [extra: string]: unknown;

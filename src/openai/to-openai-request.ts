@@ -1,7 +1,8 @@
 import { InvalidArgumentError } from '../errors/index.js';
 import type { CompiledTool } from '../internal/tool-schema-compiler-cache.js';
 import type { Media, Message } from '../messages/index.js';
-import type { ChatOptions, ToolChoice } from '../model/index.js';
+import type { ToolChoice } from '../model/index.js';
+import type { OpenAiChatOptions } from './openai-chat-options.js';
 import type {
   OpenAiChatRequest,
   OpenAiContentPart,
@@ -80,7 +81,7 @@ export function toOpenAiMessages(
 /** Builds the Chat Completions request body for merged options and compiled tools. */
 export function toOpenAiRequest(
   messages: readonly Message[],
-  options: ChatOptions,
+  options: OpenAiChatOptions,
   tools: readonly CompiledTool[],
   settings: OpenAiRequestSettings,
 ): OpenAiChatRequest {
@@ -112,6 +113,10 @@ export function toOpenAiRequest(
   if (typeof options.stop === 'string' || Array.isArray(options.stop)) {
     request.stop = options.stop as string | string[];
   }
+  if (typeof options.reasoningEffort === 'string') {
+    request.reasoning_effort = options.reasoningEffort;
+  }
+  if (typeof options.seed === 'number') request.seed = options.seed;
   const responseFormat = openAiResponseFormat(options.responseFormat);
   if (responseFormat) request.response_format = responseFormat;
   if (settings.stream) {

@@ -5,7 +5,7 @@ import {
   NoSuchToolError,
 } from '../errors/index.js';
 import type { AssistantMessage, Message, ToolCall, ToolResponse } from '../messages/index.js';
-import type { ChatOptions, ChatResponse, Generation, Prompt } from '../model/index.js';
+import type { ChatResponse, Generation, Prompt, ToolCallingChatOptions } from '../model/index.js';
 import { validateJsonSchema } from '../tools/input/json-schema-validator.js';
 import { parseToolArguments } from '../tools/input/parse-tool-arguments.js';
 import type { ToolCallback, ToolCallbackResolver, ToolDefinition } from '../tools/tool-callback.js';
@@ -219,7 +219,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
     this.#maxResultMediaBytes = options.maxResultMediaBytes ?? DEFAULT_MAX_TOOL_RESULT_MEDIA_BYTES;
   }
 
-  resolveToolDefinitions(options: ChatOptions): ToolDefinition[] {
+  resolveToolDefinitions(options: ToolCallingChatOptions): ToolDefinition[] {
     const callbacks = options.toolCallbacks ?? [];
     const definitions: ToolDefinition[] = new Array(callbacks.length);
     for (let index = 0; index < callbacks.length; index++) {
@@ -229,7 +229,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
   }
 
   async executeToolCalls(
-    prompt: Prompt,
+    prompt: Prompt<ToolCallingChatOptions>,
     chatResponse: ChatResponse,
     options: ExecuteToolCallsOptions = {},
   ): Promise<ToolExecutionResult> {
@@ -326,7 +326,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
       const messages = withAppended(prompt.messages, assistant, undefined);
       const allSucceededDirectly = await runToolCallBatch(plans, {
         responses,
-        context: frozenCopy(prompt.options?.toolContext),
+        context: frozenCopy(prompt.options?.toolContext, options.toolContext),
         messages,
         signal,
         maxConcurrency: this.#maxConcurrency,
@@ -446,8 +446,10 @@ function usedEarlier(calls: readonly ToolCall[], index: number): boolean {
 }
 
 function frozenCopy(
-  context: Record<string, unknown> | undefined,
+  context: Readonly<Record<string, unknown>> | undefined,
+  beside: Readonly<Record<string, unknown>> | undefined,
 ): Readonly<Record<string, unknown>> {
+  if (beside != null) return Object.freeze(Object.assign({}, context, beside));
   return context == null ? EMPTY_CONTEXT : Object.freeze(Object.assign({}, context));
 }
 

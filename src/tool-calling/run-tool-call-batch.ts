@@ -12,6 +12,7 @@ import type { TurnEventEmitter } from '../observability/turn-event-emitter.js';
 import { type DeferredSignalOwner, deferToolSignal } from '../tools/deferred-tool-signal.js';
 import { describeValueType } from '../tools/describe-value-type.js';
 import type { ToolCallback, ToolCallOptions, ToolContext } from '../tools/tool-callback.js';
+import { executeOf } from '../tools/tool-execute.js';
 import type { ToolResult } from '../tools/tool-result.js';
 import { VOID_RESULT_TEXT } from '../tools/tool-result-converter.js';
 import { capToolResultText } from './cap-tool-result-text.js';
@@ -494,8 +495,8 @@ function failureText(kind: ToolCallOutcome, failure: unknown): string {
 }
 
 /**
- * Runs the planned call: `execute` with the parsed arguments when the callback has it, else
- * `call` with the text.
+ * Runs the planned call: `execute` with the parsed arguments when the callback has one that
+ * belongs with its `call` (see `executeOf`), else `call` with the text.
  */
 function callTool(
   plan: PlannedToolCall,
@@ -503,9 +504,8 @@ function callTool(
   options: ToolCallOptions,
 ): Promise<string | ToolResult> {
   const callback = plan.callback;
-  if (typeof callback.execute === 'function') {
-    return callback.execute(plan.arguments, context, options);
-  }
+  const execute = executeOf(callback);
+  if (execute !== undefined) return execute.call(callback, plan.arguments, context, options);
   return callback.call(plan.input, context, options);
 }
 

@@ -11,6 +11,7 @@ import { parseToolArguments } from './input/parse-tool-arguments.js';
 import type { ToolInputValidation } from './schema/tool-input-schema.js';
 import type { ResolvedToolOutputSchema } from './schema/tool-output-schema.js';
 import type { ToolCallback, ToolCallOptions, ToolContext } from './tool-callback.js';
+import { pairExecute } from './tool-execute.js';
 import type { PreparedTool } from './tool-options.js';
 import { isToolResult, type ToolResult, toolResultProblem } from './tool-result.js';
 import { toolResultText } from './tool-result-converter.js';
@@ -160,7 +161,7 @@ export function createToolCallback(
       message: `The resultConverter of tool '${toolName}' returned ${problem === undefined ? describeValueType(output) : `a result whose ${problem}`} instead of a string or a ToolResult`,
     });
   }
-  return Object.freeze({
+  const callback: ToolCallback = {
     definition,
     metadata,
     call(input: string, context?: ToolContext, options?: ToolCallOptions): Promise<string> {
@@ -189,7 +190,9 @@ export function createToolCallback(
         return Promise.reject(error);
       }
     },
-  });
+  };
+  pairExecute(callback.execute as NonNullable<ToolCallback['execute']>, callback.call);
+  return Object.freeze(callback);
 }
 
 /** The text form of what a tool resolved to. */

@@ -67,6 +67,7 @@ export {
   toolCallbacksFrom,
   toolMethodDecorator,
 } from './tool-decorator.js';
+export { executeOf, pairExecute } from './tool-execute.js';
 export { assertToolName, isPortableToolName, splitCamelCase } from './tool-name.js';
 export {
   type FunctionToolOptions,
