@@ -69,6 +69,24 @@ describe('arguments are parsed and validated once, by the manager', () => {
     expect(lastResponses(result.conversationHistory)[0]?.responseData).toBe('parsed path');
   });
 
+  it("runs the replaced call() of a tool() copied with { ...tool, call } (the 0.x way to wrap one)", async () => {
+    const base = tool({ name: 'ping', execute: () => 'pong' });
+    let wrapped = 0;
+    const counted: ToolCallback = {
+      ...base,
+      call: (input, context, options) => {
+        wrapped++;
+        return base.call(input, context, options);
+      },
+    };
+    const result = await createToolCallingManager().executeToolCalls(
+      promptWith([counted]),
+      toolCallResponse([toolCall('1', 'ping')]),
+    );
+    expect(wrapped).toBe(1);
+    expect(lastResponses(result.conversationHistory)[0]?.responseData).toBe('"pong"');
+  });
+
   it('runs a Zod schema once per call (a counting transform), and the tool gets its output', async () => {
     let transformRuns = 0;
     const received: unknown[] = [];
