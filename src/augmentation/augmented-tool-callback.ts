@@ -4,12 +4,14 @@ import { peekToolSignal } from '../tools/deferred-tool-signal.js';
 import {
   type InferToolInput,
   isToolCallback,
+  type JsonSchemaOutputDemand,
   parseToolArguments,
   type ToolCallback,
   type ToolCallOptions,
   type ToolContext,
   type ToolDefinition,
   type ToolInputSchema,
+  type ToolInputSchemaBound,
   type ToolMetadata,
   type ToolResult,
 } from '../tools/index.js';
@@ -38,7 +40,7 @@ export type AugmentedArgumentConsumer<Arguments = Record<string, unknown>> = (
 ) => void | Promise<void>;
 
 /** How extra fields are added to tools and what happens to them on each call. */
-export interface AugmentationOptions<Schema extends ToolInputSchema = ToolInputSchema> {
+export interface AugmentationOptions<Schema extends ToolInputSchemaBound = ToolInputSchema> {
   /**
    * The extra fields the model must fill in, as a Zod object (or another Standard Schema that
    * exposes JSON Schema) or a JSON Schema object, e.g. `z.object({ reasoning: z.string() })`.
@@ -55,6 +57,11 @@ export interface AugmentationOptions<Schema extends ToolInputSchema = ToolInputS
   readonly removeExtraArgumentsAfterProcessing?: boolean;
 }
 
+/** Intersected with augmentation options: their `argumentSchema` must be one toolloop can use. */
+export interface ArgumentSchemaDemand<Schema> {
+  readonly argumentSchema: JsonSchemaOutputDemand<Schema> | ToolInputSchemaAugmenter;
+}
+
 /**
  * Wraps one {@link ToolCallback} so that the model fills in extra fields (reasoning, confidence,
  * an agent id…) on every call of it, without changing the tool.
@@ -67,7 +74,7 @@ export interface AugmentationOptions<Schema extends ToolInputSchema = ToolInputS
  * `InvalidToolInputError`, so the model is told and may retry. The wrapped tool is never modified,
  * so one tool can be wrapped differently for different clients.
  */
-export class AugmentedToolCallback<Schema extends ToolInputSchema = ToolInputSchema>
+export class AugmentedToolCallback<Schema extends ToolInputSchemaBound = ToolInputSchema>
   implements ToolCallback
 {
   /** The wrapped tool's name and description, with the augmented input schema. */
@@ -85,7 +92,10 @@ export class AugmentedToolCallback<Schema extends ToolInputSchema = ToolInputSch
    * @throws ToolDefinitionError when the extra fields are not a usable object schema or one of
    *   them clashes with a property of the tool.
    */
-  constructor(delegate: ToolCallback, options: AugmentationOptions<Schema>) {
+  constructor(
+    delegate: ToolCallback,
+    options: AugmentationOptions<Schema> & ArgumentSchemaDemand<Schema>,
+  ) {
     if (!isToolCallback(delegate)) {
       throw new InvalidArgumentError('AugmentedToolCallback needs a ToolCallback to wrap');
     }
@@ -98,7 +108,7 @@ export class AugmentedToolCallback<Schema extends ToolInputSchema = ToolInputSch
     this.#augmenter =
       options.argumentSchema instanceof ToolInputSchemaAugmenter
         ? options.argumentSchema
-        : new ToolInputSchemaAugmenter(options.argumentSchema);
+        : new ToolInputSchemaAugmenter(options.argumentSchema as ToolInputSchema);
     this.#consumer = options.argumentConsumer;
     this.#removeExtraArguments = options.removeExtraArgumentsAfterProcessing ?? true;
     this.delegate = delegate;

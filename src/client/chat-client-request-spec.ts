@@ -4,6 +4,7 @@ import {
   type ChatClientResponse,
   DefaultCallAdvisorChain,
   DefaultStreamAdvisorChain,
+  type DurableSteps,
 } from '../advisors/index.js';
 import { InvalidArgumentError } from '../errors/index.js';
 import type { Message } from '../messages/index.js';
@@ -39,6 +40,11 @@ export type AdvisorEntry =
 export interface RunOptions {
   /** Aborts the model requests and every running tool; it travels as `ChatClientRequest.signal`. */
   signal?: AbortSignal;
+  /**
+   * Runs the turn's model calls, tool calls, approval waits and memory reads and writes as steps
+   * of a durable engine; set by `toolloop/durable`'s worker, which runs turns as workflows.
+   */
+  durable?: DurableSteps;
 }
 
 /** What a request spec needs from its client (not exported from the package). */
@@ -181,11 +187,12 @@ export class ChatClientRequestSpec<
   call(options: RunOptions = {}): CallResponseSpec {
     const { runtime, state } = this;
     const signal = options.signal;
+    const durable = options.durable;
     // Not async: the chain's promise is returned as it is, and a request without tool providers is
     // built and sent in the same tick.
     return new CallResponseSpec((extraAdvisors) => {
       try {
-        const request = buildChatClientRequest(runtime.chatModel, state, signal);
+        const request = buildChatClientRequest(runtime.chatModel, state, signal, durable);
         return request instanceof Promise
           ? request.then((ready) => callChain(runtime, state, extraAdvisors, ready).nextCall(ready))
           : callChain(runtime, state, extraAdvisors, request).nextCall(request);
@@ -205,7 +212,12 @@ export class ChatClientRequestSpec<
             run?.listener === undefined
               ? state
               : { ...state, listeners: [...state.listeners, run.listener] };
-          const request = buildChatClientRequest(runtime.chatModel, runState, signal);
+          const request = buildChatClientRequest(
+            runtime.chatModel,
+            runState,
+            signal,
+            options.durable,
+          );
           return request instanceof Promise
             ? request.then((ready) => streamChain(runtime, state, ready))
             : streamChain(runtime, state, request);
@@ -242,6 +254,7 @@ function callChain(
     plain ? [] : [...state.advisors, ...extraAdvisors],
     request.context,
     runtime.toolCallingAdvisor,
+    request.durable !== undefined,
   );
   const chain = DefaultCallAdvisorChain.of(advisors);
   // Only when the tool advisor is the client's own (not a per-request copy).
@@ -269,6 +282,7 @@ function streamChain(
     state.advisors,
     request.context,
     runtime.toolCallingAdvisor,
+    request.durable !== undefined,
   );
   const chain = DefaultStreamAdvisorChain.of(advisors);
   if (plain && advisors[0] === runtime.toolCallingAdvisor) runtime.plainStreamChain = chain;

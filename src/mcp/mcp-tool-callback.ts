@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ErrorCode, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
   InvalidToolInputError,
   isAbortError,
@@ -17,6 +17,7 @@ import {
   validateJsonSchema,
 } from '../tools/index.js';
 import type { McpClient } from './mcp-client.js';
+import { McpProtocolError } from './mcp-protocol-error.js';
 import { mcpToolResultText } from './mcp-tool-result-text.js';
 import { type ToolContextToMcpMeta, toMcpMeta } from './tool-context-to-mcp-meta.js';
 
@@ -35,9 +36,16 @@ import { type ToolContextToMcpMeta, toMcpMeta } from './tool-context-to-mcp-meta
  * - Abort (the caller's signal or the tool's timeout): the request is cancelled on the server and
  *   the abort error passes through.
  *
- * The server's annotations become metadata: `readOnlyHint` → `readOnly`, `destructiveHint` →
- * `destructive`, `idempotentHint` → `idempotent`, `openWorldHint` → `openWorld`. A read-only or
- * idempotent call is replayed once when its server dies before answering.
+ * A trusted server's annotations become metadata (`readOnlyHint` → `readOnly`, `destructiveHint` →
+ * `destructive`, `idempotentHint` → `idempotent`, `openWorldHint` → `openWorld`), which approval
+ * policies read; a read-only or idempotent call is replayed once when its server dies before
+ * answering. An untrusted server's (the default, see `McpServerTrust.trusted`) tools are
+ * `readOnly: false, destructive: true, idempotent: false, openWorld: true` whatever its
+ * annotations say (they stay readable on {@link McpToolCallback.tool}).
+ *
+ * A tool with an `outputSchema` that answers with `structuredContent` has it checked against the
+ * schema (on the linear-time regex engine, as every schema of a server): a mismatch is a
+ * {@link ToolExecutionError} caused by an `McpProtocolError`.
  */
 export class McpToolCallback implements ToolCallback {
   readonly definition: ToolDefinition;
@@ -47,6 +55,7 @@ export class McpToolCallback implements ToolCallback {
   /** The tool as the server listed it. */
   readonly tool: Tool;
   readonly #toolContextToMeta: ToolContextToMcpMeta | undefined;
+  #outputSchema: JsonSchema | undefined;
 
   constructor(options: {
     client: McpClient;
@@ -61,7 +70,9 @@ export class McpToolCallback implements ToolCallback {
     const name = options.name ?? tool.name;
     const description = tool.description?.trim() ? tool.description : splitCamelCase(name);
     this.definition = Object.freeze({ name, description, inputSchema: modelInputSchema(tool) });
-    this.metadata = Object.freeze(annotationMetadata(tool));
+    this.metadata = Object.freeze(
+      client.config.trusted === true ? annotationMetadata(tool) : UNTRUSTED_METADATA,
+    );
     this.#toolContextToMeta = options.toolContextToMeta;
   }
 
@@ -101,6 +112,18 @@ export class McpToolCallback implements ToolCallback {
         cause: error,
       });
     }
+    const mismatch = this.#outputMismatch(result);
+    if (mismatch !== undefined) {
+      throw new ToolExecutionError({
+        toolName,
+        ...(context?.toolCallId === undefined ? {} : { toolCallId: context.toolCallId }),
+        cause: new McpProtocolError({
+          serverName: this.client.name,
+          rpcCode: ErrorCode.InvalidParams,
+          message: `MCP tool '${this.tool.name}' of server '${this.client.name}' answered structured content that does not match its output schema: ${mismatch}`,
+        }),
+      });
+    }
     const text = mcpToolResultText(result);
     if (result.isError === true) {
       throw new ToolExecutionError({
@@ -113,7 +136,29 @@ export class McpToolCallback implements ToolCallback {
     }
     return text;
   }
+
+  /** Why a result's structured content fails the tool's output schema, or `undefined`. */
+  #outputMismatch(result: CallToolResult): string | undefined {
+    const schema = this.tool.outputSchema;
+    if (schema === undefined || result.isError === true) return undefined;
+    if (result.structuredContent === undefined) return undefined;
+    this.#outputSchema ??= outputSchemaCopy(schema);
+    const issues = validateJsonSchema(this.#outputSchema, result.structuredContent);
+    if (issues.length === 0) return undefined;
+    return issues
+      .slice(0, 5)
+      .map((issue) => `${issue.path || '/'} ${issue.message}`)
+      .join('; ');
+  }
 }
+
+/** The metadata of every tool of an untrusted server: the MCP defaults' worst case. */
+const UNTRUSTED_METADATA: ToolMetadata = Object.freeze({
+  readOnly: false,
+  destructive: true,
+  idempotent: false,
+  openWorld: true,
+});
 
 /**
  * The server's input schema made safe to send: a copy, `type: 'object'` when missing, and
@@ -129,6 +174,16 @@ function modelInputSchema(tool: Tool): JsonSchema {
   schema.type ??= 'object';
   if (schema.type === 'object' && schema.properties === undefined) schema.properties = {};
   return schema as JsonSchema;
+}
+
+/**
+ * The server's output schema as checked (a copy: never the listed object, whose compiled form
+ * must not outlive the listing). A `$schema` of another draft is dropped as for input schemas.
+ */
+export function outputSchemaCopy(schema: NonNullable<Tool['outputSchema']>): JsonSchema {
+  const copy = structuredClone(schema) as Record<string, unknown>;
+  if (copy.$schema !== undefined && copy.$schema !== JSON_SCHEMA_DRAFT_2020_12) delete copy.$schema;
+  return copy as JsonSchema;
 }
 
 function annotationMetadata(tool: Tool): ToolMetadata {

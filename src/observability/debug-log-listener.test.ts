@@ -75,6 +75,39 @@ describe('debugLogListener', () => {
     expect(JSON.stringify(lines)).not.toContain(SENTINELS.argument);
   });
 
+  it('logs a tool search that went on without a failing part', () => {
+    const { logger, lines } = capturingLogger();
+    const listener = debugLogListener({ logger });
+    const base = { turnId: 't', timestamp: 1, type: 'tool-search-fallback' } as const;
+    listener({
+      ...base,
+      iteration: 0,
+      phase: 'index',
+      source: 'VectorToolIndex',
+      reason: 'timeout',
+    });
+    listener({
+      ...base,
+      iteration: 1,
+      phase: 'search',
+      toolCallId: 's1',
+      source: 'VectorToolIndex',
+      reason: 'error',
+      error: { type: 'ChatModelError', message: 'embeddings request failed with HTTP 500' },
+    });
+    expect(lines.map((line) => line.message)).toEqual([
+      'tool indexing went on without VectorToolIndex: timeout',
+      'tool search went on without VectorToolIndex: error',
+    ]);
+    expect(lines[1]?.details).toMatchObject({
+      turnId: 't',
+      iteration: 1,
+      toolCallId: 's1',
+      error: { type: 'ChatModelError' },
+    });
+    expect(JSON.stringify(lines)).not.toContain('HTTP 500');
+  });
+
   it('logs no argument, result, answer or provider message unless logContent is on', () => {
     const quiet = capturingLogger();
     const listener = debugLogListener({ logger: quiet.logger });

@@ -140,6 +140,27 @@ export function debugLogListener(options: DebugLogListenerOptions = {}): TurnEve
           `turn paused: ${event.toolCalls.length} tool calls wait for approval`,
         );
         return;
+      case 'tool-search-fallback':
+        logger.debug(
+          {
+            turnId,
+            iteration: event.iteration,
+            phase: event.phase,
+            toolCallId: event.toolCallId,
+            source: event.source,
+            reason: event.reason,
+            ...(event.error === undefined
+              ? {}
+              : {
+                  // A provider's message may quote the request: content, as for model calls.
+                  error: logContent
+                    ? event.error
+                    : { type: event.error.type, code: event.error.code },
+                }),
+          },
+          `tool ${event.phase === 'index' ? 'indexing' : 'search'} went on without ${event.source}: ${event.reason}`,
+        );
+        return;
       case 'turn-finish':
         logger.debug(
           {

@@ -41,6 +41,10 @@ export function redactTurnEvent(event: TurnEvent): TurnEvent | undefined {
     }
     case 'turn-error':
       return { ...event, error: { ...event.error, message: '' } };
+    case 'tool-search-fallback':
+      return event.error === undefined
+        ? event
+        : { ...event, error: { ...event.error, message: '' } };
     default:
       return event;
   }

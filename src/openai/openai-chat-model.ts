@@ -23,6 +23,7 @@ import { fromOpenAiResponse } from './from-openai-response.js';
 import type { OpenAiChatOptions, OpenAiReasoningEffort } from './openai-chat-options.js';
 import { OpenAiStreamAssembler } from './openai-stream-assembler.js';
 import type { OpenAiChatRequest, OpenAiToolParam } from './openai-wire.js';
+import { restoreArguments, strictArgumentRestorers } from './restore-strict-arguments.js';
 import { toOpenAiRequest } from './to-openai-request.js';
 
 /** Options of an {@link OpenAiChatModel}. */
@@ -60,7 +61,8 @@ export interface OpenAiChatModelOptions extends ProviderChatModelOptions {
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 const DEFAULT_MODEL = 'gpt-4o-mini';
-const OPENAI_ENVIRONMENT = {
+/** The environment both OpenAI models read: `OPENAI_API_KEY`, `OPENAI_BASE_URL`, `OPENAI_MODEL`. */
+export const OPENAI_ENVIRONMENT = {
   providerLabel: 'OpenAI',
   apiKeyVariable: 'OPENAI_API_KEY',
   baseUrlVariable: 'OPENAI_BASE_URL',
@@ -81,6 +83,11 @@ const OPENAI_ENVIRONMENT = {
 export class OpenAiChatModel implements ChatModel<OpenAiChatOptions> {
   /** The options merged under every request's options. */
   readonly defaultOptions: OpenAiChatOptions;
+  /**
+   * Where requests go: the `baseUrl` option, else `OPENAI_BASE_URL`, else the provider's address (for
+   * display, e.g. by `toolloop chat`; the key is never part of it).
+   */
+  readonly baseUrl: string;
   private readonly transport: ProviderTransport;
   private readonly errors: ProviderErrors;
   private readonly url: string;
@@ -100,6 +107,7 @@ export class OpenAiChatModel implements ChatModel<OpenAiChatOptions> {
     const connection = resolveProviderConnection(options, OPENAI_ENVIRONMENT);
     const baseUrl = connection.baseUrl;
     options = { ...options, ...connection };
+    this.baseUrl = baseUrl;
     this.url = `${baseUrl}/chat/completions`;
     this.defaultOptions = providerDefaultOptions<OpenAiChatOptions>(
       options,
@@ -195,10 +203,7 @@ export class OpenAiChatModel implements ChatModel<OpenAiChatOptions> {
       options.toolCallbacks ?? [],
       options.strictTools === true,
     );
-    const restorers = new Map<string, (args: string) => string>();
-    for (const { definition, compiled } of tools) {
-      if (compiled.restoreArguments) restorers.set(definition.name, compiled.restoreArguments);
-    }
+    const restorers = strictArgumentRestorers(tools);
     const body = toOpenAiRequest(prompt.messages, options, tools, {
       stream,
       streamUsage: this.settings.streamUsage,
@@ -208,24 +213,4 @@ export class OpenAiChatModel implements ChatModel<OpenAiChatOptions> {
     });
     return { body, restorers };
   }
-}
-
-/**
- * Strict mode made optional properties nullable; the `null`s the model sends for them are
- * dropped so the tool's own schema (where they are optional, not nullable) accepts the call.
- */
-function restoreArguments(
-  response: ChatResponse,
-  restorers: ReadonlyMap<string, (args: string) => string>,
-): ChatResponse {
-  if (restorers.size === 0) return response;
-  for (const generation of response.results) {
-    for (const call of generation.output.toolCalls) {
-      const restore = restorers.get(call.name);
-      if (restore && call.metadata?.truncated !== true && typeof call.arguments === 'string') {
-        call.arguments = restore(call.arguments);
-      }
-    }
-  }
-  return response;
 }

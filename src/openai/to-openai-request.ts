@@ -184,7 +184,7 @@ function base64Of(media: Media): string {
  * The `arguments` text of a call sent back: `{}` for an empty text, and JSON text for a value
  * some server sent as an object (that call was refused, never run; the API takes only text).
  */
-function argumentsText(value: unknown): string {
+export function argumentsText(value: unknown): string {
   if (typeof value === 'string') return value === '' ? '{}' : value;
   try {
     return JSON.stringify(value) ?? '{}';

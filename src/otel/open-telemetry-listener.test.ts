@@ -195,4 +195,45 @@ describe('openTelemetryListener', () => {
     const spans = otel.spans();
     expect(spans.map((span) => span.name).sort()).toEqual(['chat gpt-test', 'invoke_agent']);
   });
+
+  it('marks a tool search that went on without a failing part with a span event', () => {
+    const otel = harness();
+    const listener = openTelemetryListener({ tracer: otel.tracer, meter: otel.meter });
+    const [start] = sampleTurnEvents();
+    listener(start!);
+    listener({
+      type: 'tool-search-fallback',
+      turnId: 'turn-1',
+      timestamp: start!.timestamp + 3,
+      iteration: 1,
+      phase: 'search',
+      toolCallId: 'search-1',
+      source: 'VectorToolIndex',
+      reason: 'error',
+      error: { type: 'ChatModelError', message: `HTTP 500 ${SENTINELS.errorMessage}` },
+    });
+    listener({
+      type: 'turn-finish',
+      turnId: 'turn-1',
+      timestamp: start!.timestamp + 4,
+      durationMs: 4,
+      finishReason: 'STOP',
+    });
+    const [turn] = byName(otel.spans(), 'invoke_agent');
+    expect(turn?.events.map((event) => [event.name, event.attributes])).toEqual([
+      [
+        'toolloop.tool_search.fallback',
+        {
+          'toolloop.tool_search.phase': 'search',
+          'toolloop.tool_search.source': 'VectorToolIndex',
+          'toolloop.tool_search.reason': 'error',
+          'gen_ai.tool.call.id': 'search-1',
+          'error.type': 'ChatModelError',
+        },
+      ],
+    ]);
+    expect(JSON.stringify(otel.spans().map((span) => span.events))).not.toContain(
+      SENTINELS.errorMessage,
+    );
+  });
 });

@@ -290,6 +290,21 @@ export function openTelemetryListener(
           event.timestamp,
         );
         return;
+      case 'tool-search-fallback':
+        turn.span.addEvent(
+          'toolloop.tool_search.fallback',
+          {
+            'toolloop.tool_search.phase': event.phase,
+            'toolloop.tool_search.source': event.source,
+            'toolloop.tool_search.reason': event.reason,
+            ...(event.toolCallId === undefined ? {} : { [A.toolCallId]: event.toolCallId }),
+            ...(event.error === undefined
+              ? {}
+              : { [A.errorType]: event.error.code ?? event.error.type }),
+          },
+          event.timestamp,
+        );
+        return;
       case 'approval-pending':
         turn.span.addEvent(
           'toolloop.approval_pending',

@@ -15,7 +15,12 @@ import {
   MIN_MAX_TOOL_RESULT_BYTES,
 } from './cap-tool-result-text.js';
 import { DEFAULT_MAX_TOOL_RESULT_MEDIA_BYTES } from './rich-tool-response.js';
-import { type PlannedToolCall, runToolCallBatch } from './run-tool-call-batch.js';
+import { runDurableToolCallBatch } from './run-durable-tool-call-batch.js';
+import {
+  type PlannedToolCall,
+  runToolCallBatch,
+  type ToolCallBatchSettings,
+} from './run-tool-call-batch.js';
 import { emitLimitsExceeded, emitNotExecuted } from './tool-batch-events.js';
 import { ToolCallLimitExceededError } from './tool-call-limit-exceeded-error.js';
 import {
@@ -133,6 +138,8 @@ export { DEFAULT_MAX_TOOL_RESULT_BYTES, DEFAULT_MAX_TOOL_RESULT_MEDIA_BYTES };
  *   alone. A timeout aborts the call's signal and answers "Tool '<name>' timed out after N ms".
  *   The caller's abort keeps queued calls from starting, aborts running ones and rejects with an
  *   `AbortError`.
+ * - With `durable` (a durable turn), every executed call runs as a step of the engine (see
+ *   `runDurableToolCallBatch`).
  * - A tool input schema that cannot be compiled fails the request with a `ToolDefinitionError`.
  * - A call that cannot be answered in a valid transcript (not an object, an id that is not a
  *   non-empty string, a name that is not a string) fails the batch with an `IllegalStateError`
@@ -324,7 +331,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
     plans.length = planned;
     if (planned > 0) {
       const messages = withAppended(prompt.messages, assistant, undefined);
-      const allSucceededDirectly = await runToolCallBatch(plans, {
+      const settings: ToolCallBatchSettings = {
         responses,
         context: frozenCopy(prompt.options?.toolContext, options.toolContext),
         messages,
@@ -336,7 +343,11 @@ class DefaultToolCallingManager implements ToolCallingManager {
         iteration,
         maxResultBytes: this.#maxResultBytes,
         maxResultMediaBytes: this.#maxResultMediaBytes,
-      });
+      };
+      const allSucceededDirectly =
+        options.durable === undefined
+          ? await runToolCallBatch(plans, settings)
+          : await runDurableToolCallBatch(plans, settings, options.durable);
       // The reference's rule (every call of the batch is a returnDirect call), where a call that
       // was not executed or failed is not one: an error text must never become the answer.
       returnDirect = allSucceededDirectly && plans.length === calls.length;

@@ -1,3 +1,4 @@
+import type { DurableSteps } from '../advisors/index.js';
 import type { Message } from '../messages/index.js';
 import type { ChatResponse, Prompt, ToolCallingChatOptions } from '../model/index.js';
 import type { TurnEventEmitter } from '../observability/turn-event-emitter.js';
@@ -35,6 +36,12 @@ export interface ExecuteToolCallsOptions {
   events?: TurnEventEmitter;
   /** The loop round the batch belongs to, stamped on its events. Default 1. */
   iteration?: number;
+  /**
+   * The durable engine of the turn (`ChatClientRequest.durable`): every executed call runs as one
+   * of its steps (see `DurableSteps.runToolCall`), with its idempotency key in the tool context.
+   * A custom manager must honour it, or a turn recovered after a crash runs its tools again.
+   */
+  durable?: DurableSteps;
 }
 
 /**

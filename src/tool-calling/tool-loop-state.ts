@@ -1,4 +1,4 @@
-import type { CallAdvisorChain, StreamAdvisorChain } from '../advisors/index.js';
+import type { CallAdvisorChain, DurableSteps, StreamAdvisorChain } from '../advisors/index.js';
 import type { Message } from '../messages/index.js';
 import type { ToolCallingChatOptions } from '../model/index.js';
 import type { TurnEventEmitter } from '../observability/turn-event-emitter.js';
@@ -29,6 +29,8 @@ export interface ToolLoopState {
   readonly turnId: string;
   /** Approval within this turn: where the turn started, and the resume it continues. */
   readonly approval: TurnApproval;
+  /** The durable engine the turn's steps run on; `undefined` for a turn of one process. */
+  readonly durable: DurableSteps | undefined;
   /** What the next round sends. */
   instructions: Message[];
   /** Options as last seen after `doBeforeCall`: hook changes carry to later rounds. */

@@ -69,7 +69,7 @@ describe('arguments are parsed and validated once, by the manager', () => {
     expect(lastResponses(result.conversationHistory)[0]?.responseData).toBe('parsed path');
   });
 
-  it("runs the replaced call() of a tool() copied with { ...tool, call } (the 0.x way to wrap one)", async () => {
+  it('runs the replaced call() of a tool() copied with { ...tool, call } (the 0.x way to wrap one)', async () => {
     const base = tool({ name: 'ping', execute: () => 'pong' });
     let wrapped = 0;
     const counted: ToolCallback = {

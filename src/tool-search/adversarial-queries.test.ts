@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HashingEmbeddingModel } from '../embeddings/hashing-embedding-model.js';
+import { HashingEmbeddingModel } from '../embeddings/testing/hashing-embedding-model.js';
 import { Bm25ToolIndex } from './bm25-tool-index.js';
 import { HybridToolIndex } from './hybrid-tool-index.js';
 import { LexicalToolIndex } from './lexical-tool-index.js';

@@ -1,7 +1,12 @@
 export { assertUniqueToolNames } from './assert-unique-tool-names.js';
 export { asToolExecutionError, createToolCallback } from './create-tool-callback.js';
 export { escapeJsonPointerToken, jsonPointer } from './input/json-pointer.js';
-export { compileJsonSchema, validateJsonSchema } from './input/json-schema-validator.js';
+export {
+  compileJsonSchema,
+  isTrustedJsonSchema,
+  trustJsonSchema,
+  validateJsonSchema,
+} from './input/json-schema-validator.js';
 export {
   DEFAULT_MAX_TOOL_ARGUMENTS_BYTES,
   DEFAULT_MAX_TOOL_ARGUMENTS_DEPTH,
@@ -19,6 +24,8 @@ export {
   type InferStandardOutput,
   isStandardJsonSchema,
   isStandardSchema,
+  type JsonSchemaOutputDemand,
+  type NeedsStandardJsonSchema,
   type StandardJsonSchemaConverter,
   type StandardJsonSchemaOptions,
   type StandardJsonSchemaV1,
@@ -34,6 +41,8 @@ export {
   type ResolvedToolInputSchema,
   resolveToolInputSchema,
   type ToolInputSchema,
+  type ToolInputSchemaBound,
+  type ToolInputSchemaDemand,
   type ToolInputValidation,
 } from './schema/tool-input-schema.js';
 export {

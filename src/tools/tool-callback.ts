@@ -30,8 +30,9 @@ export interface ToolMetadata {
   readonly timeoutMs?: number;
   /**
    * The tool only reads: it changes nothing in its environment. Safe to retry and, later, to run
-   * without approval. Exposed over MCP as the `readOnlyHint` annotation; an MCP tool's
-   * `readOnlyHint` arrives here. Default: not stated.
+   * without approval. Exposed over MCP as the `readOnlyHint` annotation; the `readOnlyHint` of a
+   * tool of a trusted MCP server arrives here (an untrusted server's tools are `false`, whatever
+   * they say). Default: not stated.
    */
   readonly readOnly?: boolean;
   /**
@@ -98,6 +99,13 @@ export interface ToolContext<Ctx extends object = ToolContextMap> {
    * abort the call (no caller signal and no timeout).
    */
   readonly signal?: AbortSignal;
+  /**
+   * In a durable turn (`toolloop/durable`), a key that is the same every time this call runs: the
+   * durable execution's id, the loop round and the call id. A tool with an effect outside the
+   * process (a payment, an email) passes it to its API as the idempotency key, so a run repeated
+   * after a crash has no second effect. `undefined` outside a durable turn.
+   */
+  readonly idempotencyKey?: string;
 }
 
 /** What the caller of {@link ToolCallback.execute} or {@link ToolCallback.call} passes besides the input. */

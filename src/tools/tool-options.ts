@@ -3,6 +3,7 @@ import type {
   InferToolInput,
   ResolvedToolInputSchema,
   ToolInputSchema,
+  ToolInputSchemaBound,
 } from './schema/tool-input-schema.js';
 import { resolveToolInputSchema } from './schema/tool-input-schema.js';
 import {
@@ -22,7 +23,7 @@ import { defaultToolResultConverter, type ToolResultConverter } from './tool-res
 
 /** Options shared by function tools and `@tool` methods. */
 export interface ToolOptionsBase<
-  Schema extends ToolInputSchema | undefined = ToolInputSchema | undefined,
+  Schema extends ToolInputSchemaBound | undefined = ToolInputSchema | undefined,
 > {
   /** Tells the model what the tool does; defaults to the name split into words. */
   description?: string;
@@ -82,7 +83,7 @@ export interface ToolOptionsBase<
  * tool expects, inferred from the annotation of `execute`'s second parameter.
  */
 export interface FunctionToolOptions<
-  Schema extends ToolInputSchema | undefined = ToolInputSchema | undefined,
+  Schema extends ToolInputSchemaBound | undefined = ToolInputSchema | undefined,
   Result = unknown,
   Ctx extends object = ToolContextMap,
 > extends ToolOptionsBase<Schema> {
@@ -99,7 +100,7 @@ export interface FunctionToolOptions<
 
 /** Options of `@tool` on a class method. */
 export interface ToolMethodOptions<
-  Schema extends ToolInputSchema | undefined = ToolInputSchema | undefined,
+  Schema extends ToolInputSchemaBound | undefined = ToolInputSchema | undefined,
 > extends ToolOptionsBase<Schema> {
   /** Defaults to the method name. */
   name?: string;
@@ -132,7 +133,10 @@ export interface PreparedTool {
  */
 export function prepareTool(
   // needsApproval's input type varies with the schema; it is checked to be a function here.
-  options: Omit<ToolOptionsBase, 'needsApproval'> & { name?: unknown; needsApproval?: unknown },
+  options: Omit<ToolOptionsBase<ToolInputSchemaBound | undefined>, 'needsApproval'> & {
+    name?: unknown;
+    needsApproval?: unknown;
+  },
   defaults: { name?: string; describeAs?: string } = {},
 ): PreparedTool {
   if (typeof options !== 'object' || options === null) {

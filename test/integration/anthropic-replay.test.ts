@@ -10,11 +10,7 @@ import {
   sendEvents,
   sendJson,
 } from './support/fixture-http-server.js';
-import {
-  fixtureText,
-  frameChunksAsSse,
-  skipWithoutProviderFixtures,
-} from './support/provider-fixtures.js';
+import { fixtureText, frameChunksAsSse } from './support/provider-fixtures.js';
 
 const DIR = 'anthropic-messages';
 const API_KEY = 'sk-ant-replay-test-key-0123456789';
@@ -99,7 +95,7 @@ function splitMessages(text: string): string[] {
   return messages.map((lines) => lines.join('\n'));
 }
 
-describe.skipIf(skipWithoutProviderFixtures())('Anthropic Messages replay over HTTP', () => {
+describe('Anthropic Messages replay over HTTP', () => {
   let server: FixtureHttpServer;
   let model: AnthropicChatModel;
 

@@ -17,11 +17,13 @@ const allSubpaths = Object.keys(manifest.exports)
   .map((key) => (key === '.' ? 'toolloop' : `toolloop/${key.slice(2)}`));
 const mcpSdk = '@modelcontextprotocol/sdk';
 const otelApi = '@opentelemetry/api';
+const dbos = '@dbos-inc/dbos-sdk';
 /** Entry points that import their optional peer at load time, with that peer. */
 const peerSubpaths: Record<string, string> = {
   'toolloop/mcp': mcpSdk,
   'toolloop/mcp/server': mcpSdk,
   'toolloop/otel': otelApi,
+  'toolloop/durable': dbos,
 };
 const subpaths = allSubpaths.filter((specifier) => !(specifier in peerSubpaths));
 const peerVersion = (name: string) =>
@@ -163,11 +165,32 @@ describe('the packed package', () => {
   });
 
   it.each(Object.keys(peerSubpaths))(
-    '%s without its peer fails naming the missing peer',
+    '%s without its peer fails naming the missing peer and the command that installs it',
     (specifier) => {
-      expect(() => importNames(consumer, specifier)).toThrow(peerSubpaths[specifier]);
+      const peer = peerSubpaths[specifier] as string;
+      const script = `try { await import(${JSON.stringify(specifier)}); } catch (error) { console.log(JSON.stringify({ code: error.code, message: error.message })); }`;
+      const output = execFileSync('node', ['--input-type=module', '-e', script], {
+        cwd: consumer,
+        encoding: 'utf8',
+      });
+      const error = JSON.parse(output) as { code: string; message: string };
+      // The code stays Node's, so code that tells a missing optional module by it still works.
+      expect(error.code).toBe('ERR_MODULE_NOT_FOUND');
+      expect(error.message).toContain(
+        `${specifier} needs the optional peer dependency ${peer}, which is not installed`,
+      );
+      expect(error.message).toContain(`npm install ${peer}`);
     },
   );
+
+  it('imports the memory stores without their drivers: the caller passes a client it made itself', () => {
+    for (const specifier of [
+      'toolloop/memory/sqlite',
+      'toolloop/memory/redis',
+      'toolloop/memory/postgres',
+    ])
+      expect(importNames(consumer, specifier).length, specifier).toBeGreaterThan(0);
+  });
 
   it('links the toolloop bin: npx toolloop --help works in the installing project', () => {
     const help = execFileSync('npx', ['--no-install', 'toolloop', '--help'], {
@@ -196,13 +219,28 @@ describe('the packed package', () => {
   it('imports the peer-needing entry points, with exactly their public names, once the peers are installed', () => {
     installIntoConsumer(
       consumer,
-      [`${mcpSdk}@${peerVersion(mcpSdk)}`, `${otelApi}@${peerVersion(otelApi)}`],
+      [
+        `${mcpSdk}@${peerVersion(mcpSdk)}`,
+        `${otelApi}@${peerVersion(otelApi)}`,
+        `${dbos}@${peerVersion(dbos)}`,
+      ],
       ['--no-save'],
     );
     for (const specifier of Object.keys(peerSubpaths)) {
       expect(importNames(consumer, specifier), specifier).toEqual(
         [...(publicValues[specifier] ?? [])].sort(),
       );
+      // CommonJS code loads them with require() (Node >= 20.19), which an entry with a top-level
+      // await would refuse (ERR_REQUIRE_ASYNC_MODULE).
+      const required = execFileSync(
+        'node',
+        [
+          '-e',
+          `console.log(JSON.stringify(Object.keys(require(${JSON.stringify(specifier)})).sort()))`,
+        ],
+        { cwd: consumer, encoding: 'utf8' },
+      );
+      expect(JSON.parse(required), specifier).toEqual([...(publicValues[specifier] ?? [])].sort());
     }
   }, 180_000);
 });
