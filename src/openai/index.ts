@@ -15,3 +15,4 @@ export type {
   OpenAiResponsesChatOptions,
   OpenAiResponsesOptions,
 } from './openai-responses-chat-options.js';
+export type { OpenAiToolResultMedia } from './to-openai-request.js';

@@ -24,7 +24,7 @@ import type { OpenAiChatOptions, OpenAiReasoningEffort } from './openai-chat-opt
 import { OpenAiStreamAssembler } from './openai-stream-assembler.js';
 import type { OpenAiChatRequest, OpenAiToolParam } from './openai-wire.js';
 import { restoreArguments, strictArgumentRestorers } from './restore-strict-arguments.js';
-import { toOpenAiRequest } from './to-openai-request.js';
+import { type OpenAiToolResultMedia, toOpenAiRequest } from './to-openai-request.js';
 
 /** Options of an {@link OpenAiChatModel}. */
 export interface OpenAiChatModelOptions extends ProviderChatModelOptions {
@@ -57,6 +57,14 @@ export interface OpenAiChatModelOptions extends ProviderChatModelOptions {
   reasoningEffort?: OpenAiReasoningEffort | undefined;
   /** Default `seed` of every request. */
   seed?: number | undefined;
+  /**
+   * Tool results with media (a screenshot tool's image, a PDF): Chat Completions takes only text
+   * in a tool message, so by default (`'user-message'`) the tool message holds the text and says
+   * where the media went, and a user message after the batch's tool messages carries the images
+   * (PDFs, WAV/MP3 audio given inline too). `'error'`: refuse such a request with an
+   * `InvalidArgumentError` instead (for a server that must not receive user-role media).
+   */
+  toolResultMedia?: OpenAiToolResultMedia | undefined;
 }
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -95,6 +103,7 @@ export class OpenAiChatModel implements ChatModel<OpenAiChatOptions> {
     maxTokensField: 'max_tokens' | 'max_completion_tokens';
     streamUsage: boolean;
     sendReasoningContent: boolean;
+    toolResultMedia: OpenAiToolResultMedia;
   };
   private readonly schemas: ToolSchemaCompilerCache;
 
@@ -122,6 +131,7 @@ export class OpenAiChatModel implements ChatModel<OpenAiChatOptions> {
           : 'max_tokens'),
       streamUsage: options.streamUsage ?? true,
       sendReasoningContent: options.sendReasoningContent ?? false,
+      toolResultMedia: options.toolResultMedia ?? 'user-message',
     };
     const headers: Record<string, string> = { ...options.headers };
     if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
@@ -210,6 +220,7 @@ export class OpenAiChatModel implements ChatModel<OpenAiChatOptions> {
       maxTokensField: this.settings.maxTokensField,
       defaultModel: DEFAULT_MODEL,
       sendReasoningContent: this.settings.sendReasoningContent,
+      toolResultMedia: this.settings.toolResultMedia,
     });
     return { body, restorers };
   }

@@ -9,7 +9,7 @@ export type OpenAiContentPart =
   | { type: 'text'; text: string }
   | { type: 'image_url'; image_url: { url: string } }
   | { type: 'input_audio'; input_audio: { data: string; format: 'wav' | 'mp3' } }
-  | { type: 'file'; file: { file_data: string } };
+  | { type: 'file'; file: { file_data: string; filename?: string } };
 
 /** A tool call as sent back in an assistant message. */
 export interface OpenAiToolCallParam {
