@@ -6,13 +6,16 @@ import type {
   Media,
   Message,
   ToolCall,
+  ToolResponse,
   ToolResponseMessage,
+  ToolResultPart,
 } from '../messages/index.js';
 import type { ToolChoice } from '../model/index.js';
 import type { GoogleChatOptions } from './google-chat-options.js';
 import type {
   GoogleContent,
   GoogleFunctionCall,
+  GoogleFunctionResponsePart,
   GoogleGenerateContentRequest,
   GoogleGenerationConfig,
   GooglePart,
@@ -302,15 +305,59 @@ function functionResponses(message: ToolResponseMessage, calls: readonly ToolCal
     ordered.push({ name: call.name, id: call.metadata?.functionCallId, response: response! });
   }
   for (const response of remaining) ordered.push({ name: response.name, id: undefined, response });
-  return ordered.map(({ name, id, response }) => ({
-    functionResponse: {
-      name,
-      response: response.isError
-        ? { error: resultValue(response.responseData) }
-        : { output: resultValue(response.responseData) },
-      ...(typeof id === 'string' && id !== '' ? { id } : {}),
-    },
-  }));
+  return ordered.map(({ name, id, response }) => {
+    const media =
+      response.content === undefined || response.isError
+        ? undefined
+        : functionResponseParts(response.content);
+    return {
+      functionResponse: {
+        name,
+        response: response.isError
+          ? { error: resultValue(response.responseData) }
+          : { output: functionOutput(response, media !== undefined) },
+        ...(media === undefined ? {} : { parts: media }),
+        ...(typeof id === 'string' && id !== '' ? { id } : {}),
+      },
+    };
+  });
+}
+
+/**
+ * The media of a result with content parts as function response parts (images, audio and files
+ * inline or by URL); `undefined` when it has none. Text parts and resource links stay in
+ * `response.output`.
+ */
+function functionResponseParts(
+  content: readonly ToolResultPart[],
+): GoogleFunctionResponsePart[] | undefined {
+  const parts: GoogleFunctionResponsePart[] = [];
+  for (const part of content) {
+    if (part.type !== 'image' && part.type !== 'audio' && part.type !== 'file') continue;
+    const displayName =
+      part.type === 'file' && part.filename !== undefined ? { displayName: part.filename } : {};
+    const inline =
+      part.data ??
+      /^data:[^,]*;base64,(.*)$/is.exec(part.url ?? '')?.[1] ??
+      (part.type === 'file' && part.text !== undefined
+        ? Buffer.from(part.text, 'utf8').toString('base64')
+        : undefined);
+    if (inline !== undefined) {
+      parts.push({ inlineData: { mimeType: part.mediaType, data: inline, ...displayName } });
+    } else if (part.url !== undefined) {
+      parts.push({ fileData: { mimeType: part.mediaType, fileUri: part.url, ...displayName } });
+    }
+  }
+  return parts.length === 0 ? undefined : parts;
+}
+
+/**
+ * `response.output` of a successful result: its JSON value (or text); for a result whose media
+ * go in `parts`, the text form of its parts, which names each medium.
+ */
+function functionOutput(response: ToolResponse, withMedia: boolean): unknown {
+  if (withMedia && response.structuredContent !== undefined) return response.structuredContent;
+  return resultValue(response.responseData);
 }
 
 /**

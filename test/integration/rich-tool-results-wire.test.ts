@@ -1,10 +1,12 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { type GenerateContentConfig, GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AnthropicChatModel } from '../../src/anthropic/index.js';
+import { GoogleChatModel } from '../../src/google/index.js';
 import { ChatClient, InvalidArgumentError, tool, toolResult } from '../../src/index.js';
-import { OpenAiChatModel } from '../../src/openai/index.js';
+import { OpenAiChatModel, OpenAiResponsesChatModel } from '../../src/openai/index.js';
 import { FixtureHttpServer, sendJson } from './support/fixture-http-server.js';
 
 // A screenshot tool's image, end to end: the loop runs the tool, and the next request to the
@@ -202,5 +204,123 @@ describe('a screenshot tool on the wire', () => {
     );
     // The request that would have carried the image was never sent.
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('reaches the Responses API as an input_image in the function_call_output', async () => {
+    const call = {
+      id: 'resp_1',
+      object: 'response',
+      status: 'completed',
+      output: [
+        {
+          type: 'function_call',
+          id: 'fc_1',
+          call_id: 'call_1',
+          name: 'screenshot',
+          arguments: '{"url":"https://a.test"}',
+          status: 'completed',
+        },
+      ],
+    };
+    const answer = {
+      id: 'resp_2',
+      object: 'response',
+      status: 'completed',
+      output: [
+        {
+          type: 'message',
+          id: 'msg_2',
+          role: 'assistant',
+          content: [{ type: 'output_text', text: 'A red pixel.', annotations: [] }],
+        },
+      ],
+    };
+    server.reply(sendJson(call), sendJson(answer), sendJson(answer));
+    const model = new OpenAiResponsesChatModel({
+      baseUrl: `${server.baseUrl}/v1`,
+      apiKey: 'sk-wire-000',
+      env: {},
+      model: 'gpt-5-mini',
+    });
+    const text = await ChatClient.create(model).prompt('Look').tools(screenshot).call().content();
+    expect(text).toBe('A red pixel.');
+    const second = server.requests[1]?.body as OpenAI.Responses.ResponseCreateParamsNonStreaming;
+    const input = second.input as OpenAI.Responses.ResponseInputItem[];
+    expect(input.at(-1)).toEqual({
+      type: 'function_call_output',
+      call_id: 'call_1',
+      output: [
+        { type: 'input_text', text: 'Screenshot of https://a.test' },
+        { type: 'input_image', image_url: `data:image/png;base64,${PNG_BASE64}`, detail: 'auto' },
+      ],
+    });
+    const sdk = new OpenAI({
+      apiKey: 'sk-wire-000',
+      baseURL: `${server.baseUrl}/v1`,
+      maxRetries: 0,
+    });
+    await sdk.responses.create(second);
+    expect(server.requests[2]?.body).toEqual(second);
+  });
+
+  it('reaches Gemini as inline data in the function response parts', async () => {
+    const call = {
+      candidates: [
+        {
+          content: {
+            role: 'model',
+            parts: [{ functionCall: { name: 'screenshot', args: { url: 'https://a.test' } } }],
+          },
+          finishReason: 'STOP',
+        },
+      ],
+    };
+    const answer = {
+      candidates: [
+        { content: { role: 'model', parts: [{ text: 'A red pixel.' }] }, finishReason: 'STOP' },
+      ],
+    };
+    server.reply(sendJson(call), sendJson(answer), sendJson(answer));
+    const model = new GoogleChatModel({
+      baseUrl: server.baseUrl,
+      apiKey: 'AIza-wire-000000',
+      env: {},
+      model: 'gemini-3-flash-preview',
+    });
+    const text = await ChatClient.create(model).prompt('Look').tools(screenshot).call().content();
+    expect(text).toBe('A red pixel.');
+    const second = server.requests[1]?.body as {
+      contents: { role: string; parts: Record<string, unknown>[] }[];
+      [key: string]: unknown;
+    };
+    expect(second.contents.at(-1)).toEqual({
+      role: 'user',
+      parts: [
+        {
+          functionResponse: {
+            name: 'screenshot',
+            response: { output: 'Screenshot of https://a.test\n[image image/png, 70 B]' },
+            parts: [{ inlineData: { mimeType: 'image/png', data: PNG_BASE64 } }],
+          },
+        },
+      ],
+    });
+    const sdk = new GoogleGenAI({
+      apiKey: 'AIza-wire-000000',
+      httpOptions: { baseUrl: server.baseUrl, apiVersion: 'v1beta' },
+    });
+    const config = { tools: second.tools, toolConfig: second.toolConfig } as GenerateContentConfig;
+    for (const key of Object.keys(config) as (keyof GenerateContentConfig)[]) {
+      if (config[key] === undefined) delete config[key];
+    }
+    await sdk.models.generateContent({
+      model: 'gemini-3-flash-preview',
+      contents: second.contents as never,
+      config,
+    });
+    // The SDK adds an empty generationConfig; the rest is the same JSON.
+    const { generationConfig, ...theirs } = server.requests[2]?.body as Record<string, unknown>;
+    expect(generationConfig).toEqual({});
+    expect(theirs).toEqual(second);
   });
 });
