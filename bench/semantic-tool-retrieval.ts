@@ -32,7 +32,7 @@ import {
   searchEach,
   TOOL_RETRIEVAL_DATA,
   toolRetrievalDataPresent,
-} from './lib/tool-retrieval-data.js';
+} from './lib/semantic-retrieval-data.js';
 import { SentenceEncoderEmbeddingModel } from './lib/tool-retrieval-sentence-encoder.js';
 
 /**
@@ -51,22 +51,8 @@ import { SentenceEncoderEmbeddingModel } from './lib/tool-retrieval-sentence-enc
  * that file.
  */
 
-/**
- * The lexical default this branch is measured against: field-weighted BM25 with every rule of
- * the current `LexicalToolIndex` off, which is what `new LexicalToolIndex()` becomes when the
- * lexical default lands (then this is `new LexicalToolIndex()`).
- */
-const lexicalDefault = (): ToolIndex =>
-  new LexicalToolIndex({
-    expansion: false,
-    wordVectors: false,
-    valueKinds: false,
-    outputFiles: false,
-    toolChains: false,
-    impliedArithmetic: false,
-    sourceNames: false,
-    chineseGlosses: false,
-  });
+/** The lexical default: plain field-weighted BM25 (`new LexicalToolIndex()`). */
+const lexicalDefault = (): ToolIndex => new LexicalToolIndex();
 
 const CACHE_FILE = resolve(process.cwd(), 'bench/.cache/sentence-encoder.db');
 const REPHRASINGS = resolve(process.cwd(), 'bench/data/search-rephrasings/rephrasings.jsonl');

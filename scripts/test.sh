@@ -39,8 +39,6 @@ if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = "0" ] && [ -z "${TOOLLOOP_NO_INS
 fi
 [ -x /usr/bin/chromium ] ||
   missing+=("chromium, for the trace page's browser test: sudo apt-get install --no-upgrade chromium")
-[ -d ../shared/data ] ||
-  missing+=("retrieval data sets (../shared/data): their tests skip")
 
 report=''
 stop_started_services() {

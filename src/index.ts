@@ -130,6 +130,8 @@ export {
   Bm25ToolIndex,
   HybridToolIndex,
   LexicalToolIndex,
+  type QueryExpansion,
+  type QueryExpansionContext,
   RegexToolIndex,
   type ToolIndex,
   type ToolReference,
@@ -139,6 +141,7 @@ export {
   ToolSearchToolCallingAdvisor,
   toolSearchTool,
   VectorToolIndex,
+  type WeightedWord,
 } from './tool-search/index.js';
 export {
   isPortableToolName,

@@ -1,79 +1,86 @@
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import type { ToolIndex, ToolReference } from 'toolloop';
+import { join } from 'node:path';
 
 /**
- * The tool-retrieval data sets as the benchmarks read them: BFCL v4 (its functions pooled by name)
- * and its hand-written paraphrases, and LiveMCPBench's MCP tools and tasks, with the tuning /
- * held-out split and the search-and-score loop. Data: bench/data/tool-retrieval (or
- * TOOL_RETRIEVAL_DATA).
+ * The tool-retrieval data sets kept in bench/data (BFCL v4, LiveMCPBench, the BFCL paraphrases)
+ * as tools and queries, and the recall of an index on them: shared by bench/tool-retrieval.ts and
+ * the retrieval tests, so both measure the same thing. Depends on nothing but Node: the tools
+ * are plain objects of the shape toolloop's `ToolReference` has.
  */
 
-/** Where the data sets are. */
-export const TOOL_RETRIEVAL_DATA = resolve(
-  process.env.TOOL_RETRIEVAL_DATA ?? resolve(process.cwd(), 'bench/data/tool-retrieval'),
-);
-const BFCL = resolve(TOOL_RETRIEVAL_DATA, 'bfcl');
-const LIVE_MCP = resolve(TOOL_RETRIEVAL_DATA, 'livemcpbench');
-const PARAPHRASES = resolve(process.cwd(), 'bench/data/bfcl-paraphrases/paraphrases.jsonl');
+/** One tool, shaped as toolloop's `ToolReference`. */
+export interface RetrievalTool {
+  readonly toolName: string;
+  readonly summary: string;
+  /** A JSON Schema, as the data set gives it. */
+  readonly inputSchema?: unknown;
+  readonly category?: string;
+}
 
-/** The session every benchmark index holds its tools under. */
-export const SESSION = 'bench';
-
-/** One request and the tools that answer it. */
-export interface Query {
-  /** The data set's id of the request (BFCL `id`, LiveMCPBench `task_id`). */
-  id: string;
-  text: string;
-  gold: Set<string>;
-  /** The held-out half (see {@link isHeldOut}); the others are the tuning half. */
-  heldOut: boolean;
+/** A request and the names of the tools it needs. */
+export interface RetrievalQuery {
+  readonly id: string;
+  readonly text: string;
+  readonly gold: ReadonlySet<string>;
   /**
    * BFCL: the functions as the query's own entry defines them. Several entries define one name
-   * differently; the pool keeps one definition per name, and for this query these replace the
-   * pooled ones of their names (see {@link searchEach}).
+   * differently (412 of the 1,438 names); the pool keeps one definition per name, and for this
+   * query these replace the pooled ones of their names (see {@link evaluateIndex}).
    */
-  ownTools?: readonly ToolReference[];
+  readonly ownTools?: readonly RetrievalTool[];
 }
 
-/**
- * The split: a query is held out when the first byte of the SHA-256 of its id (BFCL `id`,
- * LiveMCPBench `task_id`, paraphrase `id`) is odd. Settings are chosen on the other half only.
- */
-export function isHeldOut(id: string): boolean {
-  return ((createHash('sha256').update(id).digest()[0] as number) & 1) === 1;
-}
-
-/** The tools a set of queries is searched against. */
-export interface Corpus {
-  tools: ToolReference[];
+/** The tools one index holds for a set's queries. */
+export interface RetrievalCorpus {
+  readonly tools: readonly RetrievalTool[];
   /** The pooled definition of each tool name (restored after a query's own definitions). */
-  byName?: ReadonlyMap<string, ToolReference>;
+  readonly byName?: ReadonlyMap<string, RetrievalTool>;
   /** Index tool name → the name gold answers use. */
-  goldName: (toolName: string) => string;
+  goldName(toolName: string): string;
 }
 
-/** True when the data sets are present. */
-export function toolRetrievalDataPresent(): boolean {
-  return existsSync(BFCL) && existsSync(LIVE_MCP);
+/** One data set: its name, the tools searched and the queries. */
+export interface RetrievalSet {
+  readonly name: string;
+  readonly corpus: RetrievalCorpus;
+  readonly queries: readonly RetrievalQuery[];
 }
 
-function readJsonLines(path: string): Record<string, unknown>[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+/** Every set, and what their READMEs count. */
+export interface ToolRetrievalData {
+  /** LiveMCPBench, the five BFCL sets with answers, the BFCL paraphrases, in that order. */
+  readonly sets: readonly RetrievalSet[];
+  /** BFCL `irrelevance`: requests no pooled tool is meant to answer (searched in the BFCL pool). */
+  readonly irrelevance: readonly RetrievalQuery[];
+  /** BFCL names defined differently by several entries. */
+  readonly redefinedNames: number;
+  /** LiveMCPBench gold mentions that name no tool of tools.json (dropped). */
+  readonly unresolvedGold: number;
 }
 
-interface BfclFunction {
-  name: string;
-  description?: string;
-  parameters?: Record<string, unknown>;
+/** The structural part of toolloop's `ToolIndex` the evaluation calls. */
+export interface SearchableIndex {
+  indexTools(sessionId: string, references: readonly RetrievalTool[]): unknown;
+  search(request: {
+    sessionId: string;
+    query: string;
+    maxResults?: number;
+  }):
+    | { toolReferences: readonly { toolName: string; relevanceScore?: number }[] }
+    | Promise<{ toolReferences: readonly { toolName: string; relevanceScore?: number }[] }>;
 }
 
-/** BFCL's files, in the order they are pooled. */
-export const BFCL_FILES = [
+/** How one query fared. */
+export interface QueryOutcome {
+  /** Share of the gold tools in the first result (0 or 1). */
+  readonly recall1: number;
+  /** Share of the gold tools in the first five (of at most five gold tools). */
+  readonly recall5: number;
+  /** 1 / rank of the first gold tool in the first ten, else 0. */
+  readonly reciprocalRank: number;
+}
+
+const BFCL_FILES = [
   'simple_python',
   'multiple',
   'parallel_multiple',
@@ -81,6 +88,144 @@ export const BFCL_FILES = [
   'live_multiple',
   'irrelevance',
 ];
+/** The session every evaluation indexes into. */
+export const RETRIEVAL_SESSION = 'retrieval';
+
+/**
+ * Reads the sets from `dataDirectory` (bench/data): `tool-retrieval/bfcl`,
+ * `tool-retrieval/livemcpbench` and `bfcl-paraphrases`.
+ * @throws Error naming the missing file when a set is not there.
+ */
+export function loadToolRetrievalData(dataDirectory: string): ToolRetrievalData {
+  const bfcl = loadBfcl(join(dataDirectory, 'tool-retrieval', 'bfcl'));
+  const live = loadLiveMcpBench(join(dataDirectory, 'tool-retrieval', 'livemcpbench'));
+  const paraphrases = readJsonLines(
+    join(dataDirectory, 'bfcl-paraphrases', 'paraphrases.jsonl'),
+  ).map(
+    (entry): RetrievalQuery => ({
+      id: entry.id as string,
+      text: entry.query as string,
+      gold: new Set(entry.gold as string[]),
+      ownTools: bfcl.entryTools.get(entry.id as string) ?? [],
+    }),
+  );
+  return {
+    sets: [
+      { name: 'LiveMCPBench', corpus: live.corpus, queries: live.queries },
+      ...['multiple', 'live_multiple', 'parallel_multiple', 'simple_python', 'live_simple'].map(
+        (file) => ({
+          name: `BFCL ${file}`,
+          corpus: bfcl.corpus,
+          queries: bfcl.sets.get(file) ?? [],
+        }),
+      ),
+      { name: 'BFCL paraphrases', corpus: bfcl.corpus, queries: paraphrases },
+    ],
+    irrelevance: bfcl.sets.get('irrelevance') ?? [],
+    redefinedNames: bfcl.redefinedNames,
+    unresolvedGold: live.unresolved,
+  };
+}
+
+/**
+ * Indexes the corpus into a new session of `index` and searches each query (10 results): each
+ * BFCL query against the pool with its own entry's definitions of its functions in place of the
+ * pooled ones of the same names (every other name back to its pooled one), since the request
+ * was written against them. Only definitions that differ from the indexed ones are re-indexed.
+ */
+export async function evaluateIndex(
+  index: SearchableIndex,
+  corpus: RetrievalCorpus,
+  queries: readonly RetrievalQuery[],
+): Promise<QueryOutcome[]> {
+  await index.indexTools(RETRIEVAL_SESSION, corpus.tools);
+  const outcomes: QueryOutcome[] = [];
+  const swapped = new Map<string, RetrievalTool>();
+  for (const query of queries) {
+    const wanted = new Map((query.ownTools ?? []).map((tool) => [tool.toolName, tool]));
+    const changes: RetrievalTool[] = [];
+    for (const [name, tool] of swapped) {
+      if (!wanted.has(name)) {
+        changes.push(corpus.byName?.get(name) ?? tool);
+        swapped.delete(name);
+      }
+    }
+    for (const [name, tool] of wanted) {
+      const indexed = swapped.get(name) ?? corpus.byName?.get(name);
+      if (indexed !== undefined && sameDefinition(indexed, tool)) continue;
+      changes.push(tool);
+      swapped.set(name, tool);
+    }
+    if (changes.length > 0) await index.indexTools(RETRIEVAL_SESSION, changes);
+    const response = await index.search({
+      sessionId: RETRIEVAL_SESSION,
+      query: query.text,
+      maxResults: 10,
+    });
+    const ranked: string[] = [];
+    for (const reference of response.toolReferences) {
+      const name = corpus.goldName(reference.toolName);
+      if (!ranked.includes(name)) ranked.push(name);
+    }
+    const hits = (k: number) => ranked.slice(0, k).filter((name) => query.gold.has(name)).length;
+    const first = ranked.findIndex((name) => query.gold.has(name));
+    outcomes.push({
+      recall1: hits(1) / Math.min(1, query.gold.size),
+      recall5: hits(5) / Math.min(5, query.gold.size),
+      reciprocalRank: first < 0 ? 0 : 1 / (first + 1),
+    });
+  }
+  if (swapped.size > 0) {
+    await index.indexTools(
+      RETRIEVAL_SESSION,
+      [...swapped.keys()].map((name) => corpus.byName?.get(name) as RetrievalTool),
+    );
+  }
+  return outcomes;
+}
+
+/** The mean of one measure over the outcomes. */
+export function meanOf(outcomes: readonly QueryOutcome[], measure: keyof QueryOutcome): number {
+  return outcomes.reduce((sum, outcome) => sum + outcome[measure], 0) / (outcomes.length || 1);
+}
+
+/** How many queries an index improves and worsens at recall@5 against a baseline's outcomes. */
+export function changedQueries(
+  outcomes: readonly QueryOutcome[],
+  baseline: readonly QueryOutcome[],
+): { improved: number; worsened: number } {
+  let improved = 0;
+  let worsened = 0;
+  outcomes.forEach((outcome, i) => {
+    const before = baseline[i]?.recall5 ?? 0;
+    if (outcome.recall5 > before + 1e-9) improved++;
+    else if (outcome.recall5 < before - 1e-9) worsened++;
+  });
+  return { improved, worsened };
+}
+
+function sameDefinition(a: RetrievalTool, b: RetrievalTool): boolean {
+  return a.summary === b.summary && JSON.stringify(a.inputSchema) === JSON.stringify(b.inputSchema);
+}
+
+function readJsonLines(path: string): Record<string, unknown>[] {
+  if (!existsSync(path)) throw new Error(`tool-retrieval data missing: ${path}`);
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+function readJson<T>(path: string): T {
+  if (!existsSync(path)) throw new Error(`tool-retrieval data missing: ${path}`);
+  return JSON.parse(readFileSync(path, 'utf8')) as T;
+}
+
+interface BfclFunction {
+  name: string;
+  description?: string;
+  parameters?: Record<string, unknown>;
+}
 
 /** BFCL's schema dialect (`dict`, `float`, `tuple`, `any`) mapped to JSON Schema type names. */
 function bfclSchema(node: unknown): unknown {
@@ -104,34 +249,21 @@ function bfclQueryText(entry: Record<string, unknown>): string {
     .join('\n');
 }
 
-function bfclTool(fn: BfclFunction): ToolReference {
-  return {
-    toolName: fn.name,
-    summary: fn.description ?? '',
-    inputSchema: bfclSchema(fn.parameters ?? {}) as ToolReference['inputSchema'],
-  };
-}
-
-/** BFCL v4: the pooled functions and the queries of each file. */
-export interface Bfcl {
-  corpus: Corpus;
-  sets: Map<string, Query[]>;
-  /** Each entry's own function definitions, by entry id. */
-  entryTools: Map<string, ToolReference[]>;
-  /** Names that several entries define differently. */
-  redefinedNames: number;
-}
-
-/** Reads BFCL v4: every function of the six files pooled by name (first definition kept). */
-export function loadBfcl(): Bfcl {
-  const tools = new Map<string, ToolReference>();
-  const sets = new Map<string, Query[]>();
-  const entryTools = new Map<string, ToolReference[]>();
+function loadBfcl(directory: string) {
+  const tools = new Map<string, RetrievalTool>();
+  const sets = new Map<string, RetrievalQuery[]>();
+  const entryTools = new Map<string, RetrievalTool[]>();
   const definitions = new Map<string, Set<string>>();
   for (const file of BFCL_FILES) {
-    const entries = readJsonLines(resolve(BFCL, `BFCL_v4_${file}.json`));
+    const entries = readJsonLines(join(directory, `BFCL_v4_${file}.json`));
     for (const entry of entries) {
-      const own = (entry.function as BfclFunction[]).map(bfclTool);
+      const own = (entry.function as BfclFunction[]).map(
+        (fn): RetrievalTool => ({
+          toolName: fn.name,
+          summary: fn.description ?? '',
+          inputSchema: bfclSchema(fn.parameters ?? {}),
+        }),
+      );
       entryTools.set(entry.id as string, own);
       for (const tool of own) {
         if (!tools.has(tool.toolName)) tools.set(tool.toolName, tool);
@@ -139,9 +271,9 @@ export function loadBfcl(): Bfcl {
         definitions.set(tool.toolName, seen.add(JSON.stringify([tool.summary, tool.inputSchema])));
       }
     }
-    const answersPath = resolve(BFCL, 'possible_answer', `BFCL_v4_${file}.json`);
+    const answersPath = join(directory, 'possible_answer', `BFCL_v4_${file}.json`);
     const gold = new Map<string, Set<string>>();
-    if (existsSync(answersPath)) {
+    if (file !== 'irrelevance') {
       for (const answer of readJsonLines(answersPath)) {
         const names = (answer.ground_truth as Record<string, unknown>[]).flatMap((call) =>
           Object.keys(call),
@@ -155,44 +287,27 @@ export function loadBfcl(): Bfcl {
         id: entry.id as string,
         text: bfclQueryText(entry),
         gold: gold.get(entry.id as string) ?? new Set(),
-        heldOut: isHeldOut(entry.id as string),
         ownTools: entryTools.get(entry.id as string) ?? [],
       })),
     );
   }
-  return {
-    corpus: { tools: [...tools.values()], byName: tools, goldName: (name) => name },
-    sets,
-    entryTools,
-    redefinedNames: [...definitions.values()].filter((seen) => seen.size > 1).length,
+  const corpus: RetrievalCorpus = {
+    tools: [...tools.values()],
+    byName: tools,
+    goldName: (name) => name,
   };
-}
-
-/** The paraphrases; each keeps the BFCL entry it rewords (its `id`) for that entry's definitions. */
-export function loadParaphrases(entryTools: ReadonlyMap<string, ToolReference[]>): Query[] {
-  return readJsonLines(PARAPHRASES).map((entry) => ({
-    id: entry.id as string,
-    text: entry.query as string,
-    gold: new Set(entry.gold as string[]),
-    heldOut: isHeldOut(entry.id as string),
-    ownTools: entryTools.get(entry.id as string) ?? [],
-  }));
+  const redefinedNames = [...definitions.values()].filter((seen) => seen.size > 1).length;
+  return { corpus, sets, entryTools, redefinedNames };
 }
 
 interface McpServer {
-  name: string;
   category: string;
   tools: Record<string, { tools: { name: string; description?: string; inputSchema?: unknown }[] }>;
 }
 
-/**
- * LiveMCPBench: 527 MCP tools of 70 servers, each indexed as `<server id>::<tool name>` with its
- * server category (a hit is the gold tool name on any server), and the tasks whose annotated tools
- * name at least one of them.
- */
-export function loadLiveMcpBench(): { corpus: Corpus; queries: Query[]; unresolved: number } {
-  const servers = JSON.parse(readFileSync(resolve(LIVE_MCP, 'tools.json'), 'utf8')) as McpServer[];
-  const tools: ToolReference[] = [];
+function loadLiveMcpBench(directory: string) {
+  const servers = readJson<McpServer[]>(join(directory, 'tools.json'));
+  const tools: RetrievalTool[] = [];
   const rawName = new Map<string, string>();
   for (const server of servers) {
     for (const [serverId, entry] of Object.entries(server.tools)) {
@@ -203,96 +318,26 @@ export function loadLiveMcpBench(): { corpus: Corpus; queries: Query[]; unresolv
         tools.push({
           toolName,
           summary: tool.description ?? '',
-          inputSchema: (tool.inputSchema ?? {}) as ToolReference['inputSchema'],
+          inputSchema: tool.inputSchema ?? {},
           category: server.category,
         });
       }
     }
   }
   const known = new Set(rawName.values());
-  const tasks = JSON.parse(readFileSync(resolve(LIVE_MCP, 'all_annotations.json'), 'utf8')) as {
-    task_id: string;
-    Question: string;
-    'Annotator Metadata': { Tools: string };
-  }[];
+  const tasks = readJson<
+    { task_id: string; Question: string; 'Annotator Metadata': { Tools: string } }[]
+  >(join(directory, 'all_annotations.json'));
   let unresolved = 0;
-  const queries: Query[] = [];
+  const queries: RetrievalQuery[] = [];
   for (const task of tasks) {
     const names = task['Annotator Metadata'].Tools.split('\n')
       .map((line) => line.trim().replace(/^\d+\.\s*/, ''))
       .filter((line) => line !== '');
     const gold = new Set(names.filter((name) => known.has(name)));
     unresolved += names.filter((name) => !known.has(name)).length;
-    if (gold.size > 0) {
-      queries.push({
-        id: task.task_id,
-        text: task.Question,
-        gold,
-        heldOut: isHeldOut(task.task_id),
-      });
-    }
+    if (gold.size > 0) queries.push({ id: task.task_id, text: task.Question, gold });
   }
-  return { corpus: { tools, goldName: (name) => rawName.get(name) ?? name }, queries, unresolved };
-}
-
-function sameDefinition(a: ToolReference, b: ToolReference): boolean {
-  return a.summary === b.summary && JSON.stringify(a.inputSchema) === JSON.stringify(b.inputSchema);
-}
-
-/**
- * Searches each query with `search` and hands its ranking (gold names, best first, no repeats) to
- * `score`. Each query is searched against the pool with its own entry's definitions of its
- * functions in place of the pooled ones of the same names (every other name back to its pooled
- * one): the gold tool is the one the request was written for, and every name has one definition
- * in the index. Only definitions that differ from the indexed ones are indexed again.
- */
-export async function searchEach(
-  index: ToolIndex,
-  corpus: Corpus,
-  queries: readonly Query[],
-  search: (query: Query) => Promise<readonly string[]>,
-  score: (query: Query, ranked: readonly string[]) => void,
-): Promise<void> {
-  const swapped = new Map<string, ToolReference>();
-  for (const query of queries) {
-    const wanted = new Map((query.ownTools ?? []).map((tool) => [tool.toolName, tool]));
-    const changes: ToolReference[] = [];
-    for (const [name, tool] of swapped) {
-      if (!wanted.has(name)) {
-        changes.push(corpus.byName?.get(name) ?? tool);
-        swapped.delete(name);
-      }
-    }
-    for (const [name, tool] of wanted) {
-      const indexed = swapped.get(name) ?? corpus.byName?.get(name);
-      if (indexed !== undefined && sameDefinition(indexed, tool)) continue;
-      changes.push(tool);
-      swapped.set(name, tool);
-    }
-    if (changes.length > 0) await index.indexTools(SESSION, changes);
-    const ranked: string[] = [];
-    for (const toolName of await search(query)) {
-      const name = corpus.goldName(toolName);
-      if (!ranked.includes(name)) ranked.push(name);
-    }
-    score(query, ranked);
-  }
-  if (swapped.size > 0) {
-    await index.indexTools(
-      SESSION,
-      [...swapped.keys()].map((name) => corpus.byName?.get(name) as ToolReference),
-    );
-  }
-}
-
-/** recall@k of one ranking: the share of the gold tools among the top k (k capped at their count). */
-export function recallAt(query: Query, ranked: readonly string[], k: number): number {
-  const hits = ranked.slice(0, k).filter((name) => query.gold.has(name)).length;
-  return hits / Math.min(k, query.gold.size);
-}
-
-/** 1 / rank of the first gold tool among the top 10, 0 when none is. */
-export function reciprocalRank(query: Query, ranked: readonly string[]): number {
-  const first = ranked.slice(0, 10).findIndex((name) => query.gold.has(name));
-  return first < 0 ? 0 : 1 / (first + 1);
+  const corpus: RetrievalCorpus = { tools, goldName: (name) => rawName.get(name) ?? name };
+  return { corpus, queries, unresolved };
 }

@@ -72,8 +72,10 @@ export interface ToolSearchAdvisorConfig {
   /** `enabled`; default false. */
   readonly enabled: boolean;
   /**
-   * `tool-index-type`; default `'regex'`. `'lucene'` is served by toolloop's BM25 index (what
-   * Lucene scores with); `'vector'` needs an embedding model passed in code.
+   * `tool-index-type`; default `'regex'`. `'lucene'` and `'bm25'` are served by toolloop's plain
+   * field-weighted BM25 index, `Bm25ToolIndex` (BM25 is what Lucene scores with; `'lucene'` also
+   * applies `lucene.min-score-threshold`), `'lexical'` by `LexicalToolIndex` (today the same
+   * ranking); `'vector'` needs an embedding model passed in code.
    */
   readonly toolIndexType: ToolIndexType;
   /** `max-results`; default the index's (10). */

@@ -6,11 +6,11 @@ export {
   type HybridToolIndexOptions,
 } from './hybrid-tool-index.js';
 export {
-  type LexicalQueryExpansion,
   LexicalToolIndex,
   type LexicalToolIndexFieldWeights,
   type LexicalToolIndexOptions,
 } from './lexical-tool-index.js';
+export type { QueryExpansion, QueryExpansionContext, WeightedWord } from './query-expansion.js';
 export {
   isValidRegexPattern,
   MAX_REGEX_PATTERN_LENGTH,

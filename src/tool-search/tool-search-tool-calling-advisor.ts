@@ -48,9 +48,8 @@ export const DEFAULT_TOOL_SEARCH_SYSTEM_MESSAGE_SUFFIX =
 /** Options of a {@link ToolSearchToolCallingAdvisor}: the loop's options plus the search's. */
 export interface ToolSearchToolCallingAdvisorOptions extends ToolCallingAdvisorOptions {
   /**
-   * Holds every session's tools. Default: a new `LexicalToolIndex` with query expansion of rare
-   * words and word vectors (`{ expansion: true, wordVectors: true }`), the no-network index that
-   * measured best on the public tool-retrieval data sets (see the README).
+   * Holds every session's tools. Default: a new `LexicalToolIndex` (field-weighted BM25 over
+   * names, descriptions and parameters; no bundled data, no network). See docs/tool-search.md.
    */
   toolIndex?: ToolIndex;
   /** Results per search when the model gives no `maxResults`; the index's default when absent. */
@@ -173,8 +172,7 @@ export class ToolSearchToolCallingAdvisor extends ToolCallingAdvisor {
     ) {
       throw new InvalidArgumentError('maxResults must be a positive integer');
     }
-    this.toolIndex =
-      options.toolIndex ?? new LexicalToolIndex({ expansion: true, wordVectors: true });
+    this.toolIndex = options.toolIndex ?? new LexicalToolIndex();
     this.maxResults = options.maxResults;
     this.sessionIdKeyName = sessionIdKeyName;
     this.systemMessageSuffix = suffix;

