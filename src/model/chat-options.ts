@@ -32,13 +32,17 @@ export interface OfferedTool {
  * a key no adapter declares is a type error rather than a value silently sent.
  */
 export interface ChatOptions {
+  /** The provider's model name; default the model's own default. */
   model?: string;
+  /** Sampling temperature. */
   temperature?: number;
+  /** Most tokens of the answer. */
   maxTokens?: number;
   /** Nucleus sampling. */
   topP?: number;
   /** Sequences that end the answer. */
   stop?: string | string[];
+  /** Which tools the model may or must call. */
   toolChoice?: ToolChoice;
   /** Structured output (set by the client's `.entity()`). */
   responseFormat?: ResponseFormat;
