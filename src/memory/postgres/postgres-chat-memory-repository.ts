@@ -5,9 +5,9 @@ import { checkUsedToken, USED_TOKEN_GRACE_MS } from '../../internal/used-token-s
 import type { Message } from '../../messages/index.js';
 import type { AppendOptions, ChatMemoryRepository } from '../chat-memory-repository.js';
 import { assertConversationId, assertMessages } from '../conversation-id.js';
-import { assertStorableMedia, mediaLimitOption } from '../stored-media-limit.js';
 import { decodeSafeJson, decodeSafeText, encodeSafeJson, encodeSafeText } from '../safe-text.js';
 import { runStoreOperation, type StoreOperationScope } from '../store-operation.js';
+import { assertStorableMedia, mediaLimitOption } from '../stored-media-limit.js';
 import { storedMessage } from '../stored-message.js';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryable } from './postgres-client.js';
 import {

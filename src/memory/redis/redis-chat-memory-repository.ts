@@ -5,8 +5,8 @@ import { checkUsedToken, USED_TOKEN_GRACE_MS } from '../../internal/used-token-s
 import type { Message } from '../../messages/index.js';
 import type { AppendOptions, ChatMemoryRepository } from '../chat-memory-repository.js';
 import { assertConversationId, assertMessages } from '../conversation-id.js';
-import { assertStorableMedia, mediaLimitOption } from '../stored-media-limit.js';
 import { runStoreOperation, type StoreOperationScope } from '../store-operation.js';
+import { assertStorableMedia, mediaLimitOption } from '../stored-media-limit.js';
 import { parseStoredMessage } from '../stored-message.js';
 import type { RedisClient } from './redis-client.js';
 
