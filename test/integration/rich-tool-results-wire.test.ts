@@ -319,7 +319,7 @@ describe('a screenshot tool on the wire', () => {
       config,
     });
     // The SDK adds an empty generationConfig; the rest is the same JSON.
-    const { generationConfig, ...theirs } = server.requests[2]?.body as Record<string, unknown>;
+    const { generationConfig, ...theirs } = server.requests[2]!.body as Record<string, unknown>;
     expect(generationConfig).toEqual({});
     expect(theirs).toEqual(second);
   });
