@@ -150,8 +150,9 @@ export class ChatClientRequestSpec<
    * Merges chat options over the client's default options (see `mergeChatOptions`). Typed by the
    * model's own options (`OpenAiChatOptions`, …): a key the model does not take is a type error.
    * `toolCallbacks` and `toolContext` stay with the loop; the model never receives the context.
+   * A value of the model's option type itself (`const o: OpenAiChatOptions = …`) is taken too.
    */
-  options(options: ToolCallingChatOptions<Options>): ChatClientRequestSpec<Ctx, Options> {
+  options(options: ToolCallingChatOptions<Options> | Options): ChatClientRequestSpec<Ctx, Options> {
     if (options === null || typeof options !== 'object') {
       throw new InvalidArgumentError('options must be an object');
     }

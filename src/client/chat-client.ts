@@ -43,7 +43,7 @@ export interface ChatClientOptions<
    * Default chat options, typed by the model's own options; per-request `.options()` are merged
    * over them.
    */
-  options?: ToolCallingChatOptions<Options>;
+  options?: ToolCallingChatOptions<Options> | Options;
   /**
    * The tool advisor registered on requests that have none: a copy of this one (or of a
    * subclass) is added, with internal history set for the chain. Default `new ToolCallingAdvisor()`.
