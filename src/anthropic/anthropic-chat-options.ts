@@ -12,7 +12,7 @@ export type AnthropicThinking =
 /** A prompt-cache breakpoint: `ephemeral`, kept 5 minutes (default) or 1 hour. */
 export interface AnthropicCacheControl {
   type: 'ephemeral';
-  ttl?: '5m' | '1h';
+  ttl?: '5m' | '1h' | undefined;
 }
 
 /**
@@ -22,19 +22,19 @@ export interface AnthropicCacheControl {
  */
 export interface AnthropicChatOptions extends ChatOptions {
   /** `false` sets `disable_parallel_tool_use`: at most one tool call per response. */
-  parallelToolCalls?: boolean;
+  parallelToolCalls?: boolean | undefined;
   /** Send tools with `strict: true` (schemas adapted and reported). */
-  strictTools?: boolean;
+  strictTools?: boolean | undefined;
   /** `top_k` sampling. */
-  topK?: number;
+  topK?: number | undefined;
   /** Extended thinking (`thinking`); its blocks are kept and sent back within a tool turn. */
-  thinking?: AnthropicThinking;
+  thinking?: AnthropicThinking | undefined;
   /**
    * Prompt caching (the request's top-level `cache_control`): the API puts the breakpoint on the
    * last cacheable block, so tools, system text and the conversation so far are read from cache
    * on the next round of the loop.
    */
-  cacheControl?: AnthropicCacheControl;
+  cacheControl?: AnthropicCacheControl | undefined;
   /** Body fields merged into the request last, for what this type does not name. */
-  extraBody?: Record<string, unknown>;
+  extraBody?: Record<string, unknown> | undefined;
 }

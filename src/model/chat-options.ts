@@ -33,24 +33,24 @@ export interface OfferedTool {
  */
 export interface ChatOptions {
   /** The provider's model name; default the model's own default. */
-  model?: string;
+  model?: string | undefined;
   /** Sampling temperature. */
-  temperature?: number;
+  temperature?: number | undefined;
   /** Most tokens of the answer. */
-  maxTokens?: number;
+  maxTokens?: number | undefined;
   /** Nucleus sampling. */
-  topP?: number;
+  topP?: number | undefined;
   /** Sequences that end the answer. */
-  stop?: string | string[];
+  stop?: string | string[] | undefined;
   /** Which tools the model may or must call. */
-  toolChoice?: ToolChoice;
+  toolChoice?: ToolChoice | undefined;
   /** Structured output (set by the client's `.entity()`). */
-  responseFormat?: ResponseFormat;
+  responseFormat?: ResponseFormat | undefined;
   /**
    * The tools the model may call, as their definitions (Spring AI's name for the field). A model
    * reads `definition` of each entry and nothing else: it never executes tools.
    */
-  toolCallbacks?: readonly OfferedTool[];
+  toolCallbacks?: readonly OfferedTool[] | undefined;
   /** Never given to a model: the tool context travels beside the prompt, with the loop. */
   toolContext?: never;
 }
@@ -67,7 +67,7 @@ export type ToolCallingChatOptions<Options extends ChatOptions = ChatOptions> = 
   'toolCallbacks' | 'toolContext'
 > & {
   /** The tools attached to the request: their definitions go to the model, the loop runs them. */
-  toolCallbacks?: ToolCallback[];
+  toolCallbacks?: ToolCallback[] | undefined;
   /** The caller's data for the tools; never reaches a model. */
-  toolContext?: Record<string, unknown>;
+  toolContext?: Record<string, unknown> | undefined;
 };

@@ -10,13 +10,13 @@ export type OpenAiReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'hig
  */
 export interface OpenAiChatOptions extends ChatOptions {
   /** `false` asks the model for at most one tool call per response (`parallel_tool_calls`). */
-  parallelToolCalls?: boolean;
+  parallelToolCalls?: boolean | undefined;
   /** Send tools in strict schema mode (schemas adapted and reported). */
-  strictTools?: boolean;
+  strictTools?: boolean | undefined;
   /** `reasoning_effort` of reasoning models. */
-  reasoningEffort?: OpenAiReasoningEffort;
+  reasoningEffort?: OpenAiReasoningEffort | undefined;
   /** `seed`: best-effort deterministic sampling. */
-  seed?: number;
+  seed?: number | undefined;
   /** Body fields merged into the request last, for what this type does not name. */
-  extraBody?: Record<string, unknown>;
+  extraBody?: Record<string, unknown> | undefined;
 }
