@@ -237,3 +237,44 @@ describe('openTelemetryListener', () => {
     );
   });
 });
+
+describe('openTelemetryListener and tool results with parts', () => {
+  it("records each part's type, media type and size on the execute_tool span, never its bytes", () => {
+    const otel = harness();
+    const listener = openTelemetryListener({ tracer: otel.tracer, meter: otel.meter });
+    const bytes = Buffer.alloc(900, 2).toString('base64');
+    listener({ type: 'turn-start', turnId: 'p', timestamp: 1, mode: 'call' });
+    listener({
+      type: 'tool-execution-start',
+      turnId: 'p',
+      timestamp: 2,
+      iteration: 1,
+      toolCallId: 'c1',
+      toolName: 'shot',
+    });
+    listener({
+      type: 'tool-result',
+      turnId: 'p',
+      timestamp: 3,
+      iteration: 1,
+      toolCallId: 'c1',
+      toolName: 'shot',
+      outcome: 'ok',
+      result: '[image image/png, 900 B]',
+      isError: false,
+      durationMs: 1,
+      parts: [{ type: 'image', mediaType: 'image/png', bytes: 900, source: 'inline' }],
+      content: [{ type: 'image', mediaType: 'image/png', data: bytes }],
+    });
+    listener({
+      type: 'turn-finish',
+      turnId: 'p',
+      timestamp: 4,
+      durationMs: 3,
+      finishReason: 'STOP',
+    });
+    const [span] = byName(otel.spans(), 'execute_tool shot');
+    expect(span?.attributes['toolloop.tool.result.parts']).toEqual(['image image/png 900 bytes']);
+    expect(JSON.stringify(otel.spans().map((each) => each.attributes))).not.toContain(bytes);
+  });
+});

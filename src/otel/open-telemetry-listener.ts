@@ -170,6 +170,16 @@ export function openTelemetryListener(
     const toolArguments = turn.toolArguments.get(event.toolCallId);
     turn.toolArguments.delete(event.toolCallId);
     span.setAttribute(A.toolOutcome, event.outcome);
+    if (event.parts !== undefined) {
+      span.setAttribute(
+        A.toolResultParts,
+        event.parts.map((part) =>
+          [part.type, part.mediaType, part.source === 'url' ? 'url' : `${part.bytes} bytes`]
+            .filter((entry) => entry !== undefined)
+            .join(' '),
+        ),
+      );
+    }
     if (recordContent) {
       if (toolArguments !== undefined) span.setAttribute(A.toolCallArguments, toolArguments);
       span.setAttribute(A.toolCallResult, event.result);
