@@ -1,4 +1,4 @@
-import type { ChatResponse, Prompt } from '../model/index.js';
+import type { ChatResponse, Prompt, ToolCallingChatOptions } from '../model/index.js';
 import type { TurnEventListener } from '../observability/turn-event.js';
 import type { DurableSteps } from './durable-steps.js';
 
@@ -8,7 +8,8 @@ import type { DurableSteps } from './durable-steps.js';
  * turn's events.
  */
 export interface ChatClientRequest {
-  prompt: Prompt;
+  /** The loop's request: the model options, the tools to run and the tool context. */
+  prompt: Prompt<ToolCallingChatOptions>;
   context: Record<string, unknown>;
   signal?: AbortSignal;
   /**

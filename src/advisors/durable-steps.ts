@@ -1,3 +1,4 @@
+import type { ToolResultPart } from '../messages/index.js';
 import type { ChatResponse } from '../model/index.js';
 
 /**
@@ -102,6 +103,10 @@ export interface DurableToolCallOutcome {
   readonly text: string;
   /** The class name of the error the tool threw, for events and observers. */
   readonly errorType?: string;
+  /** A successful result's content parts (images, files, links), when it has them. */
+  readonly content?: ToolResultPart[];
+  /** A successful result's structured content, when it has one. */
+  readonly structuredContent?: unknown;
 }
 
 /** What a durable engine needs of a pending approval state: plain JSON naming its waiting calls. */

@@ -13,8 +13,12 @@ import {
   type ToolInputSchema,
   type ToolInputSchemaBound,
   type ToolMetadata,
+  type ToolResult,
 } from '../tools/index.js';
+import { executeOf } from '../tools/tool-execute.js';
 import { ToolInputSchemaAugmenter } from './tool-input-schema-augmenter.js';
+
+const EMPTY_CONTEXT: ToolContext = Object.freeze({ context: Object.freeze({}) });
 
 /** What an {@link AugmentedArgumentConsumer} receives for each call of an augmented tool. */
 export interface AugmentedArgumentEvent<Arguments = Record<string, unknown>> {
@@ -139,43 +143,64 @@ export class AugmentedToolCallback<Schema extends ToolInputSchemaBound = ToolInp
   }
 
   /**
-   * Validates and hands over the extra fields, then calls the wrapped tool. With the manager's
-   * validated input (checked against the augmented schema, which holds the tool's own) the text is
-   * not parsed again, and the wrapped tool receives its own arguments as validated input too.
+   * Parses the text (or takes the deprecated `validatedInput`), then runs as {@link execute};
+   * resolves to the text form of the wrapped tool's result.
    */
   async call(input: string, context?: ToolContext, options?: ToolCallOptions): Promise<string> {
-    const toolName = this.definition.name;
     let value = options?.validatedInput;
     if (value === undefined) {
       const parsed = parseToolArguments(input);
-      if (!parsed.ok) throw new InvalidToolInputError({ toolName, issues: parsed.issues });
+      if (!parsed.ok) {
+        throw new InvalidToolInputError({ toolName: this.definition.name, issues: parsed.issues });
+      }
       value = parsed.value;
     }
+    const result = await this.#run(value, input, context, options);
+    return typeof result === 'string' ? result : result.text;
+  }
+
+  /**
+   * Validates and hands over the extra fields of input already checked against the augmented
+   * schema (which holds the tool's own), then runs the wrapped tool on its own arguments: its
+   * `execute` when it has one (its result, parts included, comes back as it is), else its `call`.
+   */
+  execute(
+    input: Record<string, unknown>,
+    context: ToolContext,
+    options?: ToolCallOptions,
+  ): Promise<string | ToolResult> {
+    return this.#run(input, context.rawArguments ?? JSON.stringify(input), context, options);
+  }
+
+  async #run(
+    value: Record<string, unknown>,
+    rawInput: string,
+    context: ToolContext | undefined,
+    options: ToolCallOptions | undefined,
+  ): Promise<string | ToolResult> {
+    const toolName = this.definition.name;
     const checked = await this.#augmenter.validate(this.#augmenter.pick(value));
     if (!checked.ok) throw new InvalidToolInputError({ toolName, issues: checked.issues });
     if (this.#consumer !== undefined) {
       try {
         await this.#consumer({
           toolDefinition: this.definition,
-          rawInput: input,
+          rawInput,
           arguments: checked.value as InferToolInput<Schema>,
         });
       } catch (error) {
         throw asToolExecutionError(toolName, error, peekToolSignal(context));
       }
     }
-    // The wrapped tool's schema may refuse the extra fields: it checks the whole text itself.
     const onProgress = options?.onProgress;
-    if (!this.#removeExtraArguments) {
-      return this.delegate.call(input, context, onProgress === undefined ? {} : { onProgress });
-    }
+    const delegateOptions = onProgress === undefined ? {} : { onProgress };
+    // The wrapped tool's schema may refuse the extra fields: it checks the whole text itself.
+    if (!this.#removeExtraArguments) return this.delegate.call(rawInput, context, delegateOptions);
     const ownArguments = this.#augmenter.omit(value);
-    return this.delegate.call(
-      JSON.stringify(ownArguments),
-      context,
-      onProgress === undefined
-        ? { validatedInput: ownArguments }
-        : { validatedInput: ownArguments, onProgress },
-    );
+    const execute = executeOf(this.delegate);
+    if (execute !== undefined) {
+      return execute.call(this.delegate, ownArguments, context ?? EMPTY_CONTEXT, delegateOptions);
+    }
+    return this.delegate.call(JSON.stringify(ownArguments), context, delegateOptions);
   }
 }

@@ -1,7 +1,7 @@
 import type { ChatClientRequest, DurableSteps } from '../advisors/index.js';
 import { keepInstanceShape } from '../internal/keep-instance-shape.js';
 import type { Message, UserMessage } from '../messages/index.js';
-import type { ChatModel, ChatOptions } from '../model/index.js';
+import type { ChatModel, ToolCallingChatOptions } from '../model/index.js';
 import { assertUniqueToolNames } from '../tools/assert-unique-tool-names.js';
 import type { ToolCallback } from '../tools/tool-callback.js';
 import { resolveToolCallbacks } from '../tools/tool-sources.js';
@@ -66,7 +66,7 @@ function assembleRequest(
     messages[next] = message;
   }
 
-  const options: ChatOptions = mergeChatOptions(chatModel.defaultOptions, state.options);
+  const options: ToolCallingChatOptions = mergeChatOptions(chatModel.defaultOptions, state.options);
   if (toolCallbacks.length > 0) {
     assertUniqueToolNames(toolCallbacks, 'the ChatClient request');
     withToolCallbacks(options, toolCallbacks);
@@ -85,7 +85,10 @@ function assembleRequest(
   return request;
 }
 
-function withToolCallbacks(options: ChatOptions, toolCallbacks: ToolCallback[]): ChatOptions {
+function withToolCallbacks(
+  options: ToolCallingChatOptions,
+  toolCallbacks: ToolCallback[],
+): ToolCallingChatOptions {
   options.toolCallbacks = toolCallbacks;
   return options;
 }

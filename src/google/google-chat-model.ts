@@ -9,52 +9,17 @@ import type { ProviderErrors } from '../internal/provider-errors.js';
 import { ProviderTransport } from '../internal/provider-transport.js';
 import type { SchemaAdaptation } from '../internal/tool-schema-adaptation.js';
 import { ToolSchemaCompilerCache } from '../internal/tool-schema-compiler-cache.js';
-import type {
-  ChatModel,
-  ChatModelCallOptions,
-  ChatOptions,
-  ChatResponse,
-  Prompt,
-} from '../model/index.js';
+import type { ChatModel, ChatModelCallOptions, ChatResponse, Prompt } from '../model/index.js';
 import type { ToolCallback, ToolDefinition } from '../tools/tool-callback.js';
 import { compileGoogleToolSchema } from './compile-google-tool-schema.js';
 import { fromGoogleResponse } from './from-google-response.js';
+import type { GoogleChatOptions, GoogleOptions } from './google-chat-options.js';
 import { GoogleStreamAssembler } from './google-stream-assembler.js';
-import type {
-  GoogleFunctionDeclaration,
-  GoogleGenerateContentRequest,
-  GoogleSafetySetting,
-  GoogleThinkingConfig,
-} from './google-wire.js';
+import type { GoogleFunctionDeclaration, GoogleGenerateContentRequest } from './google-wire.js';
 import { toGoogleRequest } from './to-google-request.js';
 
-/**
- * The request options of a {@link GoogleChatModel} beyond the common `ChatOptions` (`model`,
- * `temperature`, `maxTokens`, `toolChoice`, `stop`, `responseFormat`): set them as its defaults
- * in the constructor, or per request in the prompt's options. A type, not an interface, so a value
- * of it passes as `ChatOptions` (`.options(…)`).
- */
-export type GoogleChatOptions = {
-  /** `generationConfig.thinkingConfig`; the three options below override its fields. */
-  thinkingConfig?: GoogleThinkingConfig | undefined;
-  /** Thinking tokens (Gemini 2.5): `0` turns thinking off, `-1` lets the model decide. */
-  thinkingBudget?: number | undefined;
-  /** Return thought summaries (kept as `metadata.reasoningContent`, never as the answer's text). */
-  includeThoughts?: boolean | undefined;
-  /** How much the model thinks (Gemini 3): `minimal`, `low`, `medium` or `high`. */
-  thinkingLevel?: 'minimal' | 'low' | 'medium' | 'high' | undefined;
-  /** `safetySettings`: a block threshold per harm category. */
-  safetySettings?: GoogleSafetySetting[] | undefined;
-  topP?: number | undefined;
-  topK?: number | undefined;
-  /** A cached content's name (`cachedContents/…`) the request builds on. */
-  cachedContent?: string | undefined;
-  /** Vertex AI: stream each call's arguments (`partialArgs`) instead of sending it whole. */
-  streamFunctionCallArguments?: boolean | undefined;
-};
-
 /** Options of a {@link GoogleChatModel}. */
-export interface GoogleChatModelOptions extends ProviderChatModelOptions, GoogleChatOptions {
+export interface GoogleChatModelOptions extends ProviderChatModelOptions, GoogleOptions {
   /**
    * Sent as `x-goog-api-key`, never in the URL. Default `GOOGLE_API_KEY`, else `GEMINI_API_KEY`
    * (the order Google's SDK reads them in).
@@ -91,11 +56,11 @@ const GOOGLE_ENVIRONMENT = {
  * reported once per tool); tool calls get stable ids Gemini does not give; thought signatures
  * (which Gemini 3 requires back with the calls of the next request) are kept on the calls and the
  * assistant message and sent back exactly where they came. The tool choice becomes `toolConfig`.
- * Per-request options are the prompt's `ChatOptions` plus {@link GoogleChatOptions}.
+ * Per-request options are {@link GoogleChatOptions}.
  */
-export class GoogleChatModel implements ChatModel {
+export class GoogleChatModel implements ChatModel<GoogleChatOptions> {
   /** The options merged under every request's options. */
-  readonly defaultOptions: ChatOptions;
+  readonly defaultOptions: GoogleChatOptions;
   private readonly transport: ProviderTransport;
   private readonly errors: ProviderErrors;
   private readonly root: string;
@@ -114,7 +79,7 @@ export class GoogleChatModel implements ChatModel {
       ? connection.baseUrl
       : `${connection.baseUrl}/${options.apiVersion ?? 'v1beta'}`;
     this.defaultOptions = {
-      ...providerDefaultOptions(options, { model: DEFAULT_MODEL }),
+      ...providerDefaultOptions<GoogleChatOptions>(options, { model: DEFAULT_MODEL }),
       ...definedEntries({
         thinkingConfig: options.thinkingConfig,
         thinkingBudget: options.thinkingBudget,
@@ -140,7 +105,10 @@ export class GoogleChatModel implements ChatModel {
   }
 
   /** Sends the prompt and returns the whole response. */
-  async call(prompt: Prompt, options: ChatModelCallOptions = {}): Promise<ChatResponse> {
+  async call(
+    prompt: Prompt<GoogleChatOptions>,
+    options: ChatModelCallOptions = {},
+  ): Promise<ChatResponse> {
     const { url, body } = this.prepare(prompt, false);
     return this.transport.postJson(
       url,
@@ -151,7 +119,10 @@ export class GoogleChatModel implements ChatModel {
   }
 
   /** Sends the prompt and yields text deltas as they come, and whole tool calls where they end. */
-  stream(prompt: Prompt, options: ChatModelCallOptions = {}): AsyncIterable<ChatResponse> {
+  stream(
+    prompt: Prompt<GoogleChatOptions>,
+    options: ChatModelCallOptions = {},
+  ): AsyncIterable<ChatResponse> {
     const { url, body } = this.prepare(prompt, true);
     return this.transport.postEventStream(
       url,
@@ -178,20 +149,23 @@ export class GoogleChatModel implements ChatModel {
   }
 
   /** The request body this model sends for a prompt (what `call` / `stream` POST). */
-  request(prompt: Prompt): GoogleGenerateContentRequest {
+  request(prompt: Prompt<GoogleChatOptions>): GoogleGenerateContentRequest {
     return this.prepare(prompt, false).body;
   }
 
   /** The URL a prompt is sent to (the model is part of it; the key never is). */
-  url(prompt: Prompt, stream: boolean): string {
+  url(prompt: Prompt<GoogleChatOptions>, stream: boolean): string {
     return this.prepare(prompt, stream).url;
   }
 
   private prepare(
-    prompt: Prompt,
+    prompt: Prompt<GoogleChatOptions>,
     stream: boolean,
   ): { url: string; body: GoogleGenerateContentRequest } {
-    const options: ChatOptions = { ...this.defaultOptions, ...definedEntries(prompt.options) };
+    const options: GoogleChatOptions = {
+      ...this.defaultOptions,
+      ...definedEntries(prompt.options),
+    };
     const { tools } = this.schemas.compileAll(options.toolCallbacks ?? [], false);
     const model =
       typeof options.model === 'string' && options.model !== '' ? options.model : DEFAULT_MODEL;

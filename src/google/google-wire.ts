@@ -13,6 +13,11 @@ export interface GoogleFunctionCall {
   id?: string;
 }
 
+/** A medium of a function response: inline bytes or a file URI, with its MIME type. */
+export type GoogleFunctionResponsePart =
+  | { inlineData: { mimeType: string; data: string; displayName?: string } }
+  | { fileData: { mimeType: string; fileUri: string; displayName?: string } };
+
 /** One part of a content. */
 export type GooglePart =
   | { text: string; thought?: true; thoughtSignature?: string }
@@ -22,6 +27,8 @@ export type GooglePart =
         name: string;
         /** The tool's result: its JSON value when it is JSON text, else the text. */
         response: { output: unknown } | { error: unknown };
+        /** The result's media (Gemini 3 multimodal function responses). */
+        parts?: GoogleFunctionResponsePart[];
         id?: string;
       };
     }

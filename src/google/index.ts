@@ -4,11 +4,8 @@ export type { ProviderChatModelOptions } from '../internal/provider-chat-model-o
 export type { FetchFunction } from '../internal/provider-transport.js';
 export type { RetryDelayOptions } from '../internal/retry-delay.js';
 export type { SchemaAdaptation } from '../internal/tool-schema-adaptation.js';
-export {
-  GoogleChatModel,
-  type GoogleChatModelOptions,
-  type GoogleChatOptions,
-} from './google-chat-model.js';
+export { GoogleChatModel, type GoogleChatModelOptions } from './google-chat-model.js';
+export type { GoogleChatOptions, GoogleOptions } from './google-chat-options.js';
 export type {
   GoogleSafetySetting,
   GoogleThinkingConfig,

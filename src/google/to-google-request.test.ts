@@ -296,7 +296,10 @@ describe('GoogleChatModel.request', () => {
       { safetySettings: [{ category: 'X' }] },
       { thinkingConfig: 'high' },
     ]) {
-      expect(() => model().request({ messages: [], options })).toThrow(InvalidArgumentError);
+      // Values plain JavaScript may pass; the types refuse them.
+      expect(() => model().request({ messages: [], options: options as never })).toThrow(
+        InvalidArgumentError,
+      );
     }
   });
 

@@ -6,12 +6,16 @@ import type {
   Media,
   Message,
   ToolCall,
+  ToolResponse,
   ToolResponseMessage,
+  ToolResultPart,
 } from '../messages/index.js';
-import type { ChatOptions, ToolChoice } from '../model/index.js';
+import type { ToolChoice } from '../model/index.js';
+import type { GoogleChatOptions } from './google-chat-options.js';
 import type {
   GoogleContent,
   GoogleFunctionCall,
+  GoogleFunctionResponsePart,
   GoogleGenerateContentRequest,
   GoogleGenerationConfig,
   GooglePart,
@@ -77,7 +81,7 @@ export function toGoogleContents(messages: readonly Message[]): {
 /** Builds the `generateContent` request body for merged options and compiled tools. */
 export function toGoogleRequest(
   messages: readonly Message[],
-  options: ChatOptions,
+  options: GoogleChatOptions,
   tools: readonly CompiledTool[],
 ): GoogleGenerateContentRequest {
   const { systemInstruction, contents } = toGoogleContents(messages);
@@ -131,7 +135,7 @@ function googleToolConfig(
   return { functionCallingConfig: config };
 }
 
-function googleGenerationConfig(options: ChatOptions): GoogleGenerationConfig {
+function googleGenerationConfig(options: GoogleChatOptions): GoogleGenerationConfig {
   const config: GoogleGenerationConfig = {};
   if (typeof options.temperature === 'number') config.temperature = options.temperature;
   if (typeof options.topP === 'number') config.topP = options.topP;
@@ -155,7 +159,7 @@ function googleGenerationConfig(options: ChatOptions): GoogleGenerationConfig {
 }
 
 /** `thinkingConfig`, with the flat `thinkingBudget` / `includeThoughts` / `thinkingLevel` on top. */
-function thinkingConfigOf(options: ChatOptions): GoogleThinkingConfig | undefined {
+function thinkingConfigOf(options: GoogleChatOptions): GoogleThinkingConfig | undefined {
   const given = options.thinkingConfig;
   if (given !== undefined && !isRecord(given)) {
     throw new InvalidArgumentError('thinkingConfig must be an object');
@@ -301,15 +305,59 @@ function functionResponses(message: ToolResponseMessage, calls: readonly ToolCal
     ordered.push({ name: call.name, id: call.metadata?.functionCallId, response: response! });
   }
   for (const response of remaining) ordered.push({ name: response.name, id: undefined, response });
-  return ordered.map(({ name, id, response }) => ({
-    functionResponse: {
-      name,
-      response: response.isError
-        ? { error: resultValue(response.responseData) }
-        : { output: resultValue(response.responseData) },
-      ...(typeof id === 'string' && id !== '' ? { id } : {}),
-    },
-  }));
+  return ordered.map(({ name, id, response }) => {
+    const media =
+      response.content === undefined || response.isError
+        ? undefined
+        : functionResponseParts(response.content);
+    return {
+      functionResponse: {
+        name,
+        response: response.isError
+          ? { error: resultValue(response.responseData) }
+          : { output: functionOutput(response, media !== undefined) },
+        ...(media === undefined ? {} : { parts: media }),
+        ...(typeof id === 'string' && id !== '' ? { id } : {}),
+      },
+    };
+  });
+}
+
+/**
+ * The media of a result with content parts as function response parts (images, audio and files
+ * inline or by URL); `undefined` when it has none. Text parts and resource links stay in
+ * `response.output`.
+ */
+function functionResponseParts(
+  content: readonly ToolResultPart[],
+): GoogleFunctionResponsePart[] | undefined {
+  const parts: GoogleFunctionResponsePart[] = [];
+  for (const part of content) {
+    if (part.type !== 'image' && part.type !== 'audio' && part.type !== 'file') continue;
+    const displayName =
+      part.type === 'file' && part.filename !== undefined ? { displayName: part.filename } : {};
+    const inline =
+      part.data ??
+      /^data:[^,]*;base64,(.*)$/is.exec(part.url ?? '')?.[1] ??
+      (part.type === 'file' && part.text !== undefined
+        ? Buffer.from(part.text, 'utf8').toString('base64')
+        : undefined);
+    if (inline !== undefined) {
+      parts.push({ inlineData: { mimeType: part.mediaType, data: inline, ...displayName } });
+    } else if (part.url !== undefined) {
+      parts.push({ fileData: { mimeType: part.mediaType, fileUri: part.url, ...displayName } });
+    }
+  }
+  return parts.length === 0 ? undefined : parts;
+}
+
+/**
+ * `response.output` of a successful result: its JSON value (or text); for a result whose media
+ * go in `parts`, the text form of its parts, which names each medium.
+ */
+function functionOutput(response: ToolResponse, withMedia: boolean): unknown {
+  if (withMedia && response.structuredContent !== undefined) return response.structuredContent;
+  return resultValue(response.responseData);
 }
 
 /**

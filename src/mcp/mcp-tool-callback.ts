@@ -9,7 +9,8 @@ import {
   ToolExecutionError,
   type ToolMetadata,
 } from '../index.js';
-import type { ToolCallOptions } from '../tools/index.js';
+import { type ToolResultPart, toolResultPartsText } from '../messages/index.js';
+import type { ToolCallOptions, ToolResult } from '../tools/index.js';
 import {
   JSON_SCHEMA_DRAFT_2020_12,
   parseToolArguments,
@@ -82,8 +83,9 @@ export class McpToolCallback implements ToolCallback {
   }
 
   /**
-   * Calls the tool on its server with the manager's validated input, or with `input` parsed and
-   * checked against the input schema here when called without it.
+   * Calls the tool on its server with `input` parsed and checked against the input schema here
+   * (or the deprecated `validatedInput`); resolves to the result's text per
+   * {@link mcpToolResultText} (images and resources as JSON text).
    */
   async call(input: string, context?: ToolContext, options?: ToolCallOptions): Promise<string> {
     const toolName = this.definition.name;
@@ -95,6 +97,41 @@ export class McpToolCallback implements ToolCallback {
       if (issues.length > 0) throw new InvalidToolInputError({ toolName, issues });
       value = parsed.value;
     }
+    return mcpToolResultText(await this.#callServer(value, context));
+  }
+
+  /**
+   * Calls the tool on its server with the manager's parsed input. A result of text only resolves
+   * to its text as `call` does; a result with images, audio, embedded resources or resource links
+   * keeps them as content parts (see {@link mcpToolResultParts}), and `structuredContent` (checked
+   * against the tool's output schema) is kept beside them.
+   */
+  async execute(
+    input: Record<string, unknown>,
+    context: ToolContext,
+    _options?: ToolCallOptions,
+  ): Promise<string | ToolResult> {
+    const result = await this.#callServer(input, context);
+    const blocks = Array.isArray(result.content) ? result.content : [];
+    const structured = result.structuredContent;
+    if (blocks.every((block) => block.type === 'text')) {
+      const text = mcpToolResultText(result);
+      return structured === undefined ? text : { text, structuredContent: structured };
+    }
+    const content = mcpToolResultParts(blocks);
+    return {
+      text: toolResultPartsText(content),
+      content,
+      ...(structured === undefined ? {} : { structuredContent: structured }),
+    };
+  }
+
+  /** Sends the call; throws for a failure, an output that breaks the schema, or `isError`. */
+  async #callServer(
+    value: Record<string, unknown>,
+    context: ToolContext | undefined,
+  ): Promise<CallToolResult> {
+    const toolName = this.definition.name;
     const meta = toMcpMeta(context?.context, this.#toolContextToMeta);
     const signal = context?.signal;
     let result: Awaited<ReturnType<McpClient['callTool']>>;
@@ -124,8 +161,8 @@ export class McpToolCallback implements ToolCallback {
         }),
       });
     }
-    const text = mcpToolResultText(result);
     if (result.isError === true) {
+      const text = mcpToolResultText(result);
       throw new ToolExecutionError({
         toolName,
         message:
@@ -134,7 +171,7 @@ export class McpToolCallback implements ToolCallback {
             : text,
       });
     }
-    return text;
+    return result;
   }
 
   /** Why a result's structured content fails the tool's output schema, or `undefined`. */
@@ -150,6 +187,51 @@ export class McpToolCallback implements ToolCallback {
       .map((issue) => `${issue.path || '/'} ${issue.message}`)
       .join('; ');
   }
+}
+
+/**
+ * An MCP result's content blocks as tool result parts, nothing flattened: text → text; image and
+ * audio → image and audio parts (base64 as sent); an embedded resource → a file part with its
+ * URI (its text, or its blob as data); a resource link → a resource-link part. A block of a type
+ * MCP may add later becomes a text part holding its JSON.
+ */
+export function mcpToolResultParts(blocks: CallToolResult['content']): ToolResultPart[] {
+  return blocks.map((block): ToolResultPart => {
+    switch (block.type) {
+      case 'text':
+        return { type: 'text', text: block.text };
+      case 'image':
+      case 'audio':
+        return { type: block.type, mediaType: block.mimeType, data: block.data };
+      case 'resource': {
+        const resource = block.resource;
+        return 'text' in resource
+          ? {
+              type: 'file',
+              mediaType: resource.mimeType ?? 'text/plain',
+              text: resource.text,
+              uri: resource.uri,
+            }
+          : {
+              type: 'file',
+              mediaType: resource.mimeType ?? 'application/octet-stream',
+              data: resource.blob,
+              uri: resource.uri,
+            };
+      }
+      case 'resource_link':
+        return {
+          type: 'resource-link',
+          uri: block.uri,
+          name: block.name,
+          ...(block.title === undefined ? {} : { title: block.title }),
+          ...(block.description === undefined ? {} : { description: block.description }),
+          ...(block.mimeType === undefined ? {} : { mediaType: block.mimeType }),
+        };
+      default:
+        return { type: 'text', text: JSON.stringify(block) };
+    }
+  });
 }
 
 /** The metadata of every tool of an untrusted server: the MCP defaults' worst case. */

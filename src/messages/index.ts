@@ -30,3 +30,21 @@ export {
   messageProblem,
   messageShapeProblem,
 } from './message-problem.js';
+export {
+  type AudioPart,
+  base64ByteLength,
+  describeToolResultPart,
+  type FilePart,
+  formatByteSize,
+  type ImagePart,
+  type MediaPartSource,
+  type ResourceLinkPart,
+  summarizeToolResultParts,
+  type TextPart,
+  type ToolResultPart,
+  type ToolResultPartSummary,
+  type ToolResultPartType,
+  toolResultPartBytes,
+  toolResultPartProblem,
+  toolResultPartsText,
+} from './tool-result-part.js';

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '../errors/index.js';
+import { toolResultPartProblem } from './tool-result-part.js';
 
 const ROLES: ReadonlySet<string> = new Set(['system', 'user', 'assistant', 'tool']);
 /** The fields a message defines: the only keys an error may name (other keys are data). */
@@ -211,6 +212,17 @@ function toolResponseProblem(response: Record<string, unknown>, path: string): s
     stringField(response, 'responseData', `${path}.responseData`) ??
     (isError === undefined || typeof isError === 'boolean'
       ? undefined
-      : `${path}.isError is not a boolean`)
+      : `${path}.isError is not a boolean`) ??
+    contentProblem(response.content, path)
   );
+}
+
+function contentProblem(content: unknown, path: string): string | undefined {
+  if (content === undefined) return undefined;
+  if (!Array.isArray(content)) return `${path}.content is not an array`;
+  for (let index = 0; index < content.length; index++) {
+    const problem = toolResultPartProblem(content[index]);
+    if (problem !== undefined) return `${path}.content[${index}] is not a valid part: ${problem}`;
+  }
+  return undefined;
 }

@@ -189,3 +189,37 @@ describe('debugLoggingFromEnvironment', () => {
     expect(lines).toHaveLength(1);
   });
 });
+
+describe('debugLogListener and tool results with parts', () => {
+  it("logs each part's type, media type and size, never its bytes, even with content on", () => {
+    const bytes = Buffer.alloc(600, 1).toString('base64');
+    for (const logContent of [false, true]) {
+      const { logger, lines } = capturingLogger();
+      debugLogListener({ logger, logContent })({
+        type: 'tool-result',
+        turnId: 't',
+        timestamp: 0,
+        iteration: 1,
+        toolCallId: 'c1',
+        toolName: 'shot',
+        outcome: 'ok',
+        result: 'A page\n[image image/png, 600 B]',
+        isError: false,
+        durationMs: 3,
+        parts: [
+          { type: 'text', bytes: 6 },
+          { type: 'image', mediaType: 'image/png', bytes: 600, source: 'inline' },
+        ],
+        content: [
+          { type: 'text', text: 'A page' },
+          { type: 'image', mediaType: 'image/png', data: bytes },
+        ],
+      });
+      expect(lines[0]?.details.parts).toEqual([
+        { type: 'text', bytes: 6 },
+        { type: 'image', mediaType: 'image/png', bytes: 600, source: 'inline' },
+      ]);
+      expect(JSON.stringify(lines)).not.toContain(bytes);
+    }
+  });
+});

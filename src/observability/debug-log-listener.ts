@@ -107,6 +107,8 @@ export function debugLogListener(options: DebugLogListenerOptions = {}): TurnEve
             outcome: event.outcome,
             durationMs: event.durationMs,
             ...(event.errorType === undefined ? {} : { errorType: event.errorType }),
+            // Type, media type and size of each part; the bytes never go into a log line.
+            ...(event.parts === undefined ? {} : { parts: event.parts }),
             ...(logContent ? { result: event.result } : {}),
           },
           `tool ${event.toolName} ended: ${event.outcome}`,

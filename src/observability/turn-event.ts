@@ -1,4 +1,4 @@
-import type { ToolCall } from '../messages/index.js';
+import type { ToolCall, ToolResultPart, ToolResultPartSummary } from '../messages/index.js';
 import type { Usage } from '../model/chat-response.js';
 
 /**
@@ -113,6 +113,13 @@ export interface ToolResultEvent extends TurnEventBase {
   readonly durationMs: number;
   /** Class name of the error behind a non-`ok` outcome, when there was one. */
   readonly errorType?: string;
+  /**
+   * Type, media type and size of each part of a result with content parts (never their bytes):
+   * what logs, spans and the trace page show.
+   */
+  readonly parts?: readonly ToolResultPartSummary[];
+  /** The result's parts themselves (bytes included); exporters drop them unless content is on. */
+  readonly content?: readonly ToolResultPart[];
 }
 
 /** A per-turn tool call limit was reached. */

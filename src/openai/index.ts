@@ -6,8 +6,13 @@ export type { FetchFunction } from '../internal/provider-transport.js';
 export type { RetryDelayOptions } from '../internal/retry-delay.js';
 export type { SchemaAdaptation } from '../internal/tool-schema-adaptation.js';
 export { OpenAiChatModel, type OpenAiChatModelOptions } from './openai-chat-model.js';
+export type { OpenAiChatOptions, OpenAiReasoningEffort } from './openai-chat-options.js';
 export {
   OpenAiResponsesChatModel,
   type OpenAiResponsesChatModelOptions,
-  type OpenAiResponsesOptions,
 } from './openai-responses-chat-model.js';
+export type {
+  OpenAiResponsesChatOptions,
+  OpenAiResponsesOptions,
+} from './openai-responses-chat-options.js';
+export type { OpenAiToolResultMedia } from './to-openai-request.js';

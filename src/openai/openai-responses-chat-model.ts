@@ -9,58 +9,19 @@ import type { ProviderErrors } from '../internal/provider-errors.js';
 import { ProviderTransport } from '../internal/provider-transport.js';
 import type { SchemaAdaptation } from '../internal/tool-schema-adaptation.js';
 import { ToolSchemaCompilerCache } from '../internal/tool-schema-compiler-cache.js';
-import type {
-  ChatModel,
-  ChatModelCallOptions,
-  ChatOptions,
-  ChatResponse,
-  Prompt,
-} from '../model/index.js';
+import type { ChatModel, ChatModelCallOptions, ChatResponse, Prompt } from '../model/index.js';
 import type { ToolCallback, ToolDefinition } from '../tools/tool-callback.js';
 import { compileOpenAiToolSchema } from './compile-openai-tool-schema.js';
 import { fromOpenAiResponsesResponse } from './from-openai-responses-response.js';
 import { OPENAI_ENVIRONMENT } from './openai-chat-model.js';
+import type {
+  OpenAiResponsesChatOptions,
+  OpenAiResponsesOptions,
+} from './openai-responses-chat-options.js';
 import { OpenAiResponsesStreamAssembler } from './openai-responses-stream-assembler.js';
 import type { ResponsesFunctionTool, ResponsesRequest } from './openai-responses-wire.js';
 import { restoreArguments, strictArgumentRestorers } from './restore-strict-arguments.js';
 import { toOpenAiResponsesRequest } from './to-openai-responses-request.js';
-
-/**
- * The request options of an {@link OpenAiResponsesChatModel} beyond the common `ChatOptions`
- * (`model`, `temperature`, `maxTokens`, `toolChoice`): set them as its defaults in the
- * constructor, or per request in the prompt's options. A type, not an interface, so a value of it
- * passes as `ChatOptions` (`.options(…)`).
- */
-export type OpenAiResponsesOptions = {
-  /** `reasoning.effort` of a reasoning model. */
-  reasoningEffort?: 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | undefined;
-  /** `reasoning.summary`: ask for a summary of the reasoning (kept as `metadata.reasoningContent`). */
-  reasoningSummary?: 'auto' | 'concise' | 'detailed' | undefined;
-  /** `false` asks the model for at most one function call per response. */
-  parallelToolCalls?: boolean | undefined;
-  /**
-   * Whether OpenAI keeps the response (`store`). Default `false`: nothing is kept at OpenAI, and
-   * reasoning is carried from one request to the next as encrypted content.
-   */
-  store?: boolean | undefined;
-  /**
-   * Continue a stored response (`previous_response_id`, needs `store: true`): the messages that
-   * response already holds are not sent again. `'auto'`: the response of the last assistant
-   * message of the prompt that has one (`metadata.responseId`).
-   */
-  previousResponseId?: string | undefined;
-  /**
-   * Ask for reasoning items' `encrypted_content` (`include: ['reasoning.encrypted_content']`), which
-   * is how reasoning crosses a tool round with `store: false`. Default: on with `store: false` for
-   * OpenAI's reasoning models (o-series, gpt-5, codex) and whenever a reasoning option is set;
-   * other models refuse it.
-   */
-  includeEncryptedReasoning?: boolean | undefined;
-  /** `text.verbosity` (gpt-5 models). */
-  verbosity?: 'low' | 'medium' | 'high' | undefined;
-  /** `top_p`. */
-  topP?: number | undefined;
-};
 
 /** Options of an {@link OpenAiResponsesChatModel}. */
 export interface OpenAiResponsesChatModelOptions
@@ -91,9 +52,9 @@ const DEFAULT_MODEL = 'gpt-5-mini';
  * on the next request, encrypted with the default `store: false`, so the model goes on from its
  * own reasoning after the tool results. Usage counts reasoning tokens.
  */
-export class OpenAiResponsesChatModel implements ChatModel {
+export class OpenAiResponsesChatModel implements ChatModel<OpenAiResponsesChatOptions> {
   /** The options merged under every request's options. */
-  readonly defaultOptions: ChatOptions;
+  readonly defaultOptions: OpenAiResponsesChatOptions;
   private readonly transport: ProviderTransport;
   private readonly errors: ProviderErrors;
   private readonly url: string;
@@ -109,7 +70,7 @@ export class OpenAiResponsesChatModel implements ChatModel {
     options = { ...options, ...connection };
     this.url = `${connection.baseUrl}/responses`;
     this.defaultOptions = {
-      ...providerDefaultOptions(options, { model: DEFAULT_MODEL }),
+      ...providerDefaultOptions<OpenAiResponsesChatOptions>(options, { model: DEFAULT_MODEL }),
       ...definedEntries({
         reasoningEffort: options.reasoningEffort,
         reasoningSummary: options.reasoningSummary,
@@ -135,7 +96,10 @@ export class OpenAiResponsesChatModel implements ChatModel {
   }
 
   /** Sends the prompt and returns the whole response. */
-  async call(prompt: Prompt, options: ChatModelCallOptions = {}): Promise<ChatResponse> {
+  async call(
+    prompt: Prompt<OpenAiResponsesChatOptions>,
+    options: ChatModelCallOptions = {},
+  ): Promise<ChatResponse> {
     const { body, restorers } = this.prepare(prompt, false);
     return this.transport.postJson(
       this.url,
@@ -146,7 +110,10 @@ export class OpenAiResponsesChatModel implements ChatModel {
   }
 
   /** Sends the prompt and yields text deltas as they come, and whole tool calls where they end. */
-  async *stream(prompt: Prompt, options: ChatModelCallOptions = {}): AsyncIterable<ChatResponse> {
+  async *stream(
+    prompt: Prompt<OpenAiResponsesChatOptions>,
+    options: ChatModelCallOptions = {},
+  ): AsyncIterable<ChatResponse> {
     const { body, restorers } = this.prepare(prompt, true);
     const chunks = this.transport.postEventStream(
       this.url,
@@ -175,15 +142,18 @@ export class OpenAiResponsesChatModel implements ChatModel {
   }
 
   /** The request body this model sends for a prompt (what `call` / `stream` POST). */
-  request(prompt: Prompt, stream: boolean): ResponsesRequest {
+  request(prompt: Prompt<OpenAiResponsesChatOptions>, stream: boolean): ResponsesRequest {
     return this.prepare(prompt, stream).body;
   }
 
   private prepare(
-    prompt: Prompt,
+    prompt: Prompt<OpenAiResponsesChatOptions>,
     stream: boolean,
   ): { body: ResponsesRequest; restorers: Map<string, (args: string) => string> } {
-    const options: ChatOptions = { ...this.defaultOptions, ...definedEntries(prompt.options) };
+    const options: OpenAiResponsesChatOptions = {
+      ...this.defaultOptions,
+      ...definedEntries(prompt.options),
+    };
     const { tools } = this.schemas.compileAll(
       options.toolCallbacks ?? [],
       options.strictTools === true,

@@ -46,7 +46,14 @@ export type ResponsesInputItem =
     }
   | ResponsesReasoningItem
   | ResponsesFunctionCallItem
-  | { type: 'function_call_output'; call_id: string; output: string };
+  | { type: 'function_call_output'; call_id: string; output: string | ResponsesOutputContent[] };
+
+/** A part of a `function_call_output` with content: text, an image or a file. */
+export type ResponsesOutputContent =
+  | { type: 'input_text'; text: string }
+  | { type: 'input_image'; image_url: string; detail: 'auto' }
+  | { type: 'input_file'; file_data: string; filename?: string }
+  | { type: 'input_file'; file_url: string; filename?: string };
 
 /** A function tool of a request. */
 export interface ResponsesFunctionTool {

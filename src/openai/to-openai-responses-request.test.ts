@@ -283,7 +283,10 @@ describe('OpenAiResponsesChatModel.request', () => {
       { previousResponseId: 42 },
       { verbosity: 'loud' },
     ]) {
-      expect(() => model().request({ messages: [], options }, false)).toThrow(InvalidArgumentError);
+      // Values plain JavaScript may pass; the types refuse them.
+      expect(() => model().request({ messages: [], options: options as never }, false)).toThrow(
+        InvalidArgumentError,
+      );
     }
   });
 });

@@ -1,11 +1,20 @@
 import { InvalidArgumentError } from '../errors/index.js';
 import type { CompiledTool } from '../internal/tool-schema-compiler-cache.js';
 import { isRecord } from '../internal/wire-reader.js';
-import type { AssistantMessage, Media, Message, ToolCall } from '../messages/index.js';
-import type { ChatOptions, ToolChoice } from '../model/index.js';
+import {
+  type AssistantMessage,
+  describeToolResultPart,
+  type Media,
+  type Message,
+  type ToolCall,
+  type ToolResultPart,
+} from '../messages/index.js';
+import type { ToolChoice } from '../model/index.js';
+import type { OpenAiResponsesChatOptions } from './openai-responses-chat-options.js';
 import type {
   ResponsesInputContent,
   ResponsesInputItem,
+  ResponsesOutputContent,
   ResponsesReasoningItem,
   ResponsesRequest,
   ResponsesTextFormat,
@@ -57,7 +66,10 @@ export function toOpenAiResponsesInput(messages: readonly Message[]): ResponsesI
           input.push({
             type: 'function_call_output',
             call_id: response.id,
-            output: response.responseData,
+            output:
+              response.content === undefined || response.isError
+                ? response.responseData
+                : functionOutputContent(response.content),
           });
         }
         break;
@@ -66,10 +78,43 @@ export function toOpenAiResponsesInput(messages: readonly Message[]): ResponsesI
   return input;
 }
 
+/**
+ * The `output` of a `function_call_output` with content parts: text as `input_text`, images as
+ * `input_image` (a `data:` or `https:` URL), files as `input_file` (inline data as a `data:` URL,
+ * or an `https:` URL). What the API cannot take there (audio, resource links) is described in an
+ * `input_text`, so the model knows it was there.
+ */
+export function functionOutputContent(parts: readonly ToolResultPart[]): ResponsesOutputContent[] {
+  return parts.map((part): ResponsesOutputContent => {
+    if (part.type === 'text') return { type: 'input_text', text: part.text };
+    if (part.type === 'image' || part.type === 'file') {
+      const url = part.data !== undefined ? `data:${part.mediaType};base64,${part.data}` : part.url;
+      const name =
+        part.type === 'file' && part.filename !== undefined ? { filename: part.filename } : {};
+      if (part.type === 'image' && url !== undefined) {
+        return { type: 'input_image', image_url: url, detail: 'auto' };
+      }
+      if (part.type === 'file' && url !== undefined) {
+        return url.startsWith('data:')
+          ? { type: 'input_file', file_data: url, ...name }
+          : { type: 'input_file', file_url: url, ...name };
+      }
+      if (part.type === 'file' && part.text !== undefined) {
+        const data = Buffer.from(part.text, 'utf8').toString('base64');
+        return { type: 'input_file', file_data: `data:${part.mediaType};base64,${data}`, ...name };
+      }
+    }
+    return {
+      type: 'input_text',
+      text: `${describeToolResultPart(part)} (not sent: the Responses API takes no ${part.type === 'resource-link' ? 'resource link' : part.type} in a function call output)`,
+    };
+  });
+}
+
 /** Builds the Responses API request body for merged options and compiled tools. */
 export function toOpenAiResponsesRequest(
   messages: readonly Message[],
-  options: ChatOptions,
+  options: OpenAiResponsesChatOptions,
   tools: readonly CompiledTool[],
   settings: OpenAiResponsesRequestSettings,
 ): ResponsesRequest {
@@ -144,7 +189,9 @@ function continuation(
     : { previousResponseId: option, sent: messages };
 }
 
-function reasoningOf(options: ChatOptions): ResponsesRequest['reasoning'] | undefined {
+function reasoningOf(
+  options: OpenAiResponsesChatOptions,
+): ResponsesRequest['reasoning'] | undefined {
   const effort = oneOf(options.reasoningEffort, REASONING_EFFORTS, 'reasoningEffort');
   const summary = oneOf(options.reasoningSummary, REASONING_SUMMARIES, 'reasoningSummary');
   if (effort === undefined && summary === undefined) return undefined;

@@ -104,6 +104,40 @@ describe('openTelemetryListener', () => {
     expect(failedChat?.attributes['error.type']).toBe('ChatModelError');
   });
 
+  it('records cache and reasoning token counts when the provider reports them', () => {
+    const otel = harness();
+    const listener = openTelemetryListener({ tracer: otel.tracer, meter: otel.meter });
+    for (const event of sampleTurnEvents()) {
+      if (event.type === 'model-call-end' && event.usage !== undefined) {
+        listener({
+          ...event,
+          usage: { ...event.usage, cacheReadTokens: 7, cacheWriteTokens: 3, reasoningTokens: 11 },
+        });
+      } else listener(event);
+    }
+    const chats = otel
+      .spans()
+      .filter(
+        (span) =>
+          span.attributes['gen_ai.operation.name'] === 'chat' &&
+          span.attributes['gen_ai.usage.input_tokens'] !== undefined,
+      );
+    expect(chats.length).toBeGreaterThan(1);
+    for (const chat of chats) {
+      expect(chat.attributes).toMatchObject({
+        'gen_ai.usage.cache_read.input_tokens': 7,
+        'gen_ai.usage.cache_creation.input_tokens': 3,
+        'gen_ai.usage.reasoning.output_tokens': 11,
+      });
+    }
+    const plain = harness();
+    const plainListener = openTelemetryListener({ tracer: plain.tracer, meter: plain.meter });
+    for (const event of sampleTurnEvents()) plainListener(event);
+    for (const span of plain.spans()) {
+      expect(span.attributes['gen_ai.usage.reasoning.output_tokens']).toBeUndefined();
+    }
+  });
+
   it('records token usage and durations as histograms with GenAI attributes', async () => {
     const otel = harness();
     const listener = openTelemetryListener({
@@ -235,5 +269,46 @@ describe('openTelemetryListener', () => {
     expect(JSON.stringify(otel.spans().map((span) => span.events))).not.toContain(
       SENTINELS.errorMessage,
     );
+  });
+});
+
+describe('openTelemetryListener and tool results with parts', () => {
+  it("records each part's type, media type and size on the execute_tool span, never its bytes", () => {
+    const otel = harness();
+    const listener = openTelemetryListener({ tracer: otel.tracer, meter: otel.meter });
+    const bytes = Buffer.alloc(900, 2).toString('base64');
+    listener({ type: 'turn-start', turnId: 'p', timestamp: 1, mode: 'call' });
+    listener({
+      type: 'tool-execution-start',
+      turnId: 'p',
+      timestamp: 2,
+      iteration: 1,
+      toolCallId: 'c1',
+      toolName: 'shot',
+    });
+    listener({
+      type: 'tool-result',
+      turnId: 'p',
+      timestamp: 3,
+      iteration: 1,
+      toolCallId: 'c1',
+      toolName: 'shot',
+      outcome: 'ok',
+      result: '[image image/png, 900 B]',
+      isError: false,
+      durationMs: 1,
+      parts: [{ type: 'image', mediaType: 'image/png', bytes: 900, source: 'inline' }],
+      content: [{ type: 'image', mediaType: 'image/png', data: bytes }],
+    });
+    listener({
+      type: 'turn-finish',
+      turnId: 'p',
+      timestamp: 4,
+      durationMs: 3,
+      finishReason: 'STOP',
+    });
+    const [span] = byName(otel.spans(), 'execute_tool shot');
+    expect(span?.attributes['toolloop.tool.result.parts']).toEqual(['image image/png 900 bytes']);
+    expect(JSON.stringify(otel.spans().map((each) => each.attributes))).not.toContain(bytes);
   });
 });

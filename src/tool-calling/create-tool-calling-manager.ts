@@ -5,7 +5,7 @@ import {
   NoSuchToolError,
 } from '../errors/index.js';
 import type { AssistantMessage, Message, ToolCall, ToolResponse } from '../messages/index.js';
-import type { ChatOptions, ChatResponse, Generation, Prompt } from '../model/index.js';
+import type { ChatResponse, Generation, Prompt, ToolCallingChatOptions } from '../model/index.js';
 import { validateJsonSchema } from '../tools/input/json-schema-validator.js';
 import { parseToolArguments } from '../tools/input/parse-tool-arguments.js';
 import type { ToolCallback, ToolCallbackResolver, ToolDefinition } from '../tools/tool-callback.js';
@@ -14,6 +14,7 @@ import {
   DEFAULT_MAX_TOOL_RESULT_BYTES,
   MIN_MAX_TOOL_RESULT_BYTES,
 } from './cap-tool-result-text.js';
+import { DEFAULT_MAX_TOOL_RESULT_MEDIA_BYTES } from './rich-tool-response.js';
 import { runDurableToolCallBatch } from './run-durable-tool-call-batch.js';
 import {
   type PlannedToolCall,
@@ -91,6 +92,12 @@ export interface ToolCallingManagerOptions {
    * {@link DEFAULT_MAX_TOOL_RESULT_BYTES} (1 MiB).
    */
   maxResultBytes?: number;
+  /**
+   * Largest sum of inline media bytes (images, audio, files as base64 or `data:` URLs) of one
+   * result: a result over it becomes an error result saying so, and nothing of it is kept. A
+   * positive number or `Infinity`. Default {@link DEFAULT_MAX_TOOL_RESULT_MEDIA_BYTES} (10 MiB).
+   */
+  maxResultMediaBytes?: number;
   /** Called around every executed tool call (for observability). Default none. */
   observer?: ToolCallObserver;
 }
@@ -98,7 +105,7 @@ export interface ToolCallingManagerOptions {
 /** Default {@link ToolCallingManagerOptions.maxConcurrency}. */
 export const DEFAULT_TOOL_CALL_CONCURRENCY = 8;
 
-export { DEFAULT_MAX_TOOL_RESULT_BYTES };
+export { DEFAULT_MAX_TOOL_RESULT_BYTES, DEFAULT_MAX_TOOL_RESULT_MEDIA_BYTES };
 
 /**
  * Creates the default {@link ToolCallingManager}: the reference's `DefaultToolCallingManager`
@@ -164,6 +171,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
   readonly #parseOptions: { maxBytes?: number };
   readonly #observer: ToolCallObserver | undefined;
   readonly #maxResultBytes: number;
+  readonly #maxResultMediaBytes: number;
 
   constructor(options: ToolCallingManagerOptions) {
     if (options.exceptionProcessor !== undefined && options.throwExceptionOnError !== undefined) {
@@ -211,9 +219,14 @@ class DefaultToolCallingManager implements ToolCallingManager {
       options.maxArgumentBytes === undefined ? {} : { maxBytes: options.maxArgumentBytes };
     this.#observer = options.observer;
     this.#maxResultBytes = maxResultBytes;
+    checkPositive(
+      options.maxResultMediaBytes === Number.POSITIVE_INFINITY ? 1 : options.maxResultMediaBytes,
+      'maxResultMediaBytes',
+    );
+    this.#maxResultMediaBytes = options.maxResultMediaBytes ?? DEFAULT_MAX_TOOL_RESULT_MEDIA_BYTES;
   }
 
-  resolveToolDefinitions(options: ChatOptions): ToolDefinition[] {
+  resolveToolDefinitions(options: ToolCallingChatOptions): ToolDefinition[] {
     const callbacks = options.toolCallbacks ?? [];
     const definitions: ToolDefinition[] = new Array(callbacks.length);
     for (let index = 0; index < callbacks.length; index++) {
@@ -223,7 +236,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
   }
 
   async executeToolCalls(
-    prompt: Prompt,
+    prompt: Prompt<ToolCallingChatOptions>,
     chatResponse: ChatResponse,
     options: ExecuteToolCallsOptions = {},
   ): Promise<ToolExecutionResult> {
@@ -320,7 +333,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
       const messages = withAppended(prompt.messages, assistant, undefined);
       const settings: ToolCallBatchSettings = {
         responses,
-        context: frozenCopy(prompt.options?.toolContext),
+        context: frozenCopy(prompt.options?.toolContext, options.toolContext),
         messages,
         signal,
         maxConcurrency: this.#maxConcurrency,
@@ -329,6 +342,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
         events,
         iteration,
         maxResultBytes: this.#maxResultBytes,
+        maxResultMediaBytes: this.#maxResultMediaBytes,
       };
       const allSucceededDirectly =
         options.durable === undefined
@@ -402,7 +416,8 @@ class DefaultToolCallingManager implements ToolCallingManager {
       call,
       callback,
       input: NON_WHITESPACE.test(raw) ? raw : '{}',
-      callOptions: { validatedInput: parsed.value },
+      arguments: parsed.value,
+      callOptions: NO_CALL_OPTIONS,
       timeoutMs: metadata?.timeoutMs ?? this.#defaultTimeoutMs,
       sequential: metadata?.sequential === true,
     };
@@ -410,6 +425,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
 }
 
 const EMPTY_CONTEXT: Readonly<Record<string, unknown>> = Object.freeze({});
+const NO_CALL_OPTIONS = Object.freeze({});
 
 /**
  * `messages` with one or two messages after them, in an array of the exact length: a `slice` and
@@ -441,8 +457,10 @@ function usedEarlier(calls: readonly ToolCall[], index: number): boolean {
 }
 
 function frozenCopy(
-  context: Record<string, unknown> | undefined,
+  context: Readonly<Record<string, unknown>> | undefined,
+  beside: Readonly<Record<string, unknown>> | undefined,
 ): Readonly<Record<string, unknown>> {
+  if (beside != null) return Object.freeze(Object.assign({}, context, beside));
   return context == null ? EMPTY_CONTEXT : Object.freeze(Object.assign({}, context));
 }
 

@@ -3,7 +3,9 @@ import type {
   DurableToolCallOutcome,
   DurableToolCallStep,
 } from '../advisors/index.js';
+import type { ToolResponse } from '../messages/index.js';
 import type { ToolCallOptions, ToolContext } from '../tools/tool-callback.js';
+import type { ToolResult } from '../tools/tool-result.js';
 import {
   type CallOutcome,
   callTool,
@@ -75,14 +77,28 @@ export async function runDurableToolCallBatch(
   let directSuccesses = 0;
   for (let index = 0; index < plans.length; index++) {
     const plan = plans[index] as PlannedToolCall;
-    const { kind, text, errorType } = outcomes[index] as DurableToolCallOutcome;
-    const thrown = reportToolCallEnd(settings, plan, kind, text, errorType, undefined, started);
-    if (thrown !== NOTHING_THROWN) throw thrown.error;
+    const { kind, text, errorType, content, structuredContent } = outcomes[
+      index
+    ] as DurableToolCallOutcome;
     const { call, callback } = plan;
     const isError = kind !== 'success';
-    settings.responses[plan.index] = isError
+    const response: ToolResponse = isError
       ? { id: call.id, name: call.name, responseData: text, isError: true }
       : { id: call.id, name: call.name, responseData: text };
+    if (!isError && content !== undefined) response.content = content;
+    if (!isError && structuredContent !== undefined) response.structuredContent = structuredContent;
+    const thrown = reportToolCallEnd(
+      settings,
+      plan,
+      kind,
+      text,
+      errorType,
+      undefined,
+      started,
+      response,
+    );
+    if (thrown !== NOTHING_THROWN) throw thrown.error;
+    settings.responses[plan.index] = response;
     if (!isError && callback.metadata.returnDirect === true) directSuccesses++;
   }
   return directSuccesses === plans.length;
@@ -115,6 +131,7 @@ async function executeForStep(
   const context: ToolContext = {
     context: settings.context,
     toolCallId: call.id,
+    rawArguments: call.arguments,
     messages: settings.messages,
     ...(signal === undefined ? {} : { signal }),
     idempotencyKey,
@@ -128,7 +145,7 @@ async function executeForStep(
       onProgress: (value) => emitToolProgress(events, iteration, call, value),
     };
   }
-  let promise: Promise<string>;
+  let promise: Promise<string | ToolResult>;
   try {
     promise = Promise.resolve(callTool(plan, context, options));
   } catch (error) {
@@ -148,6 +165,7 @@ async function executeForStep(
     result: undefined,
     error: undefined,
     failure: undefined,
+    response: undefined,
   };
   settleToolCall(
     settlement,
@@ -159,10 +177,17 @@ async function executeForStep(
   );
   if (settlement.kind === 'failed') throw settlement.failure;
   const error = settlement.error;
+  const response = settlement.response;
+  // A result's parts and structured content are recorded with its text: a replay answers with
+  // the same image.
   return {
     kind: settlement.kind as DurableToolCallOutcome['kind'],
     text: settlement.result as string,
     ...(error === undefined ? {} : { errorType: errorTypeName(error) }),
+    ...(response?.content === undefined ? {} : { content: response.content }),
+    ...(response?.structuredContent === undefined
+      ? {}
+      : { structuredContent: response.structuredContent }),
   };
 }
 

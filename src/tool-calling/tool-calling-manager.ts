@@ -1,6 +1,6 @@
 import type { DurableSteps } from '../advisors/index.js';
 import type { Message } from '../messages/index.js';
-import type { ChatOptions, ChatResponse, Prompt } from '../model/index.js';
+import type { ChatResponse, Prompt, ToolCallingChatOptions } from '../model/index.js';
 import type { TurnEventEmitter } from '../observability/turn-event-emitter.js';
 import type { ToolDefinition } from '../tools/tool-callback.js';
 
@@ -18,6 +18,12 @@ export interface ToolExecutionResult {
 /** Per-call options of {@link ToolCallingManager.executeToolCalls}. */
 export interface ExecuteToolCallsOptions {
   signal?: AbortSignal;
+  /**
+   * The caller's data for the tools, beside the prompt rather than in it: a loop you drive
+   * yourself sends the same prompt to the model (which cannot take a context) and to the
+   * manager. Merged over the prompt's `toolContext` (these entries win).
+   */
+  toolContext?: Readonly<Record<string, unknown>>;
   /**
    * Calls a human denied (call id → the error text the model receives): they never run and are
    * answered with that text as an error result. A custom manager must honour it.
@@ -44,13 +50,13 @@ export interface ExecuteToolCallsOptions {
  */
 export interface ToolCallingManager {
   /** The definitions of the tools attached to `options`, in order. */
-  resolveToolDefinitions(options: ChatOptions): ToolDefinition[];
+  resolveToolDefinitions(options: ToolCallingChatOptions): ToolDefinition[];
   /**
    * Executes the calls of the first generation that has any and returns the extended history.
    * Every call id gets exactly one tool response.
    */
   executeToolCalls(
-    prompt: Prompt,
+    prompt: Prompt<ToolCallingChatOptions>,
     chatResponse: ChatResponse,
     options?: ExecuteToolCallsOptions,
   ): Promise<ToolExecutionResult>;

@@ -17,10 +17,10 @@ import {
 import { ToolApprovalError } from '../errors/index.js';
 import type { AssistantMessage, Message } from '../messages/index.js';
 import {
-  type ChatOptions,
   type ChatResponse,
   FinishReason,
   type Generation,
+  type ToolCallingChatOptions,
   type Usage,
 } from '../model/index.js';
 
@@ -106,7 +106,7 @@ export function resumedHistory(approval: TurnApproval, initialized: readonly Mes
  */
 export async function resumedBatch(
   approval: TurnApproval,
-  options: ChatOptions,
+  options: ToolCallingChatOptions,
   history: readonly Message[],
   context: Record<string, unknown>,
 ): Promise<{ response: ChatClientResponse; denied: ReadonlyMap<string, string> }> {
@@ -148,7 +148,7 @@ export async function resumedBatch(
  * allocates ~1.7 KB per batch (its copies of the turn and context, measured with
  * bench/allocation-profile.ts) to find what this check already knows: nothing needs approval.
  */
-export function mayNeedApproval(approval: TurnApproval, options: ChatOptions): boolean {
+export function mayNeedApproval(approval: TurnApproval, options: ToolCallingChatOptions): boolean {
   if (approval.options.policy !== undefined) return true;
   const callbacks = options.toolCallbacks;
   if (callbacks === undefined) return false;
@@ -167,7 +167,7 @@ export async function pendingApprovalFor(
   approval: TurnApproval,
   input: {
     readonly response: ChatResponse;
-    readonly options: ChatOptions;
+    readonly options: ToolCallingChatOptions;
     readonly history: readonly Message[];
     readonly turnId: string;
     readonly iteration: number;

@@ -46,6 +46,11 @@ export {
   type ToolInputValidation,
 } from './schema/tool-input-schema.js';
 export {
+  type ResolvedToolOutputSchema,
+  resolveToolOutputSchema,
+  type ToolOutputSchema,
+} from './schema/tool-output-schema.js';
+export {
   type InferTypedJsonSchemaInput,
   jsonSchema,
   type TypedJsonSchema,
@@ -71,6 +76,7 @@ export {
   toolCallbacksFrom,
   toolMethodDecorator,
 } from './tool-decorator.js';
+export { executeOf, pairExecute } from './tool-execute.js';
 export { assertToolName, isPortableToolName, splitCamelCase } from './tool-name.js';
 export {
   type FunctionToolOptions,
@@ -80,9 +86,19 @@ export {
   type ToolOptionsBase,
 } from './tool-options.js';
 export {
+  isToolResult,
+  type ToolResult,
+  type ToolResultBytes,
+  type ToolResultOptions,
+  type ToolResultPartInput,
+  toolResult,
+  toolResultProblem,
+} from './tool-result.js';
+export {
   type BinaryToolResult,
   defaultToolResultConverter,
   type ToolResultConverter,
+  toolResultText,
 } from './tool-result-converter.js';
 export {
   type CollectedToolSources,

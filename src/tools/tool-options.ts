@@ -6,6 +6,11 @@ import type {
   ToolInputSchemaBound,
 } from './schema/tool-input-schema.js';
 import { resolveToolInputSchema } from './schema/tool-input-schema.js';
+import {
+  type ResolvedToolOutputSchema,
+  resolveToolOutputSchema,
+  type ToolOutputSchema,
+} from './schema/tool-output-schema.js';
 import type {
   ToolApprovalCheck,
   ToolContext,
@@ -52,7 +57,18 @@ export interface ToolOptionsBase<
   needsApproval?:
     | boolean
     | ((input: InferToolInput<Schema>, context: ToolContext) => boolean | Promise<boolean>);
-  /** Turns the tool's return value into text for the model; default {@link defaultToolResultConverter}. */
+  /**
+   * The shape of the tool's result, checked on every result: a Standard Schema with JSON Schema
+   * (Zod ≥ 4.2) or a JSON Schema object, with an object root. A result that breaks it goes back
+   * to the model as the tool's error; a result that passes is kept as the response's
+   * `structuredContent` (as the schema outputs it) beside its JSON text, and an MCP server
+   * advertises the schema and returns the structured content.
+   */
+  outputSchema?: ToolOutputSchema;
+  /**
+   * Turns the tool's return value into text (or a `ToolResult`) for the model; default
+   * {@link defaultToolResultConverter}.
+   */
   resultConverter?: ToolResultConverter;
   /**
    * Accept a name outside OpenAI's and Anthropic's rule `^[a-zA-Z0-9_-]{1,64}$` (for a provider that
@@ -104,6 +120,8 @@ export interface PreparedTool {
   readonly definition: ToolDefinition;
   readonly metadata: ToolMetadata;
   readonly inputSchema: ResolvedToolInputSchema;
+  /** The resolved output schema, when the tool declares one. */
+  readonly outputSchema?: ResolvedToolOutputSchema;
   readonly resultConverter: ToolResultConverter;
 }
 
@@ -161,6 +179,10 @@ export function prepareTool(
       ? splitCamelCase(defaults.describeAs ?? name)
       : options.description;
   const inputSchema = resolveToolInputSchema(options.inputSchema, name);
+  const outputSchema =
+    options.outputSchema === undefined
+      ? undefined
+      : resolveToolOutputSchema(options.outputSchema, name);
   const metadata: { -readonly [K in keyof ToolMetadata]: ToolMetadata[K] } = {
     returnDirect: options.returnDirect ?? false,
     sequential: options.sequential ?? false,
@@ -177,9 +199,19 @@ export function prepareTool(
     );
   }
   return {
-    definition: Object.freeze({ name, description, inputSchema: inputSchema.jsonSchema }),
+    definition: Object.freeze(
+      outputSchema === undefined
+        ? { name, description, inputSchema: inputSchema.jsonSchema }
+        : {
+            name,
+            description,
+            inputSchema: inputSchema.jsonSchema,
+            outputSchema: outputSchema.jsonSchema,
+          },
+    ),
     metadata: Object.freeze(metadata),
     inputSchema,
+    ...(outputSchema === undefined ? {} : { outputSchema }),
     resultConverter: options.resultConverter ?? defaultToolResultConverter,
   };
 }

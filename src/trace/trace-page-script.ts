@@ -94,6 +94,7 @@ export const TRACE_PAGE_SCRIPT = String.raw`(function () {
         call.outcome = e.outcome;
         call.result = e.result;
         call.errorType = e.errorType;
+        call.parts = e.parts;
         break;
       case 'limit-exceeded':
         turn.marks.push({ at: e.timestamp, text: 'Limit reached: ' + (e.scope === 'total' ? 'total tool calls' : 'calls of ' + e.toolName) + ' (' + e.limit + ')' });
@@ -154,6 +155,11 @@ export const TRACE_PAGE_SCRIPT = String.raw`(function () {
       var missing = data.content === 'hidden' ? '(left out of this page)' : '(not recorded)';
       lines.push('arguments: ' + (call.args ? call.args : missing));
       lines.push('result: ' + (call.result ? call.result : missing));
+      if (call.parts) {
+        lines.push('parts: ' + call.parts.map(function (p) {
+          return p.type + (p.mediaType ? ' ' + p.mediaType : '') + (p.source === 'url' ? ' (url)' : ' (' + p.bytes + ' bytes)');
+        }).join(', '));
+      }
     }
     return lines.join('\n');
   }

@@ -136,7 +136,10 @@ const MCP_PATH = '/mcp';
  * `Server` and transports: the tools' names, descriptions and JSON Schemas as the model path
  * uses them, their behaviour metadata as annotations (`readOnly` → `readOnlyHint`,
  * `destructive` → `destructiveHint`, `idempotent` → `idempotentHint`, `openWorld` →
- * `openWorldHint`), and their results as text content (`mcpToolResult` for other content).
+ * `openWorldHint`), a tool's output schema as `outputSchema`, and their results as MCP content:
+ * text, a `toolResult()`'s parts as image, audio, resource and resource-link blocks, structured
+ * content (checked against the output schema) as `structuredContent` (`mcpToolResult` gives raw
+ * blocks).
  * `returnDirect` means nothing to an MCP client and is ignored. A tool's error or invalid
  * arguments come back as an `isError` result; an unknown tool as a JSON-RPC error.
  *
@@ -601,7 +604,7 @@ export class McpToolServer {
 }
 
 function toMcpTool(callback: ToolCallback): Tool {
-  const { name, description, inputSchema } = callback.definition;
+  const { name, description, inputSchema, outputSchema } = callback.definition;
   const metadata = callback.metadata;
   const annotations: NonNullable<Tool['annotations']> = {};
   if (typeof metadata.readOnly === 'boolean') annotations.readOnlyHint = metadata.readOnly;
@@ -612,6 +615,7 @@ function toMcpTool(callback: ToolCallback): Tool {
     name,
     description,
     inputSchema: inputSchema as Tool['inputSchema'],
+    ...(outputSchema === undefined ? {} : { outputSchema: outputSchema as Tool['outputSchema'] }),
     ...(Object.keys(annotations).length === 0 ? {} : { annotations }),
   };
 }

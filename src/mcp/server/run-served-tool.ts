@@ -1,7 +1,15 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { AbortError, isAbortError, type ToolCallback, type ToolContext } from '../../index.js';
+import {
+  AbortError,
+  InvalidToolInputError,
+  isAbortError,
+  type ToolCallback,
+  type ToolContext,
+} from '../../index.js';
 import { LongTimeout } from '../../internal/long-timeout.js';
+import { executeOf, type ToolResult, validateJsonSchema } from '../../tools/index.js';
 import { mcpResultSink } from './mcp-tool-result.js';
+import { toCallToolResult } from './to-call-tool-result.js';
 
 /** How {@link runServedTool} runs one call. */
 export interface ServedToolRun {
@@ -51,7 +59,11 @@ export async function runServedTool(
     timedOut = true;
     controller.abort(new AbortError(`The tool call timed out after ${run.timeoutMs} ms`));
   }, run.timeoutMs);
-  const context: ToolContext = { ...run.context, signal: controller.signal };
+  const context: ToolContext = {
+    ...run.context,
+    rawArguments: JSON.stringify(args),
+    signal: controller.signal,
+  };
   run.bind?.(context);
   const sink: { result: CallToolResult | undefined } = { result: undefined };
   const stopped = new Promise<never>((_resolve, reject) => {
@@ -60,16 +72,16 @@ export async function runServedTool(
     });
   });
   stopped.catch(() => {});
-  let call: Promise<string>;
+  let call: Promise<string | ToolResult>;
   try {
-    call = mcpResultSink.run(sink, () => callback.call(JSON.stringify(args), context));
+    call = mcpResultSink.run(sink, () => invoke(callback, args, context));
   } catch (error) {
     call = Promise.reject(error);
   }
   call.then(run.onSettled, run.onSettled);
   try {
-    const text = await Promise.race([call, stopped]);
-    return sink.result ?? { content: [{ type: 'text', text }] };
+    const value = await Promise.race([call, stopped]);
+    return sink.result ?? toCallToolResult(value);
   } catch (error) {
     if (timedOut) {
       return errorResult(`Tool '${callback.definition.name}' timed out after ${run.timeoutMs} ms`);
@@ -84,6 +96,26 @@ export async function runServedTool(
     timer.clear();
     for (const signal of run.signals) signal.removeEventListener('abort', onAbort);
   }
+}
+
+/**
+ * Runs the tool: its `execute` with the arguments checked against its input schema first (so
+ * parts and structured content reach the client), else its `call` with their JSON text.
+ */
+function invoke(
+  callback: ToolCallback,
+  args: Record<string, unknown>,
+  context: ToolContext,
+): Promise<string | ToolResult> {
+  const execute = executeOf(callback);
+  if (execute === undefined) return callback.call(JSON.stringify(args), context);
+  const issues = validateJsonSchema(callback.definition.inputSchema, args);
+  if (issues.length > 0) {
+    return Promise.reject(
+      new InvalidToolInputError({ toolName: callback.definition.name, issues }),
+    );
+  }
+  return execute.call(callback, args, context);
 }
 
 function errorResult(text: string): CallToolResult {

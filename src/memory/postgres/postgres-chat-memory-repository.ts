@@ -7,6 +7,7 @@ import type { AppendOptions, ChatMemoryRepository } from '../chat-memory-reposit
 import { assertConversationId, assertMessages } from '../conversation-id.js';
 import { decodeSafeJson, decodeSafeText, encodeSafeJson, encodeSafeText } from '../safe-text.js';
 import { runStoreOperation, type StoreOperationScope } from '../store-operation.js';
+import { assertStorableMedia, mediaLimitOption } from '../stored-media-limit.js';
 import { storedMessage } from '../stored-message.js';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryable } from './postgres-client.js';
 import {
@@ -25,6 +26,11 @@ export type PostgresChatMemoryRepositoryOptions = PostgresChatMemorySchemaOption
    * is kept exactly; `0` or `Infinity` waits.
    */
   timeoutMs?: number;
+  /**
+   * Most inline media (tool result images, audio, files, as base64) one message may hold; a
+   * message over it fails the write with a `MemoryError` and nothing is written. Default 16 MiB.
+   */
+  maxMediaBytes?: number;
 } & (
     | { /** Your `pg` `Pool`. */ pool: PostgresPool; client?: never }
     | {
@@ -73,8 +79,11 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
   #ready: Promise<void> | undefined;
   #clientQueue: Promise<void> = Promise.resolve();
 
+  readonly #maxMediaBytes: number;
+
   constructor(options: PostgresChatMemoryRepositoryOptions) {
     this.#schemaOptions = { schema: options.schema, tablePrefix: options.tablePrefix };
+    this.#maxMediaBytes = mediaLimitOption(options.maxMediaBytes);
     this.#tables = postgresChatMemoryTables(this.#schemaOptions);
     this.#pool = options.pool;
     this.#client = options.client;
@@ -152,6 +161,7 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
   async saveAll(conversationId: string, messages: readonly Message[]): Promise<void> {
     assertConversationId(conversationId);
     assertMessages(messages);
+    assertStorableMedia(messages, BACKEND, conversationId, this.#maxMediaBytes);
     const rows = messages.map(serialize);
     await this.#transaction('saveAll', conversationId, async (connection) => {
       const key = conversationKey(conversationId);
@@ -191,6 +201,7 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
   ): Promise<void> {
     assertConversationId(conversationId);
     assertMessages(messages);
+    assertStorableMedia(messages, BACKEND, conversationId, this.#maxMediaBytes);
     const rows = messages.map(serialize);
     const retain = options.retain;
     if (rows.length === 0 && !retain) return;

@@ -6,6 +6,7 @@ import type { Message } from '../../messages/index.js';
 import type { AppendOptions, ChatMemoryRepository } from '../chat-memory-repository.js';
 import { assertConversationId, assertMessages } from '../conversation-id.js';
 import { runStoreOperation, type StoreOperationScope } from '../store-operation.js';
+import { assertStorableMedia, mediaLimitOption } from '../stored-media-limit.js';
 import { parseStoredMessage } from '../stored-message.js';
 import type { RedisClient } from './redis-client.js';
 
@@ -22,6 +23,11 @@ export interface RedisChatMemoryRepositoryOptions {
   timeoutMs?: number;
   /** Attempts of a trimming append that keeps meeting concurrent writers. Default 100. */
   maxRetries?: number;
+  /**
+   * Most inline media (tool result images, audio, files, as base64) one message may hold; a
+   * message over it fails the write with a `MemoryError` and nothing is written. Default 16 MiB.
+   */
+  maxMediaBytes?: number;
 }
 
 const BACKEND = 'redis';
@@ -141,11 +147,14 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
   readonly #maxRetries: number;
   #clock: ClockReading | undefined;
 
+  readonly #maxMediaBytes: number;
+
   constructor(options: RedisChatMemoryRepositoryOptions) {
     this.client = options.client;
     this.keyPrefix = options.keyPrefix ?? 'toolloop:chat:';
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.#maxRetries = options.maxRetries ?? 100;
+    this.#maxMediaBytes = mediaLimitOption(options.maxMediaBytes);
   }
 
   async findConversationIds(): Promise<string[]> {
@@ -169,6 +178,7 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
   async saveAll(conversationId: string, messages: readonly Message[]): Promise<void> {
     assertConversationId(conversationId);
     assertMessages(messages);
+    assertStorableMedia(messages, BACKEND, conversationId, this.#maxMediaBytes);
     const rows = messages.map((message) => JSON.stringify(message));
     await this.#run('saveAll', conversationId, (scope) =>
       this.#replace(scope, conversationId, '', rows),
@@ -189,6 +199,7 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
   ): Promise<void> {
     assertConversationId(conversationId);
     assertMessages(messages);
+    assertStorableMedia(messages, BACKEND, conversationId, this.#maxMediaBytes);
     const rows = messages.map((message) => JSON.stringify(message));
     const retain = options.retain;
     if (!retain) {

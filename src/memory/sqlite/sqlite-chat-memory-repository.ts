@@ -7,6 +7,7 @@ import { assertConversationId, assertMessages } from '../conversation-id.js';
 import { decodeSafeText, encodeSafeText } from '../safe-text.js';
 import { quoteIdentifier } from '../sql-identifier.js';
 import { runStoreOperation } from '../store-operation.js';
+import { assertStorableMedia, mediaLimitOption } from '../stored-media-limit.js';
 import { parseStoredMessage } from '../stored-message.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-database.js';
 
@@ -34,6 +35,11 @@ export interface SqliteChatMemoryRepositoryOptions {
    * 5,000 ms).
    */
   busyTimeoutMs?: number;
+  /**
+   * Most inline media (tool result images, audio, files, as base64) one message may hold; a
+   * message over it fails the write with a `MemoryError` and nothing is written. Default 16 MiB.
+   */
+  maxMediaBytes?: number;
 }
 
 interface Statements {
@@ -94,8 +100,11 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
     | { read: SqliteStatement; off: SqliteStatement; restore: Map<number, SqliteStatement> }
     | undefined;
 
+  readonly #maxMediaBytes: number;
+
   constructor(options: SqliteChatMemoryRepositoryOptions) {
     this.database = options.database;
+    this.#maxMediaBytes = mediaLimitOption(options.maxMediaBytes);
     this.tableName = options.tableName ?? 'toolloop_chat_memory';
     this.#table = quoteIdentifier(this.tableName, 'tableName');
     this.#synchronous = options.synchronous === undefined ? 'FULL' : options.synchronous;
@@ -136,6 +145,7 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
   async saveAll(conversationId: string, messages: readonly Message[]): Promise<void> {
     assertConversationId(conversationId);
     assertMessages(messages);
+    assertStorableMedia(messages, BACKEND, conversationId, this.#maxMediaBytes);
     const rows = messages.map((message) => JSON.stringify(message));
     await this.#run({ operation: 'saveAll', conversationId }, () =>
       this.#transaction((statements) => {
@@ -164,6 +174,7 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
   ): Promise<void> {
     assertConversationId(conversationId);
     assertMessages(messages);
+    assertStorableMedia(messages, BACKEND, conversationId, this.#maxMediaBytes);
     const rows = messages.map((message) => JSON.stringify(message));
     if (rows.length === 0 && !options.retain) return;
     await this.#run({ operation: 'append', conversationId }, () =>

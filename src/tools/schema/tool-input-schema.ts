@@ -153,7 +153,8 @@ function fromStandardSchema(
   };
 }
 
-function toToolInputValidation(result: StandardSchemaResult<unknown>): ToolInputValidation {
+/** A Standard Schema's validation result as a {@link ToolInputValidation} (JSON-pointer issue paths). */
+export function toToolInputValidation(result: StandardSchemaResult<unknown>): ToolInputValidation {
   if (result.issues === undefined) return { ok: true, value: result.value };
   return { ok: false, issues: result.issues.map(toToolInputIssue) };
 }
