@@ -105,7 +105,11 @@ const ALL_INDEXES: IndexKind[] = [
   },
   {
     name: 'HybridToolIndex (LexicalToolIndex; sentence encoder; RRF)',
-    create: () => new HybridToolIndex({ indexes: [new LexicalToolIndex(), sentenceEncoder()] }),
+    create: () =>
+      new HybridToolIndex({
+        indexes: [new LexicalToolIndex(), sentenceEncoder()],
+        fusion: 'rank',
+      }),
     slow: true,
     variant: true,
   },

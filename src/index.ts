@@ -141,6 +141,7 @@ export {
   type ToolSearchRequest,
   type ToolSearchResponse,
   ToolSearchToolCallingAdvisor,
+  toolSearchText,
   toolSearchTool,
   VectorToolIndex,
   type WeightedWord,

@@ -79,6 +79,37 @@ describe.skipIf(!peersInstalled && !process.env.CI)(
       }
     });
 
+    it('bench/run.sh --update keeps the notes of earlier reruns for the sections it did not rerun', () => {
+      const directory = mkdtempSync(join(tmpdir(), 'toolloop-bench-update-'));
+      try {
+        const results = join(directory, 'RESULTS.md');
+        const fresh = join(directory, 'fresh.md');
+        const earlier = (sections: string) =>
+          `- Rerun on 2026-01-15 00:00 UTC (commit ccccccc, \`bash bench/run.sh --update\`): ${sections}; the other sections are from the full run above.`;
+        writeFileSync(
+          results,
+          `# Benchmark results\n\n- Date: 2026-01-01 00:00 UTC\n- toolloop 0.1.0 (commit aaaaaaa)\n${earlier('Scaling, Loop overhead')}\n${earlier('Loop overhead')}\n\n## Loop overhead\n\nold loop\n\n## Scaling\n\nold scaling\n`,
+        );
+        writeFileSync(
+          fresh,
+          '# Benchmark results\n\n- Date: 2026-02-02 12:00 UTC\n- toolloop 0.1.0 (commit bbbbbbb)\n\n## Loop overhead\n\nnew loop\n',
+        );
+        const run = spawnSync(
+          process.execPath,
+          [join(bench, 'dist', 'lib', 'update-results.js'), fresh, results],
+          { encoding: 'utf8' },
+        );
+        expect(run.status, run.stderr).toBe(0);
+        const head = readFileSync(results, 'utf8').split('## ')[0] as string;
+        expect(head.match(/^- Rerun on .*$/gm)).toEqual([
+          earlier('Scaling'),
+          '- Rerun on 2026-02-02 12:00 UTC (commit bbbbbbb, `bash bench/run.sh --update`): Loop overhead; the other sections are from the full run above.',
+        ]);
+      } finally {
+        rmSync(directory, { recursive: true, force: true });
+      }
+    });
+
     for (const name of scripts) {
       it(`${name} runs with tiny counts and prints its section`, () => {
         const run = spawnSync(

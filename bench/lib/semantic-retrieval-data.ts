@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ToolIndex, ToolReference } from 'toolloop';
 
@@ -17,6 +17,7 @@ export const TOOL_RETRIEVAL_DATA = resolve(
 const BFCL = resolve(TOOL_RETRIEVAL_DATA, 'bfcl');
 const LIVE_MCP = resolve(TOOL_RETRIEVAL_DATA, 'livemcpbench');
 const PARAPHRASES = resolve(process.cwd(), 'bench/data/bfcl-paraphrases/paraphrases.jsonl');
+const ENTERPRISE = resolve(process.cwd(), 'bench/data/enterprise-tools');
 
 /** The session every benchmark index holds its tools under. */
 export const SESSION = 'bench';
@@ -35,6 +36,8 @@ export interface Query {
    * pooled ones of their names (see {@link searchEach}).
    */
   ownTools?: readonly ToolReference[];
+  /** The enterprise set's request kind (literal, jargon, paraphrased, multi-tool, indirect). */
+  kind?: string;
 }
 
 /**
@@ -177,6 +180,39 @@ export function loadParaphrases(entryTools: ReadonlyMap<string, ToolReference[]>
     heldOut: isHeldOut(entry.id as string),
     ownTools: entryTools.get(entry.id as string) ?? [],
   }));
+}
+
+/**
+ * The enterprise set (bench/data/enterprise-tools): 237 tools of a fictional company and 300
+ * requests of five kinds, written before any tuning and never tuned on, so every request counts as
+ * held out.
+ */
+export function loadEnterprise(): { corpus: Corpus; queries: Query[] } {
+  const directory = resolve(ENTERPRISE, 'tools');
+  const tools: ToolReference[] = readdirSync(directory)
+    .filter((file) => file.endsWith('.json'))
+    .sort()
+    .flatMap((file) =>
+      (
+        JSON.parse(readFileSync(resolve(directory, file), 'utf8')) as {
+          name: string;
+          description: string;
+          inputSchema: ToolReference['inputSchema'];
+        }[]
+      ).map((tool) => ({
+        toolName: tool.name,
+        summary: tool.description,
+        inputSchema: tool.inputSchema,
+      })),
+    );
+  const queries = readJsonLines(resolve(ENTERPRISE, 'requests.jsonl')).map((entry) => ({
+    id: entry.id as string,
+    text: entry.query as string,
+    gold: new Set(entry.gold as string[]),
+    heldOut: true,
+    kind: entry.kind as string,
+  }));
+  return { corpus: { tools, goldName: (name) => name }, queries };
 }
 
 interface McpServer {

@@ -39,9 +39,25 @@ const date = field('Date') ?? 'unknown date';
 const toolloop = /^- toolloop .*\(commit (\w+)\)$/m.exec(newHeader)?.[1] ?? 'unknown';
 const load = field('Load');
 const note = `- Rerun on ${date} (commit ${toolloop}, \`bash bench/run.sh --update\`${load === undefined ? '' : `, load ${load}`}): ${fresh.map((section) => title(section).slice(3)).join(', ')}; the other sections are from the full run above.`;
+const rerunNow = new Set(fresh.map((section) => title(section).slice(3)));
+// Earlier reruns keep their note for the sections this run did not replace.
 const headLines = current.head
   .trimEnd()
   .split('\n')
-  .filter((line) => !line.startsWith('- Rerun on '));
+  .flatMap((line) => (line.startsWith('- Rerun on ') ? olderRerun(line, rerunNow) : [line]));
 headLines.push(note);
 writeFileSync(resultsUrl, `${headLines.join('\n')}\n\n${sections.join('\n\n')}\n`);
+
+/**
+ * An earlier rerun's note without the sections rerun now (none left: the note goes).
+ */
+function olderRerun(line: string, rerunNow: ReadonlySet<string>): string[] {
+  const match = /^(- Rerun on .*?\)): (.*); the other sections are from the full run above\.$/.exec(
+    line,
+  );
+  if (match === null) return [line];
+  const kept = (match[2] as string).split(', ').filter((name) => !rerunNow.has(name));
+  return kept.length === 0
+    ? []
+    : [`${match[1]}: ${kept.join(', ')}; the other sections are from the full run above.`];
+}

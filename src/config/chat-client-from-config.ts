@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { type AdvisorEntry, AdvisorParams, ChatClient } from '../client/index.js';
 import type { EmbeddingModel } from '../embeddings/embedding-model.js';
+import type { ToolEmbeddingCache } from '../embeddings/tool-embedding-cache.js';
 import { InvalidArgumentError } from '../errors/index.js';
 import { isMissingPackage } from '../internal/import-needing-peer.js';
 import type { McpConnectionConfig, McpToolCallbackProvider, McpToolFilter } from '../mcp/index.js';
@@ -24,6 +25,7 @@ import {
 } from '../tool-calling/index.js';
 import {
   Bm25ToolIndex,
+  HybridToolIndex,
   LexicalToolIndex,
   RegexToolIndex,
   type ToolIndex,
@@ -50,8 +52,13 @@ export interface ChatClientFromConfigOptions {
   tools?: readonly ToolSource[];
   /** Looks up unattached tools when `spring.ai.tools.resolution.fallback.enabled` is true. */
   toolCallbackResolver?: ToolCallbackResolver;
-  /** Needed by `tool-index-type=vector`. */
+  /** Needed by `tool-index-type=vector` and `tool-index-type=hybrid`. */
   embeddingModel?: EmbeddingModel;
+  /**
+   * With `tool-index-type=vector` or `hybrid`: the shared store of tool embeddings (say a
+   * `SqliteToolEmbeddingCache`), so processes embed a library once.
+   */
+  embeddingCache?: ToolEmbeddingCache;
   /** Applied after `toolloop.mcp.include-tools` / `exclude-tools`. */
   mcpToolFilter?: McpToolFilter;
   /** Use this repository instead of the store the config names. */
@@ -271,12 +278,21 @@ function toolIndexFromConfig(
     case 'lexical':
       return new LexicalToolIndex();
     case 'vector':
-      if (options.embeddingModel === undefined) {
+    case 'hybrid': {
+      const { embeddingModel, embeddingCache } = options;
+      if (embeddingModel === undefined) {
         throw new InvalidArgumentError(
-          'spring.ai.chat.client.tool-search-advisor.tool-index-type=vector needs the embeddingModel option',
+          `spring.ai.chat.client.tool-search-advisor.tool-index-type=${search.toolIndexType} needs the embeddingModel option`,
         );
       }
-      return new VectorToolIndex({ embeddingModel: options.embeddingModel });
+      const semantic = {
+        embeddingModel,
+        ...(embeddingCache === undefined ? {} : { embeddingCache }),
+      };
+      return search.toolIndexType === 'vector'
+        ? new VectorToolIndex(semantic)
+        : new HybridToolIndex(semantic);
+    }
   }
 }
 

@@ -137,7 +137,7 @@ export const CONFIG_PROPERTIES: readonly ConfigProperty[] = [
       [
         'tool-index-type',
         'toolIndexType',
-        { kind: 'enum', values: ['regex', 'lucene', 'bm25', 'lexical', 'vector'] },
+        { kind: 'enum', values: ['regex', 'lucene', 'bm25', 'lexical', 'vector', 'hybrid'] },
       ],
       ['max-results', 'maxResults', positive(1000)],
       ['session-id-key-name', 'sessionIdKeyName', text],

@@ -65,7 +65,7 @@ export interface ToolCallingConfig {
 }
 
 /** Which index the tool search advisor uses. */
-export type ToolIndexType = 'regex' | 'lucene' | 'bm25' | 'lexical' | 'vector';
+export type ToolIndexType = 'regex' | 'lucene' | 'bm25' | 'lexical' | 'vector' | 'hybrid';
 
 /** The tool search advisor (`spring.ai.chat.client.tool-search-advisor.*`). */
 export interface ToolSearchAdvisorConfig {
@@ -75,7 +75,9 @@ export interface ToolSearchAdvisorConfig {
    * `tool-index-type`; default `'regex'`. `'lucene'` and `'bm25'` are served by toolloop's plain
    * field-weighted BM25 index, `Bm25ToolIndex` (BM25 is what Lucene scores with; `'lucene'` also
    * applies `lucene.min-score-threshold`), `'lexical'` by `LexicalToolIndex` (today the same
-   * ranking); `'vector'` needs an embedding model passed in code.
+   * ranking); `'vector'` (`VectorToolIndex`) and `'hybrid'` (`HybridToolIndex`: the lexical
+   * index and a vector index fused) need an embedding model passed in code, with an optional
+   * shared embedding cache (`chatClientFromConfig`'s `embeddingModel` and `embeddingCache`).
    */
   readonly toolIndexType: ToolIndexType;
   /** `max-results`; default the index's (10). */

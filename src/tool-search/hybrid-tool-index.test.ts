@@ -5,7 +5,8 @@ import { Bm25ToolIndex } from './bm25-tool-index.js';
 import { HybridToolIndex } from './hybrid-tool-index.js';
 import { LexicalToolIndex } from './lexical-tool-index.js';
 import { RegexToolIndex } from './regex-tool-index.js';
-import type { ToolReference } from './tool-reference.js';
+import type { ToolIndex } from './tool-index.js';
+import type { ToolReference, ToolSearchRequest } from './tool-reference.js';
 import type { ToolSearchFallback } from './tool-search-fallback.js';
 import { VectorToolIndex } from './vector-tool-index.js';
 
@@ -48,6 +49,34 @@ class SwitchableEmbeddingModel implements EmbeddingModel {
   }
 }
 
+/**
+ * An index that answers every search with the same scored tools, and score statistics when
+ * given.
+ */
+function fixedIndex(
+  scored: readonly (readonly [string, number])[],
+  scoreStatistics?: { mean: number; standardDeviation: number },
+): ToolIndex {
+  return {
+    indexTools: () => undefined,
+    indexTool: () => undefined,
+    clearIndex: () => undefined,
+    search: (request) => ({
+      toolReferences: scored.map(([toolName, relevanceScore]) => ({
+        toolName,
+        summary: '',
+        relevanceScore,
+      })),
+      totalMatches: scored.length,
+      searchMetadata: {
+        searchType: 'fixed',
+        query: request.query,
+        ...(scoreStatistics === undefined ? {} : { scoreStatistics }),
+      },
+    }),
+  };
+}
+
 /** A hybrid over the lexical default and a vector index on `model`, and its two sides. */
 function hybridOf(model: EmbeddingModel, options: { retryAfterMs?: number } = {}) {
   const lexical = new LexicalToolIndex();
@@ -88,7 +117,34 @@ describe('HybridToolIndex', () => {
           indexes: [new RegexToolIndex()],
           lexicalIndex: new RegexToolIndex(),
         }),
-    ).toThrow('lexicalIndex and embeddingCache go with an embeddingModel');
+    ).toThrow('lexicalIndex, embeddingCache and queryClauses go with an embeddingModel');
+    expect(
+      () => new HybridToolIndex({ indexes: [new RegexToolIndex()], queryClauses: false }),
+    ).toThrow('lexicalIndex, embeddingCache and queryClauses go with an embeddingModel');
+  });
+
+  it('embeds each clause of a request on its semantic side, unless queryClauses is false', async () => {
+    const query = 'What is the weather in Paris tomorrow, and then book a table for two';
+    for (const [queryClauses, texts] of [
+      [undefined, [query, 'What is the weather in Paris tomorrow', 'book a table for two']],
+      [false, [query]],
+    ] as const) {
+      const batches: string[][] = [];
+      const hashing = new HashingEmbeddingModel();
+      const hybrid = new HybridToolIndex({
+        embeddingModel: {
+          embed: (batch) => {
+            batches.push([...batch]);
+            return hashing.embed(batch);
+          },
+        },
+        ...(queryClauses === undefined ? {} : { queryClauses }),
+      });
+      await hybrid.indexTools('s', tools);
+      const found = names(await hybrid.search({ sessionId: 's', query }));
+      expect(found.slice(0, 2).sort()).toEqual(['bookTable', 'getWeather']);
+      expect(batches.at(-1)).toEqual(texts);
+    }
   });
 
   it('builds the lexical + vector pair from an embedding model and finds by both', async () => {
@@ -103,19 +159,41 @@ describe('HybridToolIndex', () => {
     expect(model.calls).toBe(2);
   });
 
+  it('takes 100 candidates from each index by default, or the results asked for if more', async () => {
+    const asked: (number | undefined)[] = [];
+    class RecordingBm25 extends Bm25ToolIndex {
+      override search(request: ToolSearchRequest) {
+        asked.push(request.maxResults);
+        return super.search(request);
+      }
+    }
+    const hybrid = new HybridToolIndex({ indexes: [new RecordingBm25()] });
+    await hybrid.indexTools('s', tools);
+    await hybrid.search({ sessionId: 's', query: 'weather' });
+    await hybrid.search({ sessionId: 's', query: 'weather', maxResults: 150 });
+    const few = new HybridToolIndex({ indexes: [new RecordingBm25()], candidates: 20 });
+    await few.indexTools('s', tools);
+    await few.search({ sessionId: 's', query: 'weather' });
+    expect(asked).toEqual([100, 150, 20]);
+  });
+
   it('fuses scores: Σ weight × score / the index best score, by default', async () => {
     const bm25 = new Bm25ToolIndex();
     const vector = new VectorToolIndex({
       embeddingModel: new HashingEmbeddingModel(),
       similarityThreshold: -1,
     });
-    const hybrid = new HybridToolIndex({ indexes: [bm25, vector], weights: [1, 0.5] });
+    const hybrid = new HybridToolIndex({
+      indexes: [bm25, vector],
+      weights: [1, 0.5],
+      confidence: false,
+    });
     await hybrid.indexTools('s', tools);
     const request = { sessionId: 's', query: 'latest price of a company stock' };
     const expected = new Map<string, number>();
     for (const [weight, response] of [
-      [1, bm25.search({ ...request, maxResults: 50 })],
-      [0.5, await vector.search({ ...request, maxResults: 50 })],
+      [1, bm25.search({ ...request, maxResults: 100 })],
+      [0.5, await vector.search({ ...request, maxResults: 100 })],
     ] as const) {
       const best = response.toolReferences[0]?.relevanceScore ?? 0;
       for (const reference of response.toolReferences) {
@@ -132,6 +210,78 @@ describe('HybridToolIndex', () => {
     }
     const scores = response.toolReferences.map((r) => r.relevanceScore ?? 0);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
+  });
+
+  it('scales the weight of an index by how far its best hit stands out (z of its score statistics)', async () => {
+    const lexical = fixedIndex([
+      ['x', 2],
+      ['y', 1],
+    ]);
+    const search = async (statistics: { mean: number; standardDeviation: number } | undefined) => {
+      const semantic = fixedIndex(
+        [
+          ['y', 0.9],
+          ['x', 0.09],
+        ],
+        statistics,
+      );
+      const hybrid = new HybridToolIndex({ indexes: [lexical, semantic], weights: [1, 0.8] });
+      await hybrid.indexTools('s', tools);
+      const response = await hybrid.search({ sessionId: 's', query: 'anything' });
+      return new Map(response.toolReferences.map((r) => [r.toolName, r.relevanceScore ?? 0]));
+    };
+    // z = (0.9 − 0.4) / 0.1 = 5: half way from 2 to 8, so the semantic side counts 0.8 × 0.5.
+    const halfway = await search({ mean: 0.4, standardDeviation: 0.1 });
+    expect(halfway.get('x')).toBeCloseTo(1 + 0.4 * 0.1, 6);
+    expect(halfway.get('y')).toBeCloseTo(0.5 + 0.4 * 1, 6);
+    // z = 10 (full weight) and z = 1 (none): the semantic side decides, or adds nothing.
+    const full = await search({ mean: 0.4, standardDeviation: 0.05 });
+    expect([...full.keys()]).toEqual(['y', 'x']);
+    expect(full.get('y')).toBeCloseTo(0.5 + 0.8, 6);
+    const flat = await search({ mean: 0.8, standardDeviation: 0.1 });
+    expect([...flat.keys()]).toEqual(['x', 'y']);
+    expect(flat.get('x')).toBeCloseTo(1, 6);
+    // Every tool alike: nothing; no statistics: the full weight.
+    expect((await search({ mean: 0.9, standardDeviation: 0 })).get('y')).toBeCloseTo(0.5, 6);
+    expect((await search(undefined)).get('y')).toBeCloseTo(0.5 + 0.8, 6);
+  });
+
+  it('takes a confidence ramp of its own, and rejects one that is not a rising pair of numbers', async () => {
+    const semantic = fixedIndex(
+      [
+        ['y', 0.9],
+        ['x', 0.45],
+      ],
+      { mean: 0.3, standardDeviation: 0.1 },
+    );
+    const hybrid = new HybridToolIndex({
+      indexes: [
+        fixedIndex([
+          ['x', 2],
+          ['y', 1],
+        ]),
+        semantic,
+      ],
+      weights: [1, 0.8],
+      confidence: { zeroAt: 0, fullAt: 12 },
+    });
+    await hybrid.indexTools('s', tools);
+    const response = await hybrid.search({ sessionId: 's', query: 'anything' });
+    // z = 6 of a ramp from 0 to 12: half the weight.
+    expect(response.toolReferences.find((r) => r.toolName === 'y')?.relevanceScore).toBeCloseTo(
+      0.5 + 0.4,
+      6,
+    );
+    for (const confidence of [
+      { zeroAt: 8, fullAt: 2 },
+      { zeroAt: 2, fullAt: 2 },
+      { zeroAt: Number.NaN, fullAt: 8 },
+      { zeroAt: 2, fullAt: Number.POSITIVE_INFINITY },
+    ]) {
+      expect(() => new HybridToolIndex({ indexes: [semantic], confidence })).toThrow(
+        /confidence needs finite numbers with zeroAt below fullAt/,
+      );
+    }
   });
 
   it("fuses ranks with fusion 'rank': Σ weight/(k + rank), a tool both indexes find first", async () => {

@@ -13,6 +13,17 @@ import { VectorToolIndex } from './vector-tool-index.js';
 /** How a {@link HybridToolIndex} merges the rankings of its indexes. */
 export type HybridFusion = 'score' | 'rank';
 
+/**
+ * How {@link HybridToolIndex}'s score fusion scales an index's weight by how far its best hit
+ * stands out (a z-score over every tool it scored): × 0 up to `zeroAt`, × 1 from `fullAt`.
+ */
+export interface HybridConfidence {
+  /** The z-score of the best hit at and below which the index adds nothing. */
+  readonly zeroAt: number;
+  /** The z-score of the best hit from which the index counts at its full weight. */
+  readonly fullAt: number;
+}
+
 /** Options of {@link HybridToolIndex}: an `embeddingModel` (the common case) or `indexes`. */
 export interface HybridToolIndexOptions {
   /**
@@ -24,6 +35,11 @@ export interface HybridToolIndexOptions {
   readonly embeddingCache?: ToolEmbeddingCache;
   /** With `embeddingModel`: the lexical side. Default `new LexicalToolIndex()`. */
   readonly lexicalIndex?: ToolIndex;
+  /**
+   * With `embeddingModel`: the semantic side also embeds each clause of a request that asks for
+   * several things, and scores a tool by its best clause (see `VectorToolIndex`). Default `true`.
+   */
+  readonly queryClauses?: boolean;
   /**
    * The indexes to fuse, best-understood first, e.g.
    * `[new LexicalToolIndex(), new VectorToolIndex({ embeddingModel })]`. Give this or
@@ -43,9 +59,23 @@ export interface HybridToolIndexOptions {
    * six others (docs/semantic-tool-search.md).
    */
   readonly weights?: readonly number[];
+  /**
+   * Score fusion weighs an index that reports `searchMetadata.scoreStatistics` (`VectorToolIndex`
+   * does) by how far its best hit stands out from every tool's score, z = (best − mean) /
+   * standard deviation: weight × 0 up to z = `zeroAt`, × 1 from z = `fullAt`, linear in between.
+   * A vector side whose scores are flat (no tool much nearer the request than the rest of the
+   * library) then cannot push the lexical side's hits out. Indexes that report no statistics
+   * (the lexical ones) keep their weight; rank fusion ignores this. Default
+   * `{ zeroAt: 2, fullAt: 8 }`, chosen on one data set's tuning half; `false` weighs every index
+   * by its weight alone.
+   */
+  readonly confidence?: HybridConfidence | false;
   /** The RRF constant k in 1/(k + rank) of `'rank'` fusion. Default 60. */
   readonly rankConstant?: number;
-  /** Candidates taken from each index before fusing. Default 50. */
+  /**
+   * Candidates taken from each index before fusing (more when a request asks for more results).
+   * Default 100, chosen with the weights on one data set (50 measured the same within a request).
+   */
   readonly candidates?: number;
   /** Results when a request gives no `maxResults`. Default 10. */
   readonly defaultMaxResults?: number;
@@ -75,6 +105,13 @@ export interface HybridToolIndexOptions {
  * and MRR) and checked on the other six sets (bench/semantic-tool-retrieval.ts).
  */
 const DEFAULT_SEMANTIC_WEIGHTS: readonly number[] = Object.freeze([1, 0.8]);
+
+/**
+ * The confidence ramp of score fusion: chosen on the same tuning half (best recall@5, then the
+ * fewest requests made worse than the lexical side alone) over z from 1.5 to 3 for `zeroAt` and
+ * 6 to 12 for `fullAt` (bench/hybrid-fusion-study.ts).
+ */
+const DEFAULT_CONFIDENCE: HybridConfidence = Object.freeze({ zeroAt: 2, fullAt: 8 });
 
 /** One fused index and what the hybrid knows about its state. */
 interface Part {
@@ -120,6 +157,7 @@ export class HybridToolIndex implements ToolIndex {
   readonly #parts: readonly Part[];
   readonly #fusion: HybridFusion;
   readonly #k: number;
+  readonly #confidence: HybridConfidence | undefined;
   readonly #candidates: number;
   readonly #defaultMaxResults: number;
   readonly #searchTimeoutMs: number;
@@ -128,7 +166,8 @@ export class HybridToolIndex implements ToolIndex {
 
   /**
    * @throws InvalidArgumentError without an `embeddingModel` or `indexes` (or with both), with
-   *   `weights` not one per index, or with a count or duration that is not a positive number.
+   *   `weights` not one per index, with a count or duration that is not a positive number, or
+   *   with a `confidence` whose `zeroAt` is not a finite number below a finite `fullAt`.
    */
   constructor(options: HybridToolIndexOptions) {
     const indexes = hybridIndexes(options);
@@ -157,7 +196,8 @@ export class HybridToolIndex implements ToolIndex {
     }));
     this.#fusion = fusion;
     this.#k = positive(options.rankConstant ?? 60, 'rankConstant');
-    this.#candidates = positiveInteger(options.candidates ?? 50, 'candidates');
+    this.#confidence = confidenceRamp(options.confidence);
+    this.#candidates = positiveInteger(options.candidates ?? 100, 'candidates');
     this.#defaultMaxResults = positiveInteger(options.defaultMaxResults ?? 10, 'defaultMaxResults');
     this.#searchTimeoutMs = positive(options.searchTimeoutMs ?? 3_000, 'searchTimeoutMs');
     this.#indexTimeoutMs = positive(options.indexTimeoutMs ?? 10_000, 'indexTimeoutMs');
@@ -290,9 +330,13 @@ export class HybridToolIndex implements ToolIndex {
         ? // Reciprocal rank fusion: Σ weight / (k + rank).
           fuse(answered, (weight, rank) => weight / (k + rank + 1))
         : // Score fusion: Σ weight × score / the index's best score (an index whose best is not
-          // positive adds nothing).
-          fuse(answered, (weight, _rank, score, best) =>
-            best > 0 && score > 0 ? (weight * score) / best : 0,
+          // positive adds nothing), the weight scaled by how far that best stands out.
+          fuse(
+            answered.map((part) => ({
+              ...part,
+              weight: part.weight * confidenceOf(part.response, this.#confidence),
+            })),
+            (weight, _rank, score, best) => (best > 0 && score > 0 ? (weight * score) / best : 0),
           );
     const toolReferences = fused.slice(0, request.maxResults ?? this.#defaultMaxResults);
     return {
@@ -380,8 +424,14 @@ function hybridIndexes(options: HybridToolIndexOptions): readonly ToolIndex[] {
     throw new InvalidArgumentError('give either an embeddingModel or indexes');
   }
   if (hasIndexes) {
-    if (options.lexicalIndex !== undefined || options.embeddingCache !== undefined) {
-      throw new InvalidArgumentError('lexicalIndex and embeddingCache go with an embeddingModel');
+    if (
+      options.lexicalIndex !== undefined ||
+      options.embeddingCache !== undefined ||
+      options.queryClauses !== undefined
+    ) {
+      throw new InvalidArgumentError(
+        'lexicalIndex, embeddingCache and queryClauses go with an embeddingModel',
+      );
     }
     if (options.indexes?.length === 0) {
       throw new InvalidArgumentError('at least one index is required');
@@ -394,6 +444,7 @@ function hybridIndexes(options: HybridToolIndexOptions): readonly ToolIndex[] {
       embeddingModel: options.embeddingModel as EmbeddingModel,
       similarityThreshold: -1,
       ...(options.embeddingCache === undefined ? {} : { embeddingCache: options.embeddingCache }),
+      ...(options.queryClauses === undefined ? {} : { queryClauses: options.queryClauses }),
     }),
   ];
 }
@@ -424,6 +475,33 @@ function fuse(
   return [...fused.values()]
     .sort((a, b) => b.score - a.score || a.order - b.order)
     .map(({ reference, score }) => ({ ...reference, relevanceScore: score }));
+}
+
+/** The options' confidence ramp: the default, or none for `false`. */
+function confidenceRamp(
+  confidence: HybridConfidence | false | undefined,
+): HybridConfidence | undefined {
+  if (confidence === false) return undefined;
+  if (confidence === undefined) return DEFAULT_CONFIDENCE;
+  const { zeroAt, fullAt } = confidence;
+  if (!(Number.isFinite(zeroAt) && Number.isFinite(fullAt) && zeroAt < fullAt)) {
+    throw new InvalidArgumentError('confidence needs finite numbers with zeroAt below fullAt');
+  }
+  return { zeroAt, fullAt };
+}
+
+/**
+ * The share of its weight an index keeps in score fusion: 1 when it reports no score statistics
+ * (or there is no ramp), else how far its best hit stands out from every tool it scored.
+ */
+function confidenceOf(response: ToolSearchResponse, ramp: HybridConfidence | undefined): number {
+  const statistics = response.searchMetadata.scoreStatistics;
+  const best = response.toolReferences[0]?.relevanceScore;
+  if (ramp === undefined || statistics === undefined || best === undefined) return 1;
+  // Every tool scored alike: the index cannot tell them apart.
+  if (!(statistics.standardDeviation > 0)) return 0;
+  const z = (best - statistics.mean) / statistics.standardDeviation;
+  return Math.min(1, Math.max(0, (z - ramp.zeroAt) / (ramp.fullAt - ramp.zeroAt)));
 }
 
 function addPending(part: Part, sessionId: string, references: readonly ToolReference[]): void {

@@ -1,6 +1,7 @@
 export { Bm25ToolIndex, type Bm25ToolIndexOptions } from './bm25-tool-index.js';
 export { extractToolNameReferences } from './extract-tool-name-references.js';
 export {
+  type HybridConfidence,
   type HybridFusion,
   HybridToolIndex,
   type HybridToolIndexOptions,

@@ -52,6 +52,13 @@ export interface SearchMetadata {
    * when the embedding model did not answer): the results come from the others.
    */
   readonly fallbacks?: readonly ToolSearchFallback[];
+  /**
+   * The mean and standard deviation of the scores of every tool the search scored (after
+   * `categoryFilter`, before `maxResults` and any threshold), when the index reports them
+   * (`VectorToolIndex` does): how far the best result stands out from the rest of the library.
+   * `HybridToolIndex` weighs an index by it (its `confidence` option).
+   */
+  readonly scoreStatistics?: { readonly mean: number; readonly standardDeviation: number };
 }
 
 /** The result of a search: the best references first. */

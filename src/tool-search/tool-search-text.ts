@@ -68,7 +68,11 @@ export function toolSearchDocument(reference: ToolReference): ToolSearchDocument
   };
 }
 
-/** The whole searchable text of a tool in one string (for embedding). */
+/**
+ * The text `VectorToolIndex` embeds for a tool by default: its name split into words, its
+ * description, and its parameters' names and descriptions, one part a line. Build a `toolText` of
+ * your own on it (say, to add examples of requests), or embed tools ahead of time with it.
+ */
 export function toolSearchText(reference: ToolReference): string {
   const document = toolSearchDocument(reference);
   return [document.name, document.description, document.parameters]

@@ -47,6 +47,8 @@ describe('toolSearchTool', () => {
     expect(definition.description).toContain('queries');
     expect(definition.description).toContain('alreadyOffered');
     expect(definition.description.length).toBeLessThan(396);
+    // True of every index it may search (lexical, vector, hybrid): it claims no way of matching.
+    expect(definition.description).not.toMatch(/not meaning|matches words/i);
     expect(Object.keys(definition.inputSchema.properties ?? {})).toEqual([
       'query',
       'queries',

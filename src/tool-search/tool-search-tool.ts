@@ -15,13 +15,14 @@ export const TOOL_SEARCH_TOOL_SESSION_ID_KEY = 'toolSearchToolSessionId';
 export { TOOL_SEARCH_TOOL_NAME } from './tool-search-tool-name.js';
 
 /**
- * The search tool's description: what it searches, that it matches words (so other phrasings
- * help, in `queries`), and what the result holds. Shorter than the reference's 396 characters
- * although it says more, so the first call's footprint stays small.
+ * The search tool's description: what it searches, that other phrasings help (in `queries`), and
+ * what the result holds. It says nothing of how the index matches (words, meaning or both), which
+ * depends on the index behind it. Shorter than the reference's 396 characters although it says
+ * more, so the first call's footprint stays small.
  */
 export const TOOL_SEARCH_TOOL_DESCRIPTION =
   'Find tools for the current task by their names, descriptions and parameters; found tools become callable. ' +
-  'It matches words, not meaning: also pass other phrasings of the need (synonyms, technical terms) in queries. ' +
+  'Other phrasings of the need (synonyms, technical terms, plain words) find more: pass them in queries. ' +
   'Returns {"found": [names, best first], "alreadyOffered": [those already callable]}.';
 
 /** The most phrasings one search call may carry (`query` plus `queries`). */

@@ -179,6 +179,93 @@ describe('VectorToolIndex', () => {
     expect(failing.size('s')).toBe(0);
   });
 
+  it('reports the mean and standard deviation of every scored tool, past the threshold and maxResults', async () => {
+    // Fixed vectors: the query is [1, 0]; the tools sit at cosine 1, 0.6, 0 and -0.6 from it.
+    const vectors: Record<string, number[]> = {
+      q: [1, 0],
+      a: [1, 0],
+      b: [0.6, 0.8],
+      c: [0, 1],
+      d: [-0.6, 0.8],
+    };
+    const model: EmbeddingModel = {
+      id: 'fixed',
+      embed: async (texts) => texts.map((text) => vectors[text.split('\n')[0] as string] ?? [0, 0]),
+    };
+    const index = new VectorToolIndex({
+      embeddingModel: model,
+      similarityThreshold: 0.5,
+      toolText: (tool) => tool.toolName,
+      queryClauses: false,
+    });
+    await index.indexTools('s', [ref('a', ''), ref('b', ''), ref('c', ''), ref('d', '')]);
+    const response = await index.search({ sessionId: 's', query: 'q', maxResults: 1 });
+    expect(names(response)).toEqual(['a']);
+    const scores = [1, 0.6, 0, -0.6];
+    const mean = scores.reduce((sum, score) => sum + score, 0) / scores.length;
+    const deviation = Math.sqrt(
+      scores.reduce((sum, score) => sum + (score - mean) ** 2, 0) / scores.length,
+    );
+    expect(response.searchMetadata.scoreStatistics?.mean).toBeCloseTo(mean, 6);
+    expect(response.searchMetadata.scoreStatistics?.standardDeviation).toBeCloseTo(deviation, 6);
+    // Nothing scored, nothing reported.
+    const empty = await index.search({ sessionId: 'other', query: 'q' });
+    expect(empty.searchMetadata.scoreStatistics).toBeUndefined();
+  });
+
+  it('scores a tool by its best clause: a two-part request finds the tool of each part', async () => {
+    // The request's words lean to the forecast; "email it" alone would lose to a rain tool.
+    const library = [
+      ref(
+        'get_forecast',
+        'Weather forecast: temperature, rain and wind for a city over the next days',
+      ),
+      ref('send_email', 'Send an email to a recipient'),
+      ref('city_guide', 'Things to do in a city: museums, restaurants, sights for the next days'),
+      ref('rain_alerts', 'Subscribe to rain and wind alerts'),
+    ];
+    const query =
+      'What will the temperature, rain and wind be in Lyon over the next days, and then email it to my boss';
+    const model = new RecordingEmbeddingModel();
+    const index = new VectorToolIndex({ embeddingModel: model, similarityThreshold: -1 });
+    await index.indexTools('s', library);
+    const found = names(await index.search({ sessionId: 's', query }));
+    expect(found.slice(0, 2)).toEqual(['get_forecast', 'send_email']);
+    // One embed call: the request and its two clauses.
+    expect(model.batches.at(-1)).toEqual([
+      query,
+      'What will the temperature, rain and wind be in Lyon over the next days',
+      'email it to my boss',
+    ]);
+
+    const wholeOnly = new VectorToolIndex({
+      embeddingModel: model,
+      similarityThreshold: -1,
+      queryClauses: false,
+    });
+    await wholeOnly.indexTools('s', library);
+    const whole = names(await wholeOnly.search({ sessionId: 's', query }));
+    expect(whole.slice(0, 2)).not.toContain('send_email');
+    expect(model.batches.at(-1)).toEqual([query]);
+  });
+
+  it('rejects a model that returns the wrong number of vectors for a query', async () => {
+    let calls = 0;
+    const index = new VectorToolIndex({
+      embeddingModel: {
+        embed: async (texts) => {
+          calls++;
+          const vectors = await new HashingEmbeddingModel().embed(texts);
+          return calls === 1 ? vectors : vectors.slice(0, 1);
+        },
+      },
+    });
+    await index.indexTools('s', tools);
+    await expect(
+      index.search({ sessionId: 's', query: 'check the weather and then send an email to Ann' }),
+    ).rejects.toThrow('returned 1 vectors for 3 texts');
+  });
+
   it('rejects a model that returns the wrong number of vectors', async () => {
     const index = new VectorToolIndex({ embeddingModel: { embed: async () => [] } });
     await expect(index.indexTools('s', tools)).rejects.toThrow('returned 0 vectors for 3 texts');

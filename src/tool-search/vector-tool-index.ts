@@ -8,9 +8,15 @@ import { IllegalStateError, InvalidArgumentError, throwIfAborted } from '../erro
 import { errorTypeName } from '../tool-calling/tool-execution-exception-processor.js';
 import { describeError } from '../tool-calling/tool-loop-events.js';
 import { categoryMatcher } from './category-filter.js';
+import { requestClauses } from './request-clauses.js';
 import { runWithTimeout } from './run-with-timeout.js';
 import type { IndexToolsOptions, ToolIndex } from './tool-index.js';
-import type { ToolReference, ToolSearchRequest, ToolSearchResponse } from './tool-reference.js';
+import type {
+  SearchMetadata,
+  ToolReference,
+  ToolSearchRequest,
+  ToolSearchResponse,
+} from './tool-reference.js';
 import { isBlank, toolSearchText } from './tool-search-text.js';
 
 /** Options of {@link VectorToolIndex}. */
@@ -43,6 +49,14 @@ export interface VectorToolIndexOptions {
    * (its own timeouts) and lets this one end the work it no longer waits for.
    */
   readonly timeoutMs?: number;
+  /**
+   * Also embed each clause of a request that asks for several things ("look up the invoice and
+   * then pay it"), in the same `embed` call, and score a tool by its best similarity to the whole
+   * request or any clause: one vector for the whole request drifts to one of its needs. Default
+   * `true`. Clauses are found by sentence ends and English conjunctions; a request with one
+   * clause embeds only itself.
+   */
+  readonly queryClauses?: boolean;
 }
 
 /** Only this many characters of a query are embedded. */
@@ -57,7 +71,8 @@ interface VectorEntry {
  * Cosine similarity between the query's embedding and each tool's (name, description and
  * parameter text), from any {@link EmbeddingModel}. Finds paraphrases that share no word with the
  * tool ("vacation days left" → a PTO-balance tool) when the model knows the language; it is only
- * as good as its embeddings.
+ * as good as its embeddings. A request that asks for several things is embedded whole and clause
+ * by clause (one `embed` call), and each tool scores its best similarity (`queryClauses`).
  *
  * Each tool text is embedded once per process (a memory cache by text hash, shared by sessions)
  * and, with an `embeddingCache`, once per fleet; concurrent indexing calls that need the same text
@@ -74,6 +89,7 @@ export class VectorToolIndex implements ToolIndex {
   readonly #store: ToolEmbeddingCache | undefined;
   readonly #memoryCacheSize: number;
   readonly #timeoutMs: number;
+  readonly #queryClauses: boolean;
   /** Tool vectors by key, least recently used first. */
   readonly #memory = new Map<string, Float32Array>();
   /** Embeddings in progress by key; each settles `undefined` when its embedding failed. */
@@ -119,6 +135,7 @@ export class VectorToolIndex implements ToolIndex {
       throw new InvalidArgumentError('timeoutMs must be a positive number');
     }
     this.#timeoutMs = timeoutMs;
+    this.#queryClauses = options.queryClauses ?? true;
   }
 
   /** Embeds texts with the model, aborting the call after `timeoutMs`. */
@@ -315,14 +332,24 @@ export class VectorToolIndex implements ToolIndex {
     const session = isBlank(request.sessionId) ? undefined : this.#sessions.get(request.sessionId);
     const toolReferences: ToolReference[] = [];
     let categoryFilterApplied = false;
+    let scoreStatistics: SearchMetadata['scoreStatistics'];
     if (session !== undefined && session.size > 0 && !isBlank(request.query)) {
-      const embedded = await this.#embed(
-        [request.query.slice(0, MAX_QUERY_LENGTH)],
-        request.signal,
-      );
-      const first = Array.isArray(embedded) ? embedded[0] : undefined;
-      if (first === undefined) throw new IllegalStateError('embedding model returned no vector');
-      const query = unitVector(first);
+      const texts = [
+        request.query,
+        ...(this.#queryClauses ? requestClauses(request.query) : []),
+      ].map((text) => text.slice(0, MAX_QUERY_LENGTH));
+      const embedded = await this.#embed(texts, request.signal);
+      if (!Array.isArray(embedded) || embedded.length !== texts.length) {
+        throw new IllegalStateError(
+          `embedding model returned ${Array.isArray(embedded) ? embedded.length : 'no'} vectors for ${texts.length} texts`,
+        );
+      }
+      const queries = embedded.map((vector) => {
+        if (!Array.isArray(vector)) {
+          throw new IllegalStateError('embedding model returned a vector that is not an array');
+        }
+        return unitVector(vector);
+      });
       const entries = [...session.values()];
       const inCategory = categoryMatcher(
         entries.map((entry) => entry.reference),
@@ -330,11 +357,25 @@ export class VectorToolIndex implements ToolIndex {
       );
       categoryFilterApplied = inCategory !== undefined;
       const scored: ToolReference[] = [];
+      let count = 0;
+      let sum = 0;
+      let sumOfSquares = 0;
       for (const entry of entries) {
         if (inCategory !== undefined && !inCategory(entry.reference)) continue;
-        const similarity = dot(query, entry.vector);
+        let similarity = -Infinity;
+        for (const query of queries) similarity = Math.max(similarity, dot(query, entry.vector));
+        count++;
+        sum += similarity;
+        sumOfSquares += similarity * similarity;
         if (similarity >= this.#threshold)
           scored.push({ ...entry.reference, relevanceScore: similarity });
+      }
+      if (count > 0) {
+        const mean = sum / count;
+        scoreStatistics = {
+          mean,
+          standardDeviation: Math.sqrt(Math.max(0, sumOfSquares / count - mean * mean)),
+        };
       }
       scored.sort((a, b) => (b.relevanceScore ?? 0) - (a.relevanceScore ?? 0));
       toolReferences.push(...scored.slice(0, request.maxResults ?? this.#defaultMaxResults));
@@ -347,6 +388,7 @@ export class VectorToolIndex implements ToolIndex {
         query: request.query,
         searchTimeMs: performance.now() - started,
         categoryFilterApplied,
+        ...(scoreStatistics === undefined ? {} : { scoreStatistics }),
       },
     };
   }

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -9,14 +10,17 @@ import {
   loadConfig,
   type ToolloopConfigInput,
 } from '../../src/config/index.js';
+import { HashingEmbeddingModel } from '../../src/embeddings/testing/hashing-embedding-model.js';
 import {
   CONVERSATION_ID,
+  HybridToolIndex,
   jsonSchema,
   type Message,
   type ToolResponseMessage,
   ToolSearchToolCallingAdvisor,
   tool,
 } from '../../src/index.js';
+import { SqliteToolEmbeddingCache } from '../../src/memory/sqlite/index.js';
 import { OpenAiChatModel } from '../../src/openai/index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../../src/testing/index.js';
 import { projectRoot } from '../package/packed-package.js';
@@ -112,6 +116,44 @@ describe('chatClientFromConfig', () => {
     expect(built.toolCallingAdvisor).toBeInstanceOf(ToolSearchToolCallingAdvisor);
     expect((built.toolCallingAdvisor as ToolSearchToolCallingAdvisor).maxResults).toBe(3);
     await built.close();
+  });
+
+  it('builds a hybrid index from tool-index-type=hybrid over the embedding model and cache passed in code', async () => {
+    const path = join(dir, 'hybrid.properties');
+    writeFileSync(
+      path,
+      'spring.ai.chat.client.tool-search-advisor.enabled=true\n' +
+        'spring.ai.chat.client.tool-search-advisor.tool-index-type=hybrid\n',
+    );
+    const config = await loadConfig({ env: false, files: [path] });
+    expect(config.chatClient.toolSearchAdvisor.toolIndexType).toBe('hybrid');
+    const database = new Database(':memory:');
+    const embeddingCache = new SqliteToolEmbeddingCache({ database });
+    const built = await chatClientFromConfig(config, {
+      chatModel: new ScriptedChatModel([]),
+      embeddingModel: {
+        id: 'hashing',
+        embed: (texts) => new HashingEmbeddingModel().embed(texts),
+      },
+      embeddingCache,
+    });
+    const index = (built.toolCallingAdvisor as ToolSearchToolCallingAdvisor).toolIndex;
+    expect(index).toBeInstanceOf(HybridToolIndex);
+    await index.indexTools('s', [
+      { toolName: 'countWords', summary: 'Counts the words of a text' },
+    ]);
+    const found = await index.search({ sessionId: 's', query: 'how many words' });
+    expect(found.toolReferences.map((reference) => reference.toolName)).toEqual(['countWords']);
+    // The vector side went through the cache passed in code.
+    expect(database.prepare('SELECT COUNT(*) AS n FROM toolloop_tool_embeddings').get()).toEqual({
+      n: 1,
+    });
+    await built.close();
+    database.close();
+
+    await expect(
+      chatClientFromConfig(config, { chatModel: new ScriptedChatModel([]) }),
+    ).rejects.toThrow('tool-index-type=hybrid needs the embeddingModel option');
   });
 
   it('resolves an openai: model id to a real HTTP call at the configured base URL', async () => {

@@ -66,6 +66,7 @@ export const publicValues: Readonly<Record<string, readonly string[]>> = {
     'toolResponse',
     'toolResponseMessage',
     'toolResult',
+    'toolSearchText',
     'toolSearchTool',
     'userMessage',
   ],
