@@ -40,11 +40,13 @@ const WARMUP = count(300, 4);
 const MEMORY_LEVELS = SMOKE ? [6] : [1_000, 10_000];
 /** `E2E_PHASES=cpu` or `memory` runs one phase only (when profiling or iterating on one). */
 const PHASES = process.env.E2E_PHASES ?? 'cpu,memory';
+/** `E2E_CONTESTANTS=id,id` runs only these (when profiling one). */
+const ONLY = process.env.E2E_CONTESTANTS?.split(',');
+const CONTESTANTS = RELAY_CONTESTANTS.filter((c) => ONLY === undefined || ONLY.includes(c.id));
 /** The contestants measured with 10,000 conversations at once (the others at 1,000 only). */
 const AT_10K = new Set([
   'hand-written-openai',
   'toolloop-openai',
-  'ai-sdk-openai',
   'hand-written-anthropic',
   'toolloop-anthropic',
 ]);
@@ -139,14 +141,17 @@ async function runBatch(
 interface CpuRow {
   contestant: RelayContestant;
   cpuUs: number[];
+  /** Provider connections opened per conversation (2 requests each; keep-alive reuses them). */
+  connectionsPerConversation: number[];
   chunksPerSecond: number[];
   firstChunkMs: number[];
 }
 
 const agent = loadAgent();
-const cpuRows: CpuRow[] = RELAY_CONTESTANTS.map((contestant) => ({
+const cpuRows: CpuRow[] = CONTESTANTS.map((contestant) => ({
   contestant,
   cpuUs: [],
+  connectionsPerConversation: [],
   chunksPerSecond: [],
   firstChunkMs: [],
 }));
@@ -163,12 +168,15 @@ if (PHASES.includes('cpu')) {
   for (let repetition = 0; repetition < REPETITIONS; repetition++) {
     for (const row of cpuRows) {
       const before = await cpuMicros(relays);
+      const connectionsBefore = (await provider.call<{ connections: number }>('stats')).connections;
       const started = performance.now();
       const results = await runBatch(agent, relays, row.contestant, BATCH, CONCURRENCY);
       const wallMs = performance.now() - started;
       const cpu = (await cpuMicros(relays)) - before;
       checkResults(results, row.contestant.id);
       row.cpuUs.push(cpu / BATCH);
+      const connections = (await provider.call<{ connections: number }>('stats')).connections;
+      row.connectionsPerConversation.push((connections - connectionsBefore) / BATCH);
       row.chunksPerSecond.push((BATCH * HTTP_TEXT_DELTAS) / (wallMs / 1000));
       row.firstChunkMs.push(...results.map((result) => result.firstChunkMs));
       progress(
@@ -195,7 +203,7 @@ interface MemoryRow {
 
 const memoryRows: MemoryRow[] = [];
 for (const level of PHASES.includes('memory') ? MEMORY_LEVELS : []) {
-  for (const contestant of RELAY_CONTESTANTS) {
+  for (const contestant of CONTESTANTS) {
     if (level > 1_000 && !AT_10K.has(contestant.id)) continue;
     // A smoke run proves the memory phase on the two contestants its target compares.
     if (SMOKE && !contestant.id.endsWith('-openai')) continue;
@@ -259,7 +267,7 @@ await provider.stop();
 // ---- Report -------------------------------------------------------------------------------
 
 const median = (values: readonly number[]) => quantile(values, 0.5);
-const cpuOf = (id: string) => median(cpuRows.find((row) => row.contestant.id === id)!.cpuUs);
+const cpuOf = (id: string) => median(cpuRows.find((row) => row.contestant.id === id)?.cpuUs ?? []);
 const memoryOf = (id: string, level: number) =>
   memoryRows.find((row) => row.contestant.id === id && row.level === level);
 
@@ -283,6 +291,7 @@ out.push(
       '× hand-written',
       'text chunks / s',
       'first chunk p50 / p99 (ms)',
+      'provider connections / conversation',
     ],
     cpuRows
       .filter((row) => row.cpuUs.length > 0)
@@ -296,6 +305,7 @@ out.push(
           fmtRatio(cpu / hand),
           fmt(median(row.chunksPerSecond)),
           `${fmt(quantile(row.firstChunkMs, 0.5))} / ${fmt(quantile(row.firstChunkMs, 0.99))}`,
+          fmt(median(row.connectionsPerConversation)),
         ];
       }),
   ),

@@ -47,7 +47,8 @@ export class ChildProcessClient {
 
   constructor(modulePath: URL, env: Record<string, string> = {}) {
     this.child = fork(modulePath, [], {
-      execArgv: ['--expose-gc'],
+      // BENCH_CHILD_EXEC_ARGV adds node flags, e.g. `--cpu-prof` to profile the measured server.
+      execArgv: ['--expose-gc', ...(process.env.BENCH_CHILD_EXEC_ARGV?.split(' ') ?? [])],
       env: { ...process.env, ...env },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

@@ -21,6 +21,7 @@ import { PROVIDER_ROUNDS, type RoundEvents, type WireFormat } from './provider-w
 let gated = false;
 let parked: (() => void)[] = [];
 let requests = 0;
+let connections = 0;
 let failures: string[] = [];
 const CALL_IDS = scriptedCalls(PARALLEL_CALLS).map((call) => call.id);
 
@@ -107,7 +108,9 @@ const server = createServer(async (request, response) => {
   }
   await stream(response, PROVIDER_ROUNDS[format][which]);
 });
-server.keepAliveTimeout = 60_000;
+// No idle timeout: a keep-alive socket reused as the server times it out resets the request.
+server.on('connection', () => connections++);
+server.keepAliveTimeout = 0;
 server.headersTimeout = 120_000;
 server.requestTimeout = 0;
 server.maxRequestsPerSocket = 0;
@@ -117,7 +120,7 @@ server.listen(0, '127.0.0.1', () => {
   const port = typeof address === 'object' && address !== null ? address.port : 0;
   serveParent(
     {
-      stats: () => ({ parked: parked.length, requests, failures }),
+      stats: () => ({ parked: parked.length, requests, connections, failures }),
       gate: (on) => {
         gated = on === true;
         return gated;
@@ -131,6 +134,7 @@ server.listen(0, '127.0.0.1', () => {
       },
       reset: () => {
         requests = 0;
+        connections = 0;
         failures = [];
         return true;
       },

@@ -39,7 +39,8 @@ const server = createServer((request, response) => {
     response.end('event: error\ndata: {}\n\n');
   });
 });
-server.keepAliveTimeout = 60_000;
+// No idle timeout: a keep-alive socket reused as the server times it out resets the request.
+server.keepAliveTimeout = 0;
 server.headersTimeout = 120_000;
 server.requestTimeout = 0;
 server.maxRequestsPerSocket = 0;
