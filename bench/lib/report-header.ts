@@ -40,10 +40,16 @@ const toolloopVersion = (
 const cpuList = cpus();
 const peers = [
   'ai',
+  '@ai-sdk/openai-compatible',
+  '@ai-sdk/anthropic',
   '@openai/agents',
+  'openai',
   'langchain',
   '@langchain/core',
   '@langchain/langgraph',
+  '@langchain/openai',
+  'eventsource-parser',
+  '@modelcontextprotocol/sdk',
   'zod',
 ];
 

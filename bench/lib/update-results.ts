@@ -38,7 +38,13 @@ const field = (name: string) => new RegExp(`^- ${name}: (.*)$`, 'm').exec(newHea
 const date = field('Date') ?? 'unknown date';
 const toolloop = /^- toolloop .*\(commit (\w+)\)$/m.exec(newHeader)?.[1] ?? 'unknown';
 const load = field('Load');
-const note = `- Rerun on ${date} (commit ${toolloop}, \`bash bench/run.sh --update\`${load === undefined ? '' : `, load ${load}`}): ${fresh.map((section) => title(section).slice(3)).join(', ')}; the other sections are from the full run above.`;
+// Peers a rerun section uses that the full run's head does not list yet get their versions here.
+const peers = field('Peers');
+const listedPeers = /^- Peers: (.*)$/m.exec(current.head)?.[1] ?? '';
+const newPeers = (peers ?? '')
+  .split(', ')
+  .filter((entry) => entry !== '' && !listedPeers.includes(entry.split(' ')[0]!));
+const note = `- Rerun on ${date} (commit ${toolloop}, \`bash bench/run.sh --update\`${load === undefined ? '' : `, load ${load}`}): ${fresh.map((section) => title(section).slice(3)).join(', ')}; the other sections are from the full run above.${newPeers.length > 0 ? ` Peers first used in this rerun: ${newPeers.join(', ')}.` : ''}`;
 const headLines = current.head
   .trimEnd()
   .split('\n')

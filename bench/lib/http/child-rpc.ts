@@ -35,6 +35,8 @@ export function serveParent(
       } satisfies AnswerMessage);
     }
   });
+  // A parent that died (a failed self-check) must not leave its servers running.
+  process.on('disconnect', () => process.exit(0));
   process.send?.({ id: 0, result: ready } satisfies AnswerMessage);
 }
 
