@@ -56,6 +56,11 @@ export class AttemptClock {
   }
 
   /** Stops the timers and lets go of the caller's signal. */
+  /** Aborts the attempt's request now (its answer is complete; what is left of it is not wanted). */
+  abandon(): void {
+    this.#controller.abort();
+  }
+
   dispose(): void {
     if (this.#deadlineTimer !== undefined) clearTimeout(this.#deadlineTimer);
     if (this.#idleTimer !== undefined) clearTimeout(this.#idleTimer);
