@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { HumanMessage, type AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
+import { type AIMessageChunk, type BaseMessage, HumanMessage } from '@langchain/core/messages';
 import { ChatOpenAI } from '@langchain/openai';
-import { Agent, OpenAIChatCompletionsModel, Runner, tool as agentsTool } from '@openai/agents';
+import { Agent, tool as agentsTool, OpenAIChatCompletionsModel, Runner } from '@openai/agents';
 import { isStepCount, type LanguageModel, streamText } from 'ai';
 import { createParser } from 'eventsource-parser';
 import OpenAI from 'openai';
@@ -159,7 +159,11 @@ function handWrittenOpenAi(providerUrl: string): RelayHandler {
           if (delta.content) texts.push(delta.content);
           if (delta.tool_calls === undefined) return;
           for (const part of delta.tool_calls) {
-            const call = (calls[part.index] ??= { id: '', name: '', arguments: '' });
+            let call = calls[part.index];
+            if (call === undefined) {
+              call = { id: '', name: '', arguments: '' };
+              calls[part.index] = call;
+            }
             if (part.id) call.id = part.id;
             if (part.function?.name) call.name = part.function.name;
             if (part.function?.arguments) call.arguments += part.function.arguments;
