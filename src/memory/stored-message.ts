@@ -1,6 +1,6 @@
 import { MemoryError } from '../errors/index.js';
 import type { Message } from '../messages/index.js';
-import { messageProblem } from './message-problem.js';
+import { messageProblem, parsedMessageProblem } from './message-problem.js';
 
 /** Where a stored row sits, for the error that reports it. */
 export interface StoredRowLocation {
@@ -10,6 +10,11 @@ export interface StoredRowLocation {
   row: number;
   /** The store's own key of the row, e.g. `seq 17`, when it has one. */
   key?: string;
+  /**
+   * The row's sequence number, shown as the key `seq <n>`: given instead of `key` on read paths,
+   * where it is only turned into text when the row is reported.
+   */
+  seq?: unknown;
 }
 
 /**
@@ -34,17 +39,20 @@ export function parseStoredMessage(text: unknown, location: StoredRowLocation): 
   } catch {
     throw corruptRow(location, 'it is not JSON');
   }
-  return storedMessage(value, location);
+  const problem = parsedMessageProblem(value);
+  if (problem !== undefined) throw corruptRow(location, problem);
+  return value as Message;
 }
 
 function corruptRow(location: StoredRowLocation, problem: string): MemoryError {
+  const key =
+    location.key ?? (location.seq === undefined ? undefined : `seq ${String(location.seq)}`);
   const id = JSON.stringify(
     location.conversationId.length > 200
       ? `${location.conversationId.slice(0, 200)}…`
       : location.conversationId,
   );
-  const row =
-    location.key === undefined ? `row ${location.row}` : `row ${location.row} (${location.key})`;
+  const row = key === undefined ? `row ${location.row}` : `row ${location.row} (${key})`;
   return new MemoryError({
     backend: location.backend,
     conversationId: location.conversationId,

@@ -461,7 +461,7 @@ function decodeRows(conversationId: string, rows: readonly Record<string, unknow
       backend: BACKEND,
       conversationId,
       row: index + 1,
-      key: `seq ${String(row.seq)}`,
+      seq: row.seq,
     }),
   );
 }

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryError } from '../errors/index.js';
+import { parseStoredMessage, storedMessage } from './stored-message.js';
+
+const location = { backend: 'sqlite', conversationId: 'c1', row: 3, seq: 7 };
+
+function nested(depth: number): unknown {
+  let value: unknown = 'leaf';
+  for (let i = 0; i < depth; i++) value = { inner: value };
+  return value;
+}
+
+describe('parseStoredMessage', () => {
+  it('gives back a stored message as it was written', () => {
+    const message = {
+      role: 'assistant',
+      text: null,
+      toolCalls: [{ id: 'call_1', name: 'lookup', arguments: '{"city":"Paris"}' }],
+      metadata: { turn: 2, tags: ['a', 'b'], nested: { ok: true, n: 1.5, none: null } },
+    };
+    expect(parseStoredMessage(JSON.stringify(message), location)).toEqual(message);
+  });
+
+  it('refuses a row nested deeper than the limit, naming the row and its sequence number', () => {
+    const text = JSON.stringify({ role: 'user', text: 'hi', metadata: nested(1001) });
+    let error: unknown;
+    try {
+      parseStoredMessage(text, location);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(MemoryError);
+    expect((error as Error).message).toContain('row 3 (seq 7) of conversation "c1"');
+    expect((error as Error).message).toContain('metadata is nested deeper than 1000 levels');
+  });
+
+  it('accepts a row nested just within the limit', () => {
+    const message = { role: 'user', text: 'hi', metadata: nested(1000) };
+    expect(parseStoredMessage(JSON.stringify(message), location)).toEqual(message);
+  });
+
+  it('refuses text that is not JSON and JSON that is not a message', () => {
+    expect(() => parseStoredMessage('{', location)).toThrow(/row 3 \(seq 7\).*not JSON/);
+    expect(() => parseStoredMessage('{"role":"robot","text":"x"}', location)).toThrow(
+      /role is not one of system, user, assistant, tool/,
+    );
+    expect(() => parseStoredMessage(42, { ...location, seq: undefined })).toThrow(
+      /row 3 of conversation "c1" is not a valid message \(it is not text\)/,
+    );
+  });
+
+  it('storedMessage still refuses values JSON cannot hold', () => {
+    const cyclic: Record<string, unknown> = { role: 'user', text: 'hi' };
+    cyclic.metadata = { self: cyclic };
+    expect(() => storedMessage(cyclic, location)).toThrow(/refers to itself/);
+    expect(() =>
+      storedMessage({ role: 'user', text: 'hi', metadata: { n: Number.NaN } }, location),
+    ).toThrow(/not finite/);
+  });
+});
