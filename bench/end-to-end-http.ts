@@ -221,20 +221,35 @@ for (const level of PHASES.includes('memory') ? MEMORY_LEVELS : []) {
       await provider.call('gate', true);
       const started = performance.now();
       const running: Promise<ConversationResult>[] = [];
-      // Clients arrive in waves of 250, so the listen backlog never overflows into SYN retries.
+      let failed: ConversationResult | undefined;
+      // Clients arrive in waves of 250 every 25 ms (10,000 within a second), so the accept queues
+      // never overflow into SYN retries.
       for (let index = 0; index < level; index++) {
         const relay = relays[index % relays.length]!;
-        running.push(converse(slowAgent, relay.port, contestant.id, SLOW_READ_MS));
-        if (index % 250 === 249) await sleep(5);
+        const conversation = converse(slowAgent, relay.port, contestant.id, SLOW_READ_MS);
+        conversation.then((result) => {
+          if (result.error !== undefined) failed ??= result;
+        });
+        running.push(conversation);
+        if (index % 250 === 249) await sleep(25);
       }
       const deadline = performance.now() + 600_000;
+      let reported = performance.now();
       for (;;) {
         const stats = await provider.call<{ parked: number }>('stats');
         if (stats.parked >= level) break;
         check(
+          failed === undefined,
+          `${contestant.id} at ${level}: a conversation failed: ${failed?.error}`,
+        );
+        check(
           performance.now() < deadline,
           `${contestant.id}: only ${stats.parked} of ${level} conversations reached the middle of their text`,
         );
+        if (performance.now() - reported > 15_000) {
+          progress(`end to end: ${stats.parked} of ${level} conversations streaming`);
+          reported = performance.now();
+        }
         await sleep(50);
       }
       const parkSeconds = (performance.now() - started) / 1000;

@@ -79,6 +79,38 @@ describe.skipIf(!peersInstalled && !process.env.CI)(
       }
     });
 
+    it('bench/run.sh --update keeps an earlier rerun note for the sections it did not redo', () => {
+      const directory = mkdtempSync(join(tmpdir(), 'toolloop-bench-update-'));
+      try {
+        const results = join(directory, 'RESULTS.md');
+        const fresh = join(directory, 'fresh.md');
+        writeFileSync(
+          results,
+          '# Benchmark results\n\n- Date: 2026-01-01 00:00 UTC\n- toolloop 0.1.0 (commit aaaaaaa)\n- Rerun on 2026-01-10 00:00 UTC (commit ccccccc, `bash bench/run.sh --update`): Loop overhead, Scaling; the other sections are from the full run above.\n- Rerun on 2026-01-11 00:00 UTC (commit ddddddd, `bash bench/run.sh --update`): Streaming; the other sections are from the full run above.\n\n## Loop overhead\n\nold loop\n\n## Streaming\n\nold streaming\n\n## Scaling\n\nold scaling\n',
+        );
+        writeFileSync(
+          fresh,
+          '# Benchmark results\n\n- Date: 2026-02-02 12:00 UTC\n- toolloop 0.1.0 (commit bbbbbbb)\n\n## Loop overhead\n\nnew loop\n\n## Streaming\n\nnew streaming\n',
+        );
+        const run = spawnSync(
+          process.execPath,
+          [join(bench, 'dist', 'lib', 'update-results.js'), fresh, results],
+          { encoding: 'utf8' },
+        );
+        expect(run.status, run.stderr).toBe(0);
+        const updated = readFileSync(results, 'utf8');
+        expect(updated).toContain(
+          '- Rerun on 2026-01-10 00:00 UTC (commit ccccccc, `bash bench/run.sh --update`): Scaling; the other sections are from the full run above.',
+        );
+        expect(updated).not.toContain('commit ddddddd');
+        expect(updated).toContain(
+          '(commit bbbbbbb, `bash bench/run.sh --update`): Loop overhead, Streaming;',
+        );
+      } finally {
+        rmSync(directory, { recursive: true, force: true });
+      }
+    });
+
     for (const name of scripts) {
       it(`${name} runs with tiny counts and prints its section`, () => {
         const run = spawnSync(

@@ -45,9 +45,18 @@ const newPeers = (peers ?? '')
   .split(', ')
   .filter((entry) => entry !== '' && !listedPeers.includes(entry.split(' ')[0]!));
 const note = `- Rerun on ${date} (commit ${toolloop}, \`bash bench/run.sh --update\`${load === undefined ? '' : `, load ${load}`}): ${fresh.map((section) => title(section).slice(3)).join(', ')}; the other sections are from the full run above.${newPeers.length > 0 ? ` Peers first used in this rerun: ${newPeers.join(', ')}.` : ''}`;
+// An earlier rerun's note keeps the sections this run did not redo; a note left with none goes.
+const freshTitles = new Set(fresh.map((section) => title(section).slice(3)));
+const NOTE = /^(- Rerun on .*?\): )(.*?)(; the other sections are from the full run above\..*)$/;
 const headLines = current.head
   .trimEnd()
   .split('\n')
-  .filter((line) => !line.startsWith('- Rerun on '));
+  .flatMap((line) => {
+    if (!line.startsWith('- Rerun on ')) return [line];
+    const parts = NOTE.exec(line);
+    if (parts === null) return [];
+    const kept = parts[2]!.split(', ').filter((name) => !freshTitles.has(name));
+    return kept.length === 0 ? [] : [`${parts[1]}${kept.join(', ')}${parts[3]}`];
+  });
 headLines.push(note);
 writeFileSync(resultsUrl, `${headLines.join('\n')}\n\n${sections.join('\n\n')}\n`);

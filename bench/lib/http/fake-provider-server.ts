@@ -115,7 +115,8 @@ server.headersTimeout = 120_000;
 server.requestTimeout = 0;
 server.maxRequestsPerSocket = 0;
 
-server.listen(0, '127.0.0.1', () => {
+// A deep accept queue: thousands of clients connect within a second.
+server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () => {
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
   serveParent(

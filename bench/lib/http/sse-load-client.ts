@@ -9,6 +9,9 @@ import { HTTP_FINAL_TEXT, HTTP_TEXT_DELTAS } from './provider-wire.js';
  * the 100 text deltas, in order, then `event: done`.
  */
 
+/** How long a conversation may go without data (a gated one waits for all the others). */
+const STALL_MS = 300_000;
+
 /** What one conversation delivered. */
 export interface ConversationResult {
   /** Milliseconds from sending the request to the first text frame. */
@@ -83,6 +86,11 @@ export function converse(
       },
     );
     outgoing.on('error', (error) => finish(error.message));
+    // A conversation that stops moving fails the benchmark with a reason instead of hanging it.
+    outgoing.setTimeout(STALL_MS, () => {
+      outgoing.destroy();
+      finish(`no data for ${STALL_MS / 1000} s (${chunks} text frames received)`);
+    });
     outgoing.end();
   });
 }
