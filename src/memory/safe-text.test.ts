@@ -42,4 +42,17 @@ describe('safe text', () => {
     expect(JSON.stringify(encoded)).not.toMatch(/\\u0000|\\ud800/);
     expect(decodeSafeJson(encoded)).toEqual(value);
   });
+
+  it('decodes a stored value without escapes to an equal value, own __proto__ keys kept as data', () => {
+    const stored = JSON.parse(
+      '{"role":"user","text":"hi","metadata":{"__proto__":{"x":1},"list":[1,"a",null,{"b":false}]}}',
+    ) as Record<string, unknown>;
+    const decoded = decodeSafeJson(stored) as { metadata: Record<string, unknown> };
+    expect(decoded).toEqual(stored);
+    expect(Object.getPrototypeOf(decoded.metadata)).toBe(Object.prototype);
+    expect(Object.keys(decoded.metadata)).toEqual(['__proto__', 'list']);
+    expect(decodeSafeJson({ deep: [{ k: 'a\ue0000000b' }] })).toEqual({
+      deep: [{ k: 'a\u0000b' }],
+    });
+  });
 });
