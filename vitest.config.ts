@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { defineConfig, type Plugin } from 'vitest/config';
 
@@ -28,8 +29,14 @@ function lowerTc39Decorators(): Plugin {
 
 export default defineConfig({
   plugins: [lowerTc39Decorators()],
+  // The packages of packages/ import toolloop by name: their tests run against its sources.
+  resolve: {
+    alias: [
+      { find: /^toolloop$/, replacement: fileURLToPath(new URL('src/index.ts', import.meta.url)) },
+    ],
+  },
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'packages/*/src/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -23,7 +23,7 @@ fi
 ORDER=(loop-overhead streaming scaling memory-per-conversation end-to-end-http mcp-overhead hot-path-profile allocation-profile memory-stores tool-retrieval observability-overhead)
 
 [ -d node_modules ] || { log "installing the project's dependencies"; npm ci --no-audit --no-fund >&2; }
-log "building toolloop"
+log "building toolloop and @toolloop/word-vectors"
 npm run build --silent >&2 || { log "build failed"; exit 1; }
 if [ ! -f bench/node_modules/.package-lock.json ] || [ bench/package-lock.json -nt bench/node_modules/.package-lock.json ]; then
   log "installing the benchmark peers (npm ci in bench/)"

@@ -5,10 +5,10 @@
 import { pathToFileURL } from 'node:url';
 import {
   type ChatModel,
-  type ChatOptions,
   createPrompt,
   createToolCallingManager,
   hasToolCalls,
+  type ToolCallback,
   toolCallbacksFrom,
   userMessage,
 } from '../src/index.js';
@@ -39,14 +39,19 @@ export async function runChatModelToolCalling(
 ): Promise<ChatModelToolCallingResult> {
   let executed = 0;
   const weather = new WeatherTools();
-  const options: ChatOptions = {
-    toolCallbacks: toolCallbacksFrom(weather).map((callback) => ({
-      ...callback,
-      call: (input, context, callOptions) => {
-        executed++;
-        return callback.call(input, context, callOptions);
-      },
-    })),
+  // The options' type is inferred as `{ toolCallbacks: ToolCallback[] }`: with no tool context in
+  // it, the same prompt goes to the model and to the manager.
+  const options = {
+    toolCallbacks: toolCallbacksFrom(weather).map(
+      (callback): ToolCallback => ({
+        ...callback,
+        // A copy with its own `call`: the manager runs this one (not the tool's `execute`).
+        call: (input, context, callOptions) => {
+          executed++;
+          return callback.call(input, context, callOptions);
+        },
+      }),
+    ),
   };
   let prompt = createPrompt([userMessage('What is the weather in Amsterdam?')], options);
   let response = await chatModel.call(prompt);

@@ -5,11 +5,9 @@ import {
   AdvisorParams,
   ChatClient,
   type ChatModel,
-  type ChatOptions,
   createPrompt,
   createToolCallingManager,
   hasToolCalls,
-  type Prompt,
   toolCallbacksFrom,
   userMessage,
 } from '../src/index.js';
@@ -32,7 +30,7 @@ export async function runUserControlledLoop(
 ): Promise<UserControlledLoopResult> {
   const chatClient = ChatClient.create(chatModel);
   const toolCallingManager = createToolCallingManager();
-  const chatOptions: ChatOptions = { toolCallbacks: toolCallbacksFrom(new WeatherTools()) };
+  const chatOptions = { toolCallbacks: toolCallbacksFrom(new WeatherTools()) };
   const question = 'What is the weather in Amsterdam and Paris?';
 
   // ToolCallingAdvisor disabled: no tool loop runs automatically.
@@ -43,7 +41,7 @@ export async function runUserControlledLoop(
     .advisors(AdvisorParams.toolCallingAdvisorAutoRegister(false))
     .call()
     .chatClientResponse();
-  let prompt: Prompt = createPrompt([userMessage(question)], chatOptions);
+  let prompt = createPrompt([userMessage(question)], chatOptions);
   let toolRounds = 0;
 
   while (response.chatResponse !== null && hasToolCalls(response.chatResponse)) {

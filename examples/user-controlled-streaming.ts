@@ -5,13 +5,11 @@ import {
   AdvisorParams,
   ChatClient,
   type ChatModel,
-  type ChatOptions,
   type ChatResponse,
   ChatResponseAggregator,
   createPrompt,
   createToolCallingManager,
   hasToolCalls,
-  type Prompt,
   toolCallbacksFrom,
   userMessage,
 } from '../src/index.js';
@@ -40,10 +38,10 @@ export async function runUserControlledStreaming(
 ): Promise<UserControlledStreamingResult> {
   const chatClient = ChatClient.create(chatModel);
   const toolCallingManager = createToolCallingManager();
-  const chatOptions: ChatOptions = { toolCallbacks: toolCallbacksFrom(new WeatherTools()) };
+  const chatOptions = { toolCallbacks: toolCallbacksFrom(new WeatherTools()) };
   const question = 'What is the weather in Amsterdam and Paris?';
 
-  let prompt: Prompt = createPrompt([userMessage(question)], chatOptions);
+  let prompt = createPrompt([userMessage(question)], chatOptions);
   let toolRounds = 0;
   const forwardedChunks: number[] = [];
   for (;;) {

@@ -8,11 +8,14 @@
 #   bash scripts/services.sh stop LIST  stop the services named in LIST ("redis postgres"), i.e.
 #                                       only the ones a previous call started
 #
-# Debian's redis-server and postgresql (and tmux, for the CLI chat tests) are installed when missing and this user may run apt-get
-# (root), so `npm test` works on a fresh machine; only missing packages are installed, installed ones
-# are never upgraded. TOOLLOOP_NO_INSTALL=1 turns installing off: a missing service is then reported
-# with the command that installs it, and its tests skip (under CI=true a missing service fails).
+# Debian's redis-server and postgresql (and tmux, for the CLI chat tests) are installed when missing
+# and this user may run apt-get (root), so `npm test` works on a fresh machine. Only a package whose
+# simulated install changes no installed package is installed (scripts/apt-install.sh; under CI it
+# is installed all the same); otherwise its tests skip and the command that installs it is printed.
+# TOOLLOOP_NO_INSTALL=1 turns installing off: a missing service is then reported with the command
+# that installs it, and its tests skip (under CI=true a missing service fails).
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/apt-install.sh"
 
 state_dir="${TOOLLOOP_SERVICES_DIR:-/tmp/toolloop-services}"
 redis_port="${TOOLLOOP_REDIS_PORT:-63790}"
@@ -57,9 +60,15 @@ command -v tmux >/dev/null 2>&1 || missing_packages+=(tmux)
 
 if [ "${#missing_packages[@]}" -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && [ -z "${TOOLLOOP_NO_INSTALL:-}" ]; then
-    log "installing ${missing_packages[*]} (Debian packages; nothing installed is upgraded)"
-    apt-get update -qq >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-upgrade "${missing_packages[@]}" >&2
+    apt-get update -qq >&2 || log "apt-get update failed: using the package lists there are"
+    for package in "${missing_packages[@]}"; do
+      case "$package" in
+        redis-server) purpose="the Redis chat memory tests" ;;
+        postgresql) purpose="the PostgreSQL chat memory tests" ;;
+        *) purpose="the CLI chat tests" ;;
+      esac
+      apt_install_missing "$purpose" "$package" || log "$package is not installed: its tests skip"
+    done
   elif [ -n "${CI:-}" ]; then
     log "${missing_packages[*]} missing, and this CI run may not apt-get install them"
     exit 1

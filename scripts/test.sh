@@ -3,9 +3,11 @@
 # builds the package, runs every test (the packaging checks, publint and attw on the packed
 # tarball, included), stops the services it started, and ends with a plain "N passed, N failed"
 # line. On a fresh machine it installs what the tests need and is missing, from lock files and
-# Debian's packages only, upgrading nothing: the pinned benchmark peers (bench/), the MCP
-# conformance suite (test/conformance/), the documentation toolchain (docs/), Redis, PostgreSQL,
-# chromium and tmux. TOOLLOOP_NO_INSTALL=1 turns that off:
+# Debian's packages only: the pinned benchmark peers (bench/), the MCP conformance suite
+# (test/conformance/), the documentation toolchain (docs/), Redis, PostgreSQL, chromium and tmux.
+# A Debian package whose simulated install would upgrade or remove an installed package is not
+# installed: its tests skip and the command is printed (scripts/apt-install.sh; under CI it is
+# installed all the same). TOOLLOOP_NO_INSTALL=1 turns that off:
 # what is missing is then listed with the command that installs it, and the tests needing it skip
 # (under CI=true they fail instead).
 set -uo pipefail
@@ -31,22 +33,21 @@ install_pinned() {
 # Debian's chromium, for the trace page's browser test (playwright-core drives it and never
 # downloads a browser of its own).
 if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = "0" ] && [ -z "${TOOLLOOP_NO_INSTALL:-}" ]; then
-  echo "[test] installing chromium (a Debian package; nothing installed is upgraded)"
-  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-upgrade chromium; } \
-    >/dev/null 2>&1 || echo "[test] could not install chromium"
+  source scripts/apt-install.sh
+  apt-get update -qq >/dev/null 2>&1 || echo "[test] apt-get update failed: using the package lists there are"
+  apt_install_missing "the trace page's browser test" chromium 2>&1 || true
 fi
 [ -x /usr/bin/chromium ] ||
   missing+=("chromium, for the trace page's browser test: sudo apt-get install --no-upgrade chromium")
-[ -d ../shared/data ] ||
-  missing+=("recorded transcripts and retrieval data sets (../shared/data): their tests skip")
 
+report=''
 stop_started_services() {
   if [ -n "${TOOLLOOP_STARTED_SERVICES:-}" ]; then
     bash scripts/services.sh stop "$TOOLLOOP_STARTED_SERVICES"
     TOOLLOOP_STARTED_SERVICES=''
   fi
 }
-trap stop_started_services EXIT
+trap 'stop_started_services; [ -z "$report" ] || rm -f "$report"' EXIT
 trap 'exit 130' INT TERM
 
 services="$(bash scripts/services.sh)" || { echo "could not start the test services"; echo "0 passed, 1 failed"; exit 1; }

@@ -41,6 +41,10 @@ export {
   toServerSentEventsResponse,
 } from './client/index.js';
 export type { EmbeddingModel, EmbedOptions } from './embeddings/embedding-model.js';
+export type {
+  ToolEmbeddingCache,
+  ToolEmbeddingCacheEntry,
+} from './embeddings/tool-embedding-cache.js';
 export {
   AbortError,
   ChatModelError,
@@ -69,13 +73,20 @@ export {
 } from './memory/index.js';
 export {
   type AssistantMessage,
+  type AudioPart,
   assistantMessage,
+  type FilePart,
+  type ImagePart,
+  type MediaPartSource,
   type Message,
+  type ResourceLinkPart,
   type SystemMessage,
   systemMessage,
+  type TextPart,
   type ToolCall,
   type ToolResponse,
   type ToolResponseMessage,
+  type ToolResultPart,
   toolCall,
   toolResponse,
   toolResponseMessage,
@@ -92,8 +103,11 @@ export {
   createPrompt,
   type FinishReason,
   hasToolCalls,
+  type OfferedTool,
   type Prompt,
+  type ResponseFormat,
   type ToolCallDelta,
+  type ToolCallingChatOptions,
 } from './model/index.js';
 export type {
   TurnEvent,
@@ -116,14 +130,18 @@ export {
   Bm25ToolIndex,
   HybridToolIndex,
   LexicalToolIndex,
+  type QueryExpansion,
+  type QueryExpansionContext,
   RegexToolIndex,
   type ToolIndex,
   type ToolReference,
+  type ToolSearchFallback,
   type ToolSearchRequest,
   type ToolSearchResponse,
   ToolSearchToolCallingAdvisor,
   toolSearchTool,
   VectorToolIndex,
+  type WeightedWord,
 } from './tool-search/index.js';
 export {
   isPortableToolName,
@@ -139,8 +157,12 @@ export {
   type ToolContext,
   type ToolDefinition,
   type ToolMetadata,
+  type ToolOutputSchema,
+  type ToolResult,
   type ToolResultConverter,
+  type ToolResultPartInput,
   type ToolSource,
   tool,
   toolCallbacksFrom,
+  toolResult,
 } from './tools/index.js';

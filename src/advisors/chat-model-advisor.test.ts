@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ForwardingChatModel } from '../../test/support/forwarding-chat-model.js';
 import { reachableValues, reachesText } from '../../test/support/reachable-values.js';
-import { IllegalStateError } from '../errors/index.js';
-import type { ChatOptions, ChatResponse } from '../model/index.js';
+import type { ChatOptions, ChatResponse, ToolCallingChatOptions } from '../model/index.js';
 import { ScriptedChatModel, streamedResponse } from '../testing/index.js';
 import type { ToolCallback } from '../tools/tool-callback.js';
 import type { ChatClientRequest, ChatClientResponse } from './chat-client-request.js';
@@ -40,7 +39,7 @@ class BillingTool implements ToolCallback {
   }
 }
 
-function requestWith(options: ChatOptions): ChatClientRequest {
+function requestWith(options: ToolCallingChatOptions): ChatClientRequest {
   return { prompt: { messages: [{ role: 'user', text: 'hi' }], options }, context: {} };
 }
 
@@ -63,7 +62,7 @@ describe.each(['call', 'stream'] as const)('ChatModelAdvisor (%s)', (mode) => {
     const model = forwardingModel();
     const billing = new BillingTool();
     const toolContext = { tenantToken: SECRET, nested: { deeper: [SECRET] } };
-    const options: ChatOptions = {
+    const options: ToolCallingChatOptions<ChatOptions & { providerExtra?: unknown }> = {
       model: 'm-1',
       temperature: 0.3,
       toolCallbacks: [billing],
@@ -76,7 +75,9 @@ describe.each(['call', 'stream'] as const)('ChatModelAdvisor (%s)', (mode) => {
     expect(sent?.options).not.toHaveProperty('toolContext');
     expect(sent?.options.model).toBe('m-1');
     expect(sent?.options.temperature).toBe(0.3);
-    expect(sent?.options.providerExtra).toEqual({ seed: 7 });
+    expect((sent?.options as { providerExtra?: unknown } | undefined)?.providerExtra).toEqual({
+      seed: 7,
+    });
     // The model still learns every tool: name, description and schema, nothing else.
     expect(sent?.options.toolCallbacks?.map((callback) => callback.definition)).toEqual([
       billing.definition,
@@ -96,18 +97,15 @@ describe.each(['call', 'stream'] as const)('ChatModelAdvisor (%s)', (mode) => {
     expect(options.toolContext).toBe(toolContext);
   });
 
-  it('gives the model tools it cannot execute', async () => {
+  it('gives the model tools it cannot execute: a frozen definition, nothing else', async () => {
     const model = forwardingModel();
-    await send(
-      new ChatModelAdvisor(model),
-      requestWith({ toolCallbacks: [new BillingTool()] }),
-      mode,
-    );
-    const view = model.prompts[0]?.options.toolCallbacks?.[0];
-    await expect(view?.call('{"id":"x"}')).rejects.toBeInstanceOf(IllegalStateError);
-    await expect(view?.call('{"id":"x"}')).rejects.toThrow(
-      "A ChatModel never executes tools: 'billing' reaches the model as its definition only",
-    );
+    const billing = new BillingTool();
+    await send(new ChatModelAdvisor(model), requestWith({ toolCallbacks: [billing] }), mode);
+    const offered = model.prompts[0]?.options.toolCallbacks?.[0];
+    expect(offered).toEqual({ definition: billing.definition });
+    expect(Object.keys(offered ?? {})).toEqual(['definition']);
+    expect(Object.isFrozen(offered)).toBe(true);
+    expect(Object.isFrozen(offered?.definition)).toBe(true);
   });
 
   it('hands the same definition views to the model on every round', async () => {

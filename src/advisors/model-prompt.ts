@@ -1,71 +1,58 @@
-import { IllegalStateError, InvalidArgumentError } from '../errors/index.js';
-import type { ChatOptions, Prompt } from '../model/index.js';
+import { InvalidArgumentError } from '../errors/index.js';
+import type { ChatOptions, OfferedTool, Prompt, ToolCallingChatOptions } from '../model/index.js';
 
-type ToolCallback = NonNullable<ChatOptions['toolCallbacks']>[number];
-type ToolDefinition = ToolCallback['definition'];
-
-const NO_METADATA = Object.freeze({});
+type ToolDefinition = OfferedTool['definition'];
 
 /**
- * Definition views by the definition they copy: a tool keeps one view for as long as its
- * definition lives, so every round hands the model the same objects (provider adapters cache
- * compiled schemas by definition) and a round allocates no view.
+ * What a model receives of each tool, by the definition it copies: a tool keeps one for as long
+ * as its definition lives, so every round hands the model the same objects (provider adapters
+ * cache compiled schemas by definition) and a round allocates none.
  */
-const views = new WeakMap<object, ToolCallback>();
+const offered = new WeakMap<object, OfferedTool>();
 
 /**
- * The prompt as a `ChatModel` receives it: the options without `toolContext`, and each of the
- * `toolCallbacks` replaced by a view that holds a frozen copy of its definition (name,
- * description, input schema) and nothing else. No metadata, no fields of the tool object, no
- * closure; the view's `call` rejects, since a model never executes tools. A prompt with neither
- * key is returned as it is.
+ * The prompt as a `ChatModel` receives it: the loop's request with the tool callbacks and the
+ * tool context lifted out. The options keep every model option; `toolCallbacks` becomes the
+ * tools as the model may see them, a frozen `{ definition }` per tool holding a frozen copy of
+ * its name, description and input schema (no metadata, no closure, nothing to run); the context
+ * is not there at all. A prompt with neither key is returned as it is.
  *
- * Why here rather than hiding the values from the options: every advisor in front of the model
- * reads and rewrites `toolCallbacks` and `toolContext` as plain data (tool search replaces the
- * offered tools and adds its session id to the context), so the options must carry them down the
- * chain; this advisor is the one place where a prompt leaves the chain for a model.
+ * Why at the terminal advisor: every advisor in front of the model reads and rewrites the tools
+ * and the context as plain data (tool search replaces the offered tools and adds its session id
+ * to the context), so the loop's request carries them down the chain; this is the one place a
+ * prompt leaves the chain for a model. The types say the same: `ChatModel.call` takes
+ * `ChatOptions`, whose `toolContext` is `never`.
  */
-export function toModelPrompt(prompt: Prompt): Prompt {
+export function toModelPrompt(prompt: Prompt<ToolCallingChatOptions>): Prompt<ChatOptions> {
   const options = prompt.options;
   if (options == null || (!('toolCallbacks' in options) && !('toolContext' in options))) {
-    return prompt;
+    return prompt as Prompt<ChatOptions>;
   }
-  const { toolCallbacks, toolContext: _neverSent, ...modelOptions } = options;
-  if (toolCallbacks !== undefined) {
-    if (!Array.isArray(toolCallbacks)) {
-      throw new InvalidArgumentError('options.toolCallbacks must be an array of ToolCallbacks');
-    }
-    const offered: ToolCallback[] = new Array(toolCallbacks.length);
-    for (let index = 0; index < toolCallbacks.length; index++) {
-      offered[index] = definitionView(toolCallbacks[index]);
-    }
-    modelOptions.toolCallbacks = offered;
+  const { toolCallbacks, toolContext: _stays, ...modelOptions } = options;
+  if (toolCallbacks === undefined) return { messages: prompt.messages, options: modelOptions };
+  if (!Array.isArray(toolCallbacks)) {
+    throw new InvalidArgumentError('options.toolCallbacks must be an array of ToolCallbacks');
   }
-  return { messages: prompt.messages, options: modelOptions };
+  const tools: OfferedTool[] = new Array(toolCallbacks.length);
+  for (let index = 0; index < toolCallbacks.length; index++) {
+    tools[index] = offeredTool(toolCallbacks[index]);
+  }
+  return { messages: prompt.messages, options: { ...modelOptions, toolCallbacks: tools } };
 }
 
-function definitionView(callback: ToolCallback | undefined): ToolCallback {
+function offeredTool(callback: { definition?: unknown } | undefined): OfferedTool {
   const definition: unknown = callback?.definition;
   if (typeof definition !== 'object' || definition === null) {
     throw new InvalidArgumentError(
       'options.toolCallbacks must hold ToolCallbacks, each with a definition object',
     );
   }
-  const known = views.get(definition);
+  const known = offered.get(definition);
   if (known !== undefined) return known;
   const { name, description, inputSchema } = definition as ToolDefinition;
-  const copy: ToolDefinition = Object.freeze({ name, description, inputSchema });
-  const view: ToolCallback = Object.freeze({
-    definition: copy,
-    metadata: NO_METADATA,
-    call(): Promise<string> {
-      return Promise.reject(
-        new IllegalStateError(
-          `A ChatModel never executes tools: '${String(name)}' reaches the model as its definition only; the ToolCallingManager runs tools`,
-        ),
-      );
-    },
+  const tool: OfferedTool = Object.freeze({
+    definition: Object.freeze({ name, description, inputSchema }),
   });
-  views.set(definition, view);
-  return view;
+  offered.set(definition, tool);
+  return tool;
 }

@@ -9,14 +9,20 @@ import type { ProviderErrors } from '../internal/provider-errors.js';
 import { ProviderTransport } from '../internal/provider-transport.js';
 import type { SchemaAdaptation } from '../internal/tool-schema-adaptation.js';
 import { ToolSchemaCompilerCache } from '../internal/tool-schema-compiler-cache.js';
+import { assertSendableMessages } from '../messages/index.js';
 import type {
   ChatModel,
   ChatModelCallOptions,
-  ChatOptions,
   ChatResponse,
+  OfferedTool,
   Prompt,
 } from '../model/index.js';
-import type { ToolCallback, ToolDefinition } from '../tools/tool-callback.js';
+import type { ToolDefinition } from '../tools/tool-callback.js';
+import type {
+  AnthropicCacheControl,
+  AnthropicChatOptions,
+  AnthropicThinking,
+} from './anthropic-chat-options.js';
 import { AnthropicStreamAssembler } from './anthropic-stream-assembler.js';
 import type { AnthropicMessagesRequest, AnthropicToolParam } from './anthropic-wire.js';
 import { compileAnthropicToolSchema } from './compile-anthropic-tool-schema.js';
@@ -38,6 +44,12 @@ export interface AnthropicChatModelOptions extends ProviderChatModelOptions {
   version?: string | undefined;
   /** `anthropic-beta` header values. */
   betas?: string[] | undefined;
+  /** Default `topK` of every request. */
+  topK?: number | undefined;
+  /** Default extended thinking of every request (see {@link AnthropicChatOptions}). */
+  thinking?: AnthropicThinking | undefined;
+  /** Default prompt caching of every request (see {@link AnthropicChatOptions}). */
+  cacheControl?: AnthropicCacheControl | undefined;
 }
 
 const DEFAULT_BASE_URL = 'https://api.anthropic.com';
@@ -56,12 +68,18 @@ const ANTHROPIC_ENVIRONMENT = {
  * messages become the `system` text, tool calls `tool_use` blocks and tool responses
  * `tool_result` blocks (`is_error` for error results). `options.responseFormat` of type
  * `json_schema` is sent as `output_config.format` (structured outputs). Per-request options are
- * the prompt's `ChatOptions`: `model`, `temperature`, `maxTokens`, `toolChoice`,
- * `parallelToolCalls`, `strictTools`, `topP`, `topK`, `stop`, `responseFormat` and `extraBody`.
+ * {@link AnthropicChatOptions}: `model`, `temperature`, `maxTokens`, `topP`, `stop`,
+ * `toolChoice`, `responseFormat`, `parallelToolCalls`, `strictTools`, `topK`, `thinking`,
+ * `cacheControl` and `extraBody`.
  */
-export class AnthropicChatModel implements ChatModel {
+export class AnthropicChatModel implements ChatModel<AnthropicChatOptions> {
   /** The options merged under every request's options. */
-  readonly defaultOptions: ChatOptions;
+  readonly defaultOptions: AnthropicChatOptions;
+  /**
+   * Where requests go: the `baseUrl` option, else `ANTHROPIC_BASE_URL`, else the provider's address (for
+   * display, e.g. by `toolloop chat`; the key is never part of it).
+   */
+  readonly baseUrl: string;
   private readonly transport: ProviderTransport;
   private readonly errors: ProviderErrors;
   private readonly url: string;
@@ -76,11 +94,13 @@ export class AnthropicChatModel implements ChatModel {
     const connection = resolveProviderConnection(options, ANTHROPIC_ENVIRONMENT);
     const baseUrl = connection.baseUrl.replace(/\/v1$/, '');
     options = { ...options, ...connection };
+    this.baseUrl = baseUrl;
     this.url = `${baseUrl}/v1/messages`;
-    this.defaultOptions = providerDefaultOptions(options, {
-      model: DEFAULT_MODEL,
-      maxTokens: DEFAULT_MAX_TOKENS,
-    });
+    this.defaultOptions = providerDefaultOptions<AnthropicChatOptions>(
+      options,
+      { model: DEFAULT_MODEL, maxTokens: DEFAULT_MAX_TOKENS },
+      { topK: options.topK, thinking: options.thinking, cacheControl: options.cacheControl },
+    );
     const headers: Record<string, string> = {
       'anthropic-version': options.version ?? '2023-06-01',
       ...options.headers,
@@ -99,7 +119,10 @@ export class AnthropicChatModel implements ChatModel {
   }
 
   /** Sends the prompt and returns the whole response. */
-  async call(prompt: Prompt, options: ChatModelCallOptions = {}): Promise<ChatResponse> {
+  async call(
+    prompt: Prompt<AnthropicChatOptions>,
+    options: ChatModelCallOptions = {},
+  ): Promise<ChatResponse> {
     return this.transport.postJson(
       this.url,
       this.request(prompt, false),
@@ -109,7 +132,10 @@ export class AnthropicChatModel implements ChatModel {
   }
 
   /** Sends the prompt and yields text deltas as they come, and whole tool calls where they end. */
-  stream(prompt: Prompt, options: ChatModelCallOptions = {}): AsyncIterable<ChatResponse> {
+  stream(
+    prompt: Prompt<AnthropicChatOptions>,
+    options: ChatModelCallOptions = {},
+  ): AsyncIterable<ChatResponse> {
     return this.transport.postEventStream(
       this.url,
       this.request(prompt, true),
@@ -123,7 +149,7 @@ export class AnthropicChatModel implements ChatModel {
    * see the changes before any request is made.
    */
   compileTools(
-    tools: readonly (ToolCallback | ToolDefinition)[],
+    tools: readonly (OfferedTool | ToolDefinition)[],
     options: { strict?: boolean } = {},
   ): { tools: AnthropicToolParam[]; adaptations: SchemaAdaptation[] } {
     const strict = options.strict ?? this.defaultOptions.strictTools === true;
@@ -137,8 +163,12 @@ export class AnthropicChatModel implements ChatModel {
   }
 
   /** The request body this model sends for a prompt (what `call` / `stream` POST). */
-  request(prompt: Prompt, stream: boolean): AnthropicMessagesRequest {
-    const options: ChatOptions = { ...this.defaultOptions, ...definedEntries(prompt.options) };
+  request(prompt: Prompt<AnthropicChatOptions>, stream: boolean): AnthropicMessagesRequest {
+    assertSendableMessages(prompt.messages, this.errors.provider);
+    const options: AnthropicChatOptions = {
+      ...this.defaultOptions,
+      ...definedEntries(prompt.options),
+    };
     const { tools } = this.schemas.compileAll(
       options.toolCallbacks ?? [],
       options.strictTools === true,

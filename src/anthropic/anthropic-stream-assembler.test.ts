@@ -1,10 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  fixtureText,
-  frameChunksAsSse,
-  skipWithoutProviderFixtures,
-} from '../../test/integration/support/provider-fixtures.js';
+import { fixtureText, frameChunksAsSse } from '../../test/integration/support/provider-fixtures.js';
 import { assembleSse, splitAt } from '../../test/support/assemble-sse.js';
 import { cutAtFractions } from '../../test/support/cut-at-fractions.js';
 import { expectDeltasMatchCalls, streamedCalls } from '../../test/support/streamed-tool-calls.js';
@@ -190,11 +186,12 @@ describe('AnthropicStreamAssembler', () => {
         );
         expect(response).toEqual(fromAnthropicResponse(body));
         expectDeltasMatchCalls(chunks, response);
-        // Each call arrives whole, alone, in the chunk of its content_block_stop.
+        // The calls arrive whole, together, in the chunk of message_stop (a stream cut before it
+        // runs none of them).
         const callCounts = chunks
           .map((emitted) => emitted.results[0]?.output.toolCalls.length ?? 0)
           .filter((count) => count > 0);
-        expect(callCounts).toEqual(Array.from({ length: toolIds }, () => 1));
+        expect(callCounts).toEqual(toolIds > 0 ? [toolIds] : []);
       }),
       { numRuns: 2_000 },
     );
@@ -350,7 +347,7 @@ function transcriptStreams(file: string): Uint8Array[] {
     .map((body) => encoder.encode(body));
 }
 
-describe.skipIf(skipWithoutProviderFixtures())('AnthropicStreamAssembler tool-call deltas', () => {
+describe('AnthropicStreamAssembler tool-call deltas', () => {
   it.each(['tool_use_response.txt', 'anthropic-json-tool.1.chunks.txt'])(
     '%s: announces the call at its block start, then its input pieces, adding up to its arguments',
     async (file) => {
@@ -522,5 +519,106 @@ describe('AnthropicStreamAssembler tool-call deltas from hostile streams', () =>
       new AnthropicStreamAssembler(),
     );
     expect(streamedCalls(chunks)).toEqual([]);
+  });
+});
+
+describe('AnthropicStreamAssembler: a call whose stream broke its order never runs', () => {
+  const start = { type: 'message_start', message: { id: 'm', model: 'c', usage: {} } };
+  const toolStart = {
+    type: 'content_block_start',
+    index: 0,
+    content_block: { type: 'tool_use', id: 'toolu_rm', name: 'rm', input: {} },
+  };
+  const inputDelta = (partial: string) => ({
+    type: 'content_block_delta',
+    index: 0,
+    delta: { type: 'input_json_delta', partial_json: partial },
+  });
+  const stopReason = {
+    type: 'message_delta',
+    delta: { stop_reason: 'tool_use' },
+    usage: { output_tokens: 5 },
+  };
+
+  it('marks truncated a call whose input_json_delta came before its content_block_start (it would run with {})', async () => {
+    const { response } = await assembleSse(
+      [
+        sse([
+          start,
+          inputDelta('{"path":"/"}'),
+          toolStart,
+          { type: 'content_block_stop', index: 0 },
+          stopReason,
+          { type: 'message_stop' },
+        ]),
+      ],
+      new AnthropicStreamAssembler(),
+    );
+    const [call] = response.results[0]?.output.toolCalls ?? [];
+    expect(call?.id).toBe('toolu_rm');
+    expect(call?.metadata).toEqual({ truncated: true });
+  });
+
+  it('marks truncated a call that got an input_json_delta after its content_block_stop', async () => {
+    const { response } = await assembleSse(
+      [
+        sse([
+          start,
+          toolStart,
+          inputDelta('{"path":'),
+          inputDelta('"/tmp"}'),
+          { type: 'content_block_stop', index: 0 },
+          inputDelta('{"path":"/"}'),
+          stopReason,
+          { type: 'message_stop' },
+        ]),
+      ],
+      new AnthropicStreamAssembler(),
+    );
+    expect(response.results[0]?.output.toolCalls[0]?.metadata).toEqual({ truncated: true });
+  });
+
+  it('marks the calls truncated when the stream ends after the stop reason but before message_stop', async () => {
+    const { response, chunks } = await assembleSse(
+      [
+        sse([
+          start,
+          toolStart,
+          inputDelta('{"path":"/tmp"}'),
+          { type: 'content_block_stop', index: 0 },
+          stopReason,
+        ]),
+      ],
+      new AnthropicStreamAssembler(),
+    );
+    expect(response.results[0]?.output.toolCalls).toEqual([
+      { id: 'toolu_rm', name: 'rm', arguments: '{"path":"/tmp"}', metadata: { truncated: true } },
+    ]);
+    // No chunk before the end carried the call as complete.
+    const complete = chunks.flatMap((chunk) =>
+      (chunk.results[0]?.output.toolCalls ?? []).filter((call) => call.metadata === undefined),
+    );
+    expect(complete).toEqual([]);
+  });
+
+  it('emits a complete call only with message_stop', async () => {
+    const events = [
+      start,
+      toolStart,
+      inputDelta('{"path":"/tmp"}'),
+      { type: 'content_block_stop', index: 0 },
+      stopReason,
+    ];
+    const assembler = new AnthropicStreamAssembler();
+    const before = await assembleSse([sse(events)], assembler).catch(() => undefined);
+    expect(before?.response.results[0]?.output.toolCalls[0]?.metadata).toEqual({ truncated: true });
+    const { response } = await assembleSse(
+      [sse([...events, { type: 'message_stop' }])],
+      new AnthropicStreamAssembler(),
+    );
+    expect(response.results[0]?.output.toolCalls).toEqual([
+      { id: 'toolu_rm', name: 'rm', arguments: '{"path":"/tmp"}' },
+    ]);
+    expect(response.results[0]?.metadata.finishReason).toBe('tool_calls');
   });
 });

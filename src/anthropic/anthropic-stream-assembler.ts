@@ -29,6 +29,8 @@ interface OpenBlock {
   call?: StreamedCall;
   /** The first `partial_json` value that was not text, kept so the call is refused, not guessed. */
   nonTextJson?: unknown;
+  /** Input for this block arrived outside its start and stop: its arguments cannot be known. */
+  lostInput?: true;
   thinking: string;
   signature: string;
 }
@@ -46,23 +48,28 @@ const USAGE_COUNTS = ['input_tokens', 'cache_read_input_tokens', 'cache_creation
 
 /**
  * Assembles a Messages API event stream into `ChatResponse` chunks: `text_delta`s become chunks
- * with `output.text`; a `tool_use` block's `input_json_delta`s are collected and the whole call
- * is emitted at its `content_block_stop` (empty input becomes `{}`, and the JSON text is written
- * as `JSON.stringify` writes the non-streamed input, so call and stream agree; a block without an
- * id gets a fresh random one). As the input streams, the call also goes out piece by piece as
- * display-only `toolCallDeltas`: a first delta with its name at `content_block_start`, then each
- * `input_json_delta` with the whitespace between JSON tokens dropped (so the pieces add up to the
- * finished call's arguments; `{}` goes out at the end when no input streamed), all with the id of
- * the finished call and the block's position among the message's `tool_use` blocks as `index`;
- * thinking blocks (with signatures) and server-run blocks go to the
- * assistant metadata; the stop reason and usage come with `message_delta`. A block still open
- * when the output limit stops the message is emitted marked `metadata.truncated = true`. A second
- * `message_start` before the first message ended starts over: the unfinished blocks of the
- * abandoned message are dropped. `ping` events are keep-alives and the event names are ignored
- * (events are dispatched on their `type`). Content-block indexes from 0 to 9,999 are accepted
- * (open blocks are kept per index). An `error` event, an event of another shape than the API's,
- * or a stream cut before the message ended (no `message_stop` and no stop reason) throws a
- * {@link ChatModelError} built by `errors`.
+ * with `output.text`; a `tool_use` block's `input_json_delta`s are collected into its call, and
+ * the message's calls are emitted together at `message_stop` (empty input becomes `{}`, and the
+ * JSON text is written as `JSON.stringify` writes the non-streamed input, so call and stream
+ * agree; a block without an id gets a fresh random one). A stream that ends after the stop reason
+ * but without `message_stop` was cut off: its calls are emitted marked `metadata.truncated =
+ * true`, so the loop never executes them (as for an OpenAI stream cut before `[DONE]`). So is a
+ * call whose block got an `input_json_delta` before its `content_block_start` or after its
+ * `content_block_stop`: its arguments cannot be known.
+ *
+ * As the input streams, the call also goes out piece by piece as display-only `toolCallDeltas`:
+ * a first delta with its name at `content_block_start`, then each `input_json_delta` with the
+ * whitespace between JSON tokens dropped (so the pieces add up to the finished call's arguments;
+ * `{}` goes out at the end when no input streamed), all with the id of the finished call and the
+ * block's position among the message's `tool_use` blocks as `index`; thinking blocks (with
+ * signatures) and server-run blocks go to the assistant metadata; the stop reason and usage come
+ * with `message_delta`. A block still open when the output limit stops the message is emitted
+ * marked `metadata.truncated = true`. A second `message_start` before the first message ended
+ * starts over: the unfinished blocks and calls of the abandoned message are dropped. `ping`
+ * events are keep-alives and the event names are ignored (events are dispatched on their
+ * `type`). Content-block indexes from 0 to 9,999 are accepted (open blocks are kept per index).
+ * An `error` event, an event of another shape than the API's, or a stream cut before the message
+ * ended (no `message_stop` and no stop reason) throws a {@link ChatModelError} built by `errors`.
  */
 export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
   private readonly errors: ProviderErrors;
@@ -78,6 +85,13 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
   private finished = false;
   /** `tool_use` blocks started in the current message. */
   private toolUseCount = 0;
+  /**
+   * The current message's finished calls, by block index: they go out with `message_stop`, so a
+   * stream cut before it runs none of them (see {@link end}).
+   */
+  private readonly calls = new Map<number, ToolCall>();
+  /** Block indexes that received input before their `content_block_start`. */
+  private readonly earlyInput = new Set<number>();
 
   constructor(errors: ProviderErrors = new ProviderErrors('anthropic')) {
     this.errors = errors;
@@ -110,14 +124,17 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
           payload.content_block,
           'content_block_start.content_block',
         );
-        this.blocks.set(index, { start: block, json: '', thinking: '', signature: '' });
+        const open: OpenBlock = { start: block, json: '', thinking: '', signature: '' };
+        if (this.earlyInput.delete(index)) open.lostInput = true;
+        this.blocks.set(index, open);
         if (block.type === 'text' && block.text) yield this.chunk({ text: block.text });
         // No new local here: every event allocates this generator's frame, one slot per local.
         if (block.type === 'tool_use') yield this.announceCall(index, block);
         return;
       }
       case 'content_block_delta': {
-        const block = this.blocks.get(this.blockIndex(payload.index, 'content_block_delta'));
+        const index = this.blockIndex(payload.index, 'content_block_delta');
+        const block = this.blocks.get(index);
         const delta = this.read.object(payload.delta, 'content_block_delta.delta');
         const where = 'content_block_delta.delta';
         switch (delta.type) {
@@ -127,7 +144,10 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
             return;
           }
           case 'input_json_delta': {
-            // One local, as before the pieces (see content_block_start).
+            if (block === undefined) {
+              this.inputOutsideBlock(index);
+              return;
+            }
             const streamed = this.addInputJson(block, delta.partial_json);
             if (streamed !== undefined) yield streamed;
             return;
@@ -147,7 +167,7 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
         const block = this.blocks.get(index);
         if (!block) return;
         this.blocks.delete(index);
-        yield* this.closeBlock(block, false);
+        yield* this.closeBlock(index, block, false);
         return;
       }
       case 'message_delta': {
@@ -168,6 +188,7 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
       case 'message_stop':
         yield* this.closeOpenBlocks();
         this.stopped = true;
+        if (this.calls.size > 0) yield this.releaseCalls(false);
         return;
       case 'error':
         throw anthropicReportedError(payload.error, this.errors, 'stream');
@@ -178,13 +199,23 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
     }
   }
 
-  /** Called when the byte stream ended. */
+  /**
+   * Called when the byte stream ended. Without `message_stop` the message was cut off: when its
+   * stop reason had arrived, its calls (finished or still open) go out marked truncated, so the
+   * loop answers them without running any, as for an OpenAI stream cut before `[DONE]`; without a
+   * stop reason the stream fails.
+   */
   end(): Iterable<ChatResponse> {
-    if (this.stopped || (this.finished && this.blocks.size === 0)) return [];
-    throw this.errors.create({
-      message: 'anthropic stream ended before the message finished',
-      retryable: true,
-    });
+    if (this.stopped) return [];
+    if (!this.finished) {
+      throw this.errors.create({
+        message: 'anthropic stream ended before the message finished',
+        retryable: true,
+      });
+    }
+    const closing = [...this.closeOpenBlocks()];
+    if (this.calls.size > 0) closing.push(this.releaseCalls(true));
+    return closing;
   }
 
   /** `ping` events (and events without data) only keep the connection open. */
@@ -217,8 +248,8 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
    * piece when there is one to show. Input that is not text is kept (for the manager to refuse)
    * and ends the call's pieces.
    */
-  private addInputJson(block: OpenBlock | undefined, json: unknown): ChatResponse | undefined {
-    if (!block || json === undefined || json === null) return undefined;
+  private addInputJson(block: OpenBlock, json: unknown): ChatResponse | undefined {
+    if (json === undefined || json === null) return undefined;
     if (typeof json !== 'string') {
       if (!('nonTextJson' in block)) block.nonTextJson = json;
       return undefined;
@@ -230,6 +261,25 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
     if (piece === '') return undefined;
     call.streamedText = true;
     return this.callChunk([{ id: call.id, index: call.ordinal, arguments: piece }]);
+  }
+
+  /**
+   * An `input_json_delta` for a block that is not open: before its start, the block's call is
+   * marked truncated when it starts (its arguments would otherwise be guessed from what followed,
+   * `{}` when nothing did); after its stop, the finished call is. Either way it never runs.
+   */
+  private inputOutsideBlock(index: number): void {
+    const finished = this.calls.get(index);
+    if (finished !== undefined) finished.metadata = { ...finished.metadata, truncated: true };
+    else this.earlyInput.add(index);
+  }
+
+  /** The chunk with the message's finished calls, in block order; `cutOff` marks them truncated. */
+  private releaseCalls(cutOff: boolean): ChatResponse {
+    const calls = [...this.calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
+    this.calls.clear();
+    if (cutOff) for (const call of calls) call.metadata = { ...call.metadata, truncated: true };
+    return this.chunk({ toolCalls: calls });
   }
 
   private blockIndex(value: unknown, event: string): number {
@@ -247,6 +297,8 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
     // ended, so they are dropped rather than emitted half-done, and its thinking (whose signature
     // belongs to that message) is not sent back.
     this.blocks.clear();
+    this.calls.clear();
+    this.earlyInput.clear();
     this.thinking = [];
     this.serverToolBlocks = [];
     this.toolUseCount = 0;
@@ -258,10 +310,10 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
   private *closeOpenBlocks(): Iterable<ChatResponse> {
     const open = [...this.blocks.entries()].sort(([a], [b]) => a - b);
     this.blocks.clear();
-    for (const [, block] of open) yield* this.closeBlock(block, true);
+    for (const [index, block] of open) yield* this.closeBlock(index, block, true);
   }
 
-  private *closeBlock(block: OpenBlock, truncated: boolean): Iterable<ChatResponse> {
+  private *closeBlock(index: number, block: OpenBlock, truncated: boolean): Iterable<ChatResponse> {
     const { start } = block;
     if (start.type === 'tool_use') {
       const streamed = block.call;
@@ -275,14 +327,15 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
               ? block.json
               : inputText(block.json, start.input),
       };
-      if (truncated) call.metadata = { truncated: true };
+      if (truncated || block.lostInput) call.metadata = { truncated: true };
+      this.calls.set(index, call);
       // No argument text streamed (an empty input becomes `{}`): the whole text goes out as the
       // call's last delta, so its deltas still add up to its arguments.
-      const toolCallDeltas =
-        streamed !== undefined && !streamed.streamedText && typeof call.arguments === 'string'
-          ? [{ id: streamed.id, index: streamed.ordinal, arguments: call.arguments }]
-          : undefined;
-      yield this.callChunk(toolCallDeltas, [call]);
+      if (streamed !== undefined && !streamed.streamedText && typeof call.arguments === 'string') {
+        yield this.callChunk([
+          { id: streamed.id, index: streamed.ordinal, arguments: call.arguments },
+        ]);
+      }
     } else if (start.type === 'thinking' || start.type === 'redacted_thinking') {
       this.thinking = [
         ...this.thinking,

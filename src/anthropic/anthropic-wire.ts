@@ -8,6 +8,28 @@ export type AnthropicThinkingBlock =
   | { type: 'thinking'; thinking: string; signature: string }
   | { type: 'redacted_thinking'; data: string };
 
+/** A text, image or document block: what a message and a `tool_result` may hold. */
+export type AnthropicToolResultBlock =
+  | { type: 'text'; text: string }
+  | {
+      type: 'image';
+      source:
+        | {
+            type: 'base64';
+            media_type: 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
+            data: string;
+          }
+        | { type: 'url'; url: string };
+    }
+  | {
+      type: 'document';
+      source:
+        | { type: 'base64'; media_type: 'application/pdf'; data: string }
+        | { type: 'text'; media_type: 'text/plain'; data: string }
+        | { type: 'url'; url: string };
+      title?: string;
+    };
+
 /** A content block of a request message. */
 export type AnthropicContentBlockParam =
   | { type: 'text'; text: string }
@@ -29,7 +51,12 @@ export type AnthropicContentBlockParam =
         | { type: 'url'; url: string };
     }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
-  | { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean }
+  | {
+      type: 'tool_result';
+      tool_use_id: string;
+      content: string | AnthropicToolResultBlock[];
+      is_error?: boolean;
+    }
   | AnthropicThinkingBlock;
 
 /** One message of a request. */
@@ -67,6 +94,11 @@ export interface AnthropicMessagesRequest {
   stop_sequences?: string[];
   stream?: boolean;
   output_config?: { format: { type: 'json_schema'; schema: Record<string, unknown> } };
+  thinking?:
+    | { type: 'enabled'; budget_tokens: number; display?: 'summarized' | 'omitted' }
+    | { type: 'adaptive'; display?: 'summarized' | 'omitted' }
+    | { type: 'disabled' };
+  cache_control?: { type: 'ephemeral'; ttl?: '5m' | '1h' };
   [extra: string]: unknown;
 }
 

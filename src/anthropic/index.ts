@@ -5,3 +5,8 @@ export type { FetchFunction } from '../internal/provider-transport.js';
 export type { RetryDelayOptions } from '../internal/retry-delay.js';
 export type { SchemaAdaptation } from '../internal/tool-schema-adaptation.js';
 export { AnthropicChatModel, type AnthropicChatModelOptions } from './anthropic-chat-model.js';
+export type {
+  AnthropicCacheControl,
+  AnthropicChatOptions,
+  AnthropicThinking,
+} from './anthropic-chat-options.js';

@@ -173,6 +173,8 @@ describe('AnthropicChatModel request bodies', () => {
           temperature: 0,
           extraBody: { top_k: 5 },
           responseFormat: { type: 'json_schema', name: 'answer', schema: { type: 'object' } },
+          // A model never receives the context; given by mistake, it is not sent.
+          // @ts-expect-error toolContext is not a model option
           toolContext: { tenant: 'secret-tenant' },
         },
       },

@@ -1,6 +1,14 @@
 import type { CompiledTool } from '../internal/tool-schema-compiler-cache.js';
-import type { AssistantMessage, Media, Message } from '../messages/index.js';
-import type { ChatOptions, ToolChoice } from '../model/index.js';
+import {
+  type AssistantMessage,
+  describeToolResultPart,
+  type Media,
+  type MediaPartSource,
+  type Message,
+  type ToolResultPart,
+} from '../messages/index.js';
+import type { ToolChoice } from '../model/index.js';
+import type { AnthropicChatOptions, AnthropicThinking } from './anthropic-chat-options.js';
 import type {
   AnthropicContentBlockParam,
   AnthropicMessageParam,
@@ -8,6 +16,7 @@ import type {
   AnthropicThinkingBlock,
   AnthropicToolChoice,
   AnthropicToolParam,
+  AnthropicToolResultBlock,
 } from './anthropic-wire.js';
 
 /** Request-level settings that do not come from the prompt's options. */
@@ -61,7 +70,10 @@ export function toAnthropicMessages(messages: readonly Message[]): {
           message.responses.map((response) => ({
             type: 'tool_result',
             tool_use_id: response.id,
-            content: response.responseData,
+            content:
+              response.content === undefined || response.isError
+                ? response.responseData
+                : toolResultBlocks(response.content),
             ...(response.isError ? { is_error: true } : {}),
           })),
         );
@@ -90,7 +102,7 @@ export function toAnthropicMessages(messages: readonly Message[]): {
 /** Builds the Messages API request body for merged options and compiled tools. */
 export function toAnthropicRequest(
   messages: readonly Message[],
-  options: ChatOptions,
+  options: AnthropicChatOptions,
   tools: readonly CompiledTool[],
   settings: AnthropicRequestSettings,
 ): AnthropicMessagesRequest {
@@ -117,16 +129,28 @@ export function toAnthropicRequest(
   if (typeof options.topK === 'number') request.top_k = options.topK;
   if (typeof options.stop === 'string') request.stop_sequences = [options.stop];
   else if (Array.isArray(options.stop)) request.stop_sequences = options.stop as string[];
-  const format = options.responseFormat as Record<string, unknown> | undefined;
+  const format = options.responseFormat;
   if (format?.type === 'json_schema' && typeof format.schema === 'object' && format.schema) {
-    request.output_config = {
-      format: { type: 'json_schema', schema: format.schema as Record<string, unknown> },
-    };
+    request.output_config = { format: { type: 'json_schema', schema: format.schema } };
+  }
+  if (options.thinking !== undefined) request.thinking = anthropicThinking(options.thinking);
+  if (options.cacheControl !== undefined) {
+    request.cache_control =
+      options.cacheControl.ttl === undefined
+        ? { type: 'ephemeral' }
+        : { type: 'ephemeral', ttl: options.cacheControl.ttl };
   }
   if (settings.stream) request.stream = true;
   const extraBody = options.extraBody;
   if (typeof extraBody === 'object' && extraBody !== null) Object.assign(request, extraBody);
   return request;
+}
+
+function anthropicThinking(thinking: AnthropicThinking): AnthropicMessagesRequest['thinking'] {
+  if (thinking.type === 'disabled') return { type: 'disabled' };
+  const display = thinking.display === undefined ? {} : { display: thinking.display };
+  if (thinking.type === 'adaptive') return { type: 'adaptive', ...display };
+  return { type: 'enabled', budget_tokens: thinking.budgetTokens, ...display };
 }
 
 function anthropicToolChoice(
@@ -192,6 +216,87 @@ function isThinkingBlock(value: unknown): value is AnthropicThinkingBlock {
       typeof block.signature === 'string') ||
     (block.type === 'redacted_thinking' && typeof block.data === 'string')
   );
+}
+
+/**
+ * The blocks of a `tool_result` with content parts: text as text blocks, images (`image/jpeg`,
+ * `png`, `gif`, `webp`, inline or by `https:` URL) as image blocks, PDFs and text documents as
+ * document blocks (a file's name as the document's title). What the Messages API cannot take in
+ * a tool result (audio, other file types, resource links) becomes a text block describing the
+ * part, so the model knows it was there.
+ */
+export function toolResultBlocks(parts: readonly ToolResultPart[]): AnthropicToolResultBlock[] {
+  return parts.map((part): AnthropicToolResultBlock => {
+    switch (part.type) {
+      case 'text':
+        return { type: 'text', text: part.text };
+      case 'image': {
+        const mime = part.mediaType.toLowerCase();
+        if (!IMAGE_TYPES.has(mime)) break;
+        const source = mediaSource(part);
+        if (source === undefined) break;
+        return source.type === 'url'
+          ? { type: 'image', source }
+          : {
+              type: 'image',
+              source: { type: 'base64', media_type: mime as 'image/png', data: source.data },
+            };
+      }
+      case 'file': {
+        const mime = part.mediaType.toLowerCase().split(';')[0]?.trim() ?? '';
+        const title = part.filename === undefined ? {} : { title: part.filename };
+        if (typeof part.text === 'string') {
+          return {
+            type: 'document',
+            source: { type: 'text', media_type: 'text/plain', data: part.text },
+            ...title,
+          };
+        }
+        const source = mediaSource(part);
+        if (source === undefined) break;
+        if (source.type === 'url' && mime === 'application/pdf') {
+          return { type: 'document', source, ...title };
+        }
+        if (source.type === 'base64' && mime === 'application/pdf') {
+          return {
+            type: 'document',
+            source: { type: 'base64', media_type: 'application/pdf', data: source.data },
+            ...title,
+          };
+        }
+        if (source.type === 'base64' && mime === 'text/plain') {
+          return {
+            type: 'document',
+            source: {
+              type: 'text',
+              media_type: 'text/plain',
+              data: Buffer.from(source.data, 'base64').toString('utf8'),
+            },
+            ...title,
+          };
+        }
+        break;
+      }
+      default:
+        break;
+    }
+    return {
+      type: 'text',
+      text: `${describeToolResultPart(part)} (not sent: the Messages API takes no ${part.type === 'resource-link' ? 'resource link' : `${part.type} of this type`} in a tool result)`,
+    };
+  });
+}
+
+/** A part's bytes as base64, or its `https:` URL; `undefined` for a `data:` URL not in base64. */
+function mediaSource(
+  part: MediaPartSource,
+): { type: 'base64'; data: string } | { type: 'url'; url: string } | undefined {
+  if (typeof part.data === 'string') return { type: 'base64', data: part.data };
+  const url = part.url ?? '';
+  const inline = /^data:[^,]*;base64,(.*)$/is.exec(url);
+  if (inline !== null) return { type: 'base64', data: inline[1] as string };
+  if (/^https:/i.test(url)) return { type: 'url', url };
+  return undefined;
 }
 
 function mediaBlock(media: Media): AnthropicContentBlockParam {

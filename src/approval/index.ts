@@ -1,3 +1,9 @@
+export {
+  type ApprovalBinding,
+  approvalBindingOf,
+  checkApprovalBinding,
+} from './approval-binding.js';
+export { type ApprovalTokenStore, processApprovalTokens } from './approval-token-store.js';
 export { canonicalJson, hashToolArguments } from './canonical-json.js';
 export { createPendingApproval, type PendingApprovalInput } from './create-pending-approval.js';
 export { type ApprovalGateInput, findCallsNeedingApproval } from './find-calls-needing-approval.js';
@@ -11,6 +17,7 @@ export {
   isPendingToolApprovalShape,
   PENDING_APPROVAL_METADATA_KEY,
   PENDING_TOOL_APPROVAL_TYPE,
+  PENDING_TOOL_APPROVAL_VERSION,
   type PendingToolApproval,
   type PendingToolCall,
   pendingApprovalOf,
@@ -32,6 +39,8 @@ export {
   type ToolApprovalDecision,
 } from './tool-approval-decision.js';
 export {
+  checkApprovalOptions,
+  DEFAULT_APPROVAL_STATE_TTL_MS,
   type ToolApprovalOptions,
   ToolApprovalPolicies,
   type ToolApprovalPolicy,

@@ -23,15 +23,22 @@ export interface PendingToolCall {
   readonly argumentsHash: string;
 }
 
+/** The `version` of the {@link PendingToolApproval} this toolloop writes and reads. */
+export const PENDING_TOOL_APPROVAL_VERSION = 2;
+
 /**
  * A turn paused for approval, as plain JSON: store it (a database row, a file), send it to a
  * browser, and resume it later, in this process or another, with `client.resume(state,
  * decisions)`. It never holds the tool context, tools or options: the resuming request supplies
  * those again.
+ *
+ * It is bound (inside the signature, when the client signs): to the conversation it paused in and
+ * the principal the client names, so it resumes nowhere else; to an expiry; and to a single-use
+ * token, marked used in the client's token store when the resume runs, so it runs once.
  */
 export interface PendingToolApproval {
   readonly type: typeof PENDING_TOOL_APPROVAL_TYPE;
-  readonly version: 1;
+  readonly version: typeof PENDING_TOOL_APPROVAL_VERSION;
   /** The tool loop's turn id; the resumed turn keeps it (a memory advisor in the loop needs it). */
   readonly turnId: string;
   /** The loop iteration (model call of the turn, from 1) whose tool calls wait. */
@@ -49,6 +56,20 @@ export interface PendingToolApproval {
   readonly usage?: Usage;
   /** When the turn paused (ISO 8601). */
   readonly createdAt: string;
+  /**
+   * After this (ISO 8601) the state is refused: `approval.stateTtlMs` after `createdAt`, or, in a
+   * durable turn, as long as its engine waits for the decision.
+   */
+  readonly expiresAt: string;
+  /**
+   * The conversation the turn paused in (the `CONVERSATION_ID` advisor param); absent when it had
+   * none. A resume must name the same one.
+   */
+  readonly conversationId?: string;
+  /** Who paused it, as `approval.principal` named them; a resume must name the same one. */
+  readonly principal?: string;
+  /** The single-use token (128 random bits, base64url): a resume marks it used. */
+  readonly nonce: string;
   /**
    * HMAC-SHA-256 (base64url) over the canonical JSON of every other field, when the client has a
    * signing key. A resume with that key refuses a state whose signature does not match.

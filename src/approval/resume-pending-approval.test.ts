@@ -44,6 +44,8 @@ function state(signingKey?: string): PendingToolApproval {
     toolCalls: [pendingCall],
     usage: undefined,
     signingKey,
+    binding: { conversationId: 'c-1' },
+    ttlMs: 60_000,
   });
 }
 
@@ -102,7 +104,7 @@ describe('readPendingApproval', () => {
   });
 
   it('refuses what is not a pending state', () => {
-    for (const value of [null, 'text', {}, { ...state(), version: 2 }, { ...state(), turn: [] }]) {
+    for (const value of [null, 'text', {}, { ...state(), version: 3 }, { ...state(), turn: [] }]) {
       expect(refusal(() => readPendingApproval(value, undefined)).problem).toBe('malformed-state');
     }
   });

@@ -5,6 +5,7 @@ import { hashToolArguments } from './canonical-json.js';
 import { hasValidSignature } from './pending-approval-signature.js';
 import {
   PENDING_TOOL_APPROVAL_TYPE,
+  PENDING_TOOL_APPROVAL_VERSION,
   type PendingToolApproval,
   type PendingToolCall,
 } from './pending-tool-approval.js';
@@ -50,7 +51,13 @@ export function readPendingApproval(
     malformed(`it is not a ${PENDING_TOOL_APPROVAL_TYPE} object`);
   }
   const state = value as Record<string, unknown>;
-  if (state.version !== 1) malformed('unsupported version');
+  if (state.version === 1) {
+    refuse(
+      'malformed-state',
+      'The pending approval state has version 1 (written by an older toolloop): it is bound to no conversation, has no expiry and no single-use token, so it is refused. Run the turn again.',
+    );
+  }
+  if (state.version !== PENDING_TOOL_APPROVAL_VERSION) malformed('unsupported version');
   if (typeof state.turnId !== 'string' || state.turnId === '') malformed('turnId');
   if (!Number.isInteger(state.iteration) || (state.iteration as number) < 1) {
     malformed('iteration');
@@ -58,6 +65,12 @@ export function readPendingApproval(
   if (!Array.isArray(state.messages) || !state.messages.every(isRecord)) malformed('messages');
   if (!Array.isArray(state.turn) || !state.turn.every(isRecord)) malformed('turn');
   if (!Array.isArray(state.toolCalls) || state.toolCalls.length === 0) malformed('toolCalls');
+  if (!isTimestamp(state.createdAt)) malformed('createdAt');
+  if (!isTimestamp(state.expiresAt)) malformed('expiresAt');
+  if (typeof state.nonce !== 'string' || !/^[\w-]{16,128}$/.test(state.nonce)) malformed('nonce');
+  for (const key of ['conversationId', 'principal']) {
+    if (state[key] !== undefined && typeof state[key] !== 'string') malformed(key);
+  }
   for (const call of state.toolCalls as unknown[]) {
     if (
       !isRecord(call) ||
@@ -105,6 +118,10 @@ export function readPendingApproval(
     }
   }
   return checked;
+}
+
+function isTimestamp(value: unknown): value is string {
+  return typeof value === 'string' && !Number.isNaN(Date.parse(value));
 }
 
 /** The assistant message whose calls wait: the last message of the turn. */
@@ -237,9 +254,10 @@ function checkedEdit(
       ids,
     );
   }
+  const completed = callback.completeEditedArguments?.(edit, call.arguments) ?? edit;
   let text: string;
   try {
-    text = JSON.stringify(edit);
+    text = JSON.stringify(completed);
   } catch (error) {
     throw new ToolApprovalError({
       problem: 'invalid-edit',

@@ -10,7 +10,9 @@ export interface ApproveToolCallDecision {
   /**
    * Edited arguments to run the call with instead. They are checked against the tool's input
    * schema when the turn resumes; invalid ones refuse the resume before anything runs. The model
-   * sees the call with these arguments in the transcript.
+   * sees the call with these arguments in the transcript. For an augmented tool, give the tool's
+   * own arguments: the extra fields the model wrote (its reasoning, say) are kept unless the edit
+   * gives them too (see `ToolCallback.completeEditedArguments`).
    */
   readonly arguments?: Record<string, unknown>;
 }

@@ -148,6 +148,24 @@ describe.each<Mode>(['call', 'stream'])('approval in %s mode', (mode) => {
     expect(model.callCount).toBe(1);
   });
 
+  it('a call of a response stopped by a content filter or refusal neither pauses nor runs', async () => {
+    const { transfers, tools } = bank();
+    const model = new ScriptedChatModel([
+      toolCallResponse([{ id: 't1', name: 'transfer', arguments: { to: 'bob', amount: 100 } }], {
+        finishReason: FinishReason.CONTENT_FILTER,
+      }),
+      textResponse('I cannot help with that.'),
+    ]);
+    const client = ChatClient.create(model, { tools, approval: { signingKey: KEY } });
+    const response = await run(client.prompt('Pay bob 100'), mode);
+    expect(pendingApprovalOf(response)).toBeUndefined();
+    expect(textOf(response)).toBe('I cannot help with that.');
+    expect(transfers).toEqual([]);
+    expect(lastToolMessage(model.prompts[1]?.messages).responses[0]?.responseData).toContain(
+      'content filter',
+    );
+  });
+
   it('approve: the call runs exactly once and the model receives its result', async () => {
     const { transfers, model, client } = pausedTurn([textResponse('Sent.')]);
     const pending = pendingOf(await run(client.prompt('Pay bob 100'), mode));

@@ -7,14 +7,19 @@ import {
   type ToolCallbackProvider,
   type ToolCallbackProviderRequest,
   type ToolInputSchema,
+  type ToolInputSchemaBound,
   type ToolSource,
 } from '../tools/index.js';
-import { type AugmentationOptions, AugmentedToolCallback } from './augmented-tool-callback.js';
+import {
+  type ArgumentSchemaDemand,
+  type AugmentationOptions,
+  AugmentedToolCallback,
+} from './augmented-tool-callback.js';
 import { ToolInputSchemaAugmenter } from './tool-input-schema-augmenter.js';
 
 /** What {@link AugmentedToolCallbackProvider} wraps, and how. */
 export interface AugmentedToolCallbackProviderOptions<
-  Schema extends ToolInputSchema = ToolInputSchema,
+  Schema extends ToolInputSchemaBound = ToolInputSchema,
 > extends AugmentationOptions<Schema> {
   /**
    * The tools to augment: `tool()` callbacks, objects with `@tool` methods,
@@ -32,10 +37,12 @@ export interface AugmentedToolCallbackProviderOptions<
  * right away; tools of wrapped providers are listed again on every request (they may change) and
  * wrapped the first time each one is seen.
  */
-export class AugmentedToolCallbackProvider<Schema extends ToolInputSchema = ToolInputSchema>
+export class AugmentedToolCallbackProvider<Schema extends ToolInputSchemaBound = ToolInputSchema>
   implements ToolCallbackProvider
 {
-  readonly #options: AugmentationOptions<Schema>;
+  readonly #options: AugmentationOptions<Schema> & {
+    readonly argumentSchema: ToolInputSchemaAugmenter;
+  };
   readonly #fixed: ToolCallback[];
   readonly #sources: CollectedToolSources;
   readonly #wrapped = new WeakMap<ToolCallback, ToolCallback>();
@@ -46,7 +53,9 @@ export class AugmentedToolCallbackProvider<Schema extends ToolInputSchema = Tool
    * @throws ToolDefinitionError when the extra fields are not a usable object schema or clash with
    *   a property of one of the fixed tools.
    */
-  constructor(options: AugmentedToolCallbackProviderOptions<Schema>) {
+  constructor(
+    options: AugmentedToolCallbackProviderOptions<Schema> & ArgumentSchemaDemand<Schema>,
+  ) {
     if (options?.tools === undefined || options.tools === null) {
       throw new InvalidArgumentError('AugmentedToolCallbackProvider needs tools to wrap');
     }
@@ -56,7 +65,7 @@ export class AugmentedToolCallbackProvider<Schema extends ToolInputSchema = Tool
     const augmenter =
       options.argumentSchema instanceof ToolInputSchemaAugmenter
         ? options.argumentSchema
-        : new ToolInputSchemaAugmenter(options.argumentSchema);
+        : new ToolInputSchemaAugmenter(options.argumentSchema as ToolInputSchema);
     this.#options = { ...options, argumentSchema: augmenter };
     const collected = collectToolSources([options.tools]);
     this.#sources = { callbacks: [], providers: collected.providers };
@@ -75,7 +84,7 @@ export class AugmentedToolCallbackProvider<Schema extends ToolInputSchema = Tool
   #wrap(callback: ToolCallback): ToolCallback {
     let wrapper = this.#wrapped.get(callback);
     if (wrapper === undefined) {
-      wrapper = new AugmentedToolCallback(callback, this.#options);
+      wrapper = new AugmentedToolCallback<Schema>(callback, this.#options);
       this.#wrapped.set(callback, wrapper);
     }
     return wrapper;

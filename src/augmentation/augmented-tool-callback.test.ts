@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { approveToolCall, pendingApprovalOf } from '../approval/index.js';
 import { ChatClient } from '../client/index.js';
 import {
   InvalidArgumentError,
@@ -277,5 +278,100 @@ describe('AugmentedToolCallback', () => {
           {} as unknown as { argumentSchema: typeof AgentThinking },
         ),
     ).toThrow(InvalidArgumentError);
+  });
+});
+
+describe('AugmentedToolCallback under approval', () => {
+  function transferTool(sent: unknown[]) {
+    return tool({
+      name: 'transfer',
+      description: 'Send money',
+      inputSchema: z.object({ to: z.string(), amount: z.number().positive() }),
+      needsApproval: true,
+      execute: (input) => {
+        sent.push(input);
+        return `sent ${input.amount} to ${input.to}`;
+      },
+    });
+  }
+
+  it('an edit gives only the tool arguments: the model-written fields are kept for the consumer and the transcript', async () => {
+    const sent: unknown[] = [];
+    const thoughts: unknown[] = [];
+    const augmented = new AugmentedToolCallback(transferTool(sent), {
+      argumentSchema: AgentThinking,
+      argumentConsumer: (event) => {
+        thoughts.push(event.arguments);
+      },
+    });
+    const model = new ScriptedChatModel([
+      toolCallResponse([
+        {
+          id: 't1',
+          name: 'transfer',
+          arguments: { to: 'bob', amount: 100, innerThought: 'The user asked to pay Bob.' },
+        },
+      ]),
+      textResponse('Sent.'),
+    ]);
+    const client = ChatClient.create(model, { tools: [augmented] });
+    const paused = await client.prompt('Pay bob 100').call();
+    const state = pendingApprovalOf(paused);
+    expect(state?.toolCalls[0]?.arguments).toEqual({
+      to: 'bob',
+      amount: 100,
+      innerThought: 'The user asked to pay Bob.',
+    });
+    const decision = approveToolCall(state!.toolCalls[0]!, {
+      arguments: { to: 'carol', amount: 50 },
+    });
+    expect(await client.resume(state!, [decision]).call().content()).toBe('Sent.');
+    expect(sent).toEqual([{ to: 'carol', amount: 50 }]);
+    expect(thoughts).toEqual([{ innerThought: 'The user asked to pay Bob.' }]);
+    const assistant = model.prompts[1]?.messages.at(-2);
+    expect(
+      assistant?.role === 'assistant' && JSON.parse(assistant.toolCalls[0]!.arguments),
+    ).toEqual({
+      to: 'carol',
+      amount: 50,
+      innerThought: 'The user asked to pay Bob.',
+    });
+  });
+
+  it('an edit may change a model-written field too; an invalid one is refused before anything runs', async () => {
+    const sent: unknown[] = [];
+    const thoughts: unknown[] = [];
+    const augmented = new AugmentedToolCallback(transferTool(sent), {
+      argumentSchema: AgentThinking,
+      argumentConsumer: (event) => {
+        thoughts.push(event.arguments);
+      },
+    });
+    const model = new ScriptedChatModel([
+      toolCallResponse([
+        { id: 't1', name: 'transfer', arguments: { to: 'bob', amount: 100, innerThought: 'pay' } },
+      ]),
+      textResponse('Sent.'),
+    ]);
+    const client = ChatClient.create(model, { tools: [augmented] });
+    const state = pendingApprovalOf(await client.prompt('Pay bob 100').call())!;
+    const call = state.toolCalls[0]!;
+    await expect(
+      client
+        .resume(state, [
+          approveToolCall(call, { arguments: { to: 'bob', amount: 1, confidence: 'sure' } }),
+        ])
+        .call()
+        .content(),
+    ).rejects.toMatchObject({ problem: 'invalid-edit' });
+    expect(sent).toEqual([]);
+    await client
+      .resume(state, [
+        approveToolCall(call, { arguments: { to: 'bob', amount: 1, confidence: 'high' } }),
+      ])
+      .call()
+      .content();
+    expect(sent).toEqual([{ to: 'bob', amount: 1 }]);
+    expect(thoughts).toEqual([{ innerThought: 'pay', confidence: 'high' }]);
   });
 });

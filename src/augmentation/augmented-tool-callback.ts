@@ -4,15 +4,21 @@ import { peekToolSignal } from '../tools/deferred-tool-signal.js';
 import {
   type InferToolInput,
   isToolCallback,
+  type JsonSchemaOutputDemand,
   parseToolArguments,
   type ToolCallback,
   type ToolCallOptions,
   type ToolContext,
   type ToolDefinition,
   type ToolInputSchema,
+  type ToolInputSchemaBound,
   type ToolMetadata,
+  type ToolResult,
 } from '../tools/index.js';
+import { executeOf } from '../tools/tool-execute.js';
 import { ToolInputSchemaAugmenter } from './tool-input-schema-augmenter.js';
+
+const EMPTY_CONTEXT: ToolContext = Object.freeze({ context: Object.freeze({}) });
 
 /** What an {@link AugmentedArgumentConsumer} receives for each call of an augmented tool. */
 export interface AugmentedArgumentEvent<Arguments = Record<string, unknown>> {
@@ -34,7 +40,7 @@ export type AugmentedArgumentConsumer<Arguments = Record<string, unknown>> = (
 ) => void | Promise<void>;
 
 /** How extra fields are added to tools and what happens to them on each call. */
-export interface AugmentationOptions<Schema extends ToolInputSchema = ToolInputSchema> {
+export interface AugmentationOptions<Schema extends ToolInputSchemaBound = ToolInputSchema> {
   /**
    * The extra fields the model must fill in, as a Zod object (or another Standard Schema that
    * exposes JSON Schema) or a JSON Schema object, e.g. `z.object({ reasoning: z.string() })`.
@@ -51,6 +57,11 @@ export interface AugmentationOptions<Schema extends ToolInputSchema = ToolInputS
   readonly removeExtraArgumentsAfterProcessing?: boolean;
 }
 
+/** Intersected with augmentation options: their `argumentSchema` must be one toolloop can use. */
+export interface ArgumentSchemaDemand<Schema> {
+  readonly argumentSchema: JsonSchemaOutputDemand<Schema> | ToolInputSchemaAugmenter;
+}
+
 /**
  * Wraps one {@link ToolCallback} so that the model fills in extra fields (reasoning, confidence,
  * an agent id…) on every call of it, without changing the tool.
@@ -63,7 +74,7 @@ export interface AugmentationOptions<Schema extends ToolInputSchema = ToolInputS
  * `InvalidToolInputError`, so the model is told and may retry. The wrapped tool is never modified,
  * so one tool can be wrapped differently for different clients.
  */
-export class AugmentedToolCallback<Schema extends ToolInputSchema = ToolInputSchema>
+export class AugmentedToolCallback<Schema extends ToolInputSchemaBound = ToolInputSchema>
   implements ToolCallback
 {
   /** The wrapped tool's name and description, with the augmented input schema. */
@@ -81,7 +92,10 @@ export class AugmentedToolCallback<Schema extends ToolInputSchema = ToolInputSch
    * @throws ToolDefinitionError when the extra fields are not a usable object schema or one of
    *   them clashes with a property of the tool.
    */
-  constructor(delegate: ToolCallback, options: AugmentationOptions<Schema>) {
+  constructor(
+    delegate: ToolCallback,
+    options: AugmentationOptions<Schema> & ArgumentSchemaDemand<Schema>,
+  ) {
     if (!isToolCallback(delegate)) {
       throw new InvalidArgumentError('AugmentedToolCallback needs a ToolCallback to wrap');
     }
@@ -94,7 +108,7 @@ export class AugmentedToolCallback<Schema extends ToolInputSchema = ToolInputSch
     this.#augmenter =
       options.argumentSchema instanceof ToolInputSchemaAugmenter
         ? options.argumentSchema
-        : new ToolInputSchemaAugmenter(options.argumentSchema);
+        : new ToolInputSchemaAugmenter(options.argumentSchema as ToolInputSchema);
     this.#consumer = options.argumentConsumer;
     this.#removeExtraArguments = options.removeExtraArgumentsAfterProcessing ?? true;
     this.delegate = delegate;
@@ -118,43 +132,75 @@ export class AugmentedToolCallback<Schema extends ToolInputSchema = ToolInputSch
   }
 
   /**
-   * Validates and hands over the extra fields, then calls the wrapped tool. With the manager's
-   * validated input (checked against the augmented schema, which holds the tool's own) the text is
-   * not parsed again, and the wrapped tool receives its own arguments as validated input too.
+   * An approval edit names the tool's own arguments; the extra fields the model wrote are kept
+   * unless the edit gives them too (then the edit's values are used and checked).
+   */
+  completeEditedArguments(
+    edited: Record<string, unknown>,
+    original: Record<string, unknown>,
+  ): Record<string, unknown> {
+    return { ...this.#augmenter.pick(original), ...edited };
+  }
+
+  /**
+   * Parses the text (or takes the deprecated `validatedInput`), then runs as {@link execute};
+   * resolves to the text form of the wrapped tool's result.
    */
   async call(input: string, context?: ToolContext, options?: ToolCallOptions): Promise<string> {
-    const toolName = this.definition.name;
     let value = options?.validatedInput;
     if (value === undefined) {
       const parsed = parseToolArguments(input);
-      if (!parsed.ok) throw new InvalidToolInputError({ toolName, issues: parsed.issues });
+      if (!parsed.ok) {
+        throw new InvalidToolInputError({ toolName: this.definition.name, issues: parsed.issues });
+      }
       value = parsed.value;
     }
+    const result = await this.#run(value, input, context, options);
+    return typeof result === 'string' ? result : result.text;
+  }
+
+  /**
+   * Validates and hands over the extra fields of input already checked against the augmented
+   * schema (which holds the tool's own), then runs the wrapped tool on its own arguments: its
+   * `execute` when it has one (its result, parts included, comes back as it is), else its `call`.
+   */
+  execute(
+    input: Record<string, unknown>,
+    context: ToolContext,
+    options?: ToolCallOptions,
+  ): Promise<string | ToolResult> {
+    return this.#run(input, context.rawArguments ?? JSON.stringify(input), context, options);
+  }
+
+  async #run(
+    value: Record<string, unknown>,
+    rawInput: string,
+    context: ToolContext | undefined,
+    options: ToolCallOptions | undefined,
+  ): Promise<string | ToolResult> {
+    const toolName = this.definition.name;
     const checked = await this.#augmenter.validate(this.#augmenter.pick(value));
     if (!checked.ok) throw new InvalidToolInputError({ toolName, issues: checked.issues });
     if (this.#consumer !== undefined) {
       try {
         await this.#consumer({
           toolDefinition: this.definition,
-          rawInput: input,
+          rawInput,
           arguments: checked.value as InferToolInput<Schema>,
         });
       } catch (error) {
         throw asToolExecutionError(toolName, error, peekToolSignal(context));
       }
     }
-    // The wrapped tool's schema may refuse the extra fields: it checks the whole text itself.
     const onProgress = options?.onProgress;
-    if (!this.#removeExtraArguments) {
-      return this.delegate.call(input, context, onProgress === undefined ? {} : { onProgress });
-    }
+    const delegateOptions = onProgress === undefined ? {} : { onProgress };
+    // The wrapped tool's schema may refuse the extra fields: it checks the whole text itself.
+    if (!this.#removeExtraArguments) return this.delegate.call(rawInput, context, delegateOptions);
     const ownArguments = this.#augmenter.omit(value);
-    return this.delegate.call(
-      JSON.stringify(ownArguments),
-      context,
-      onProgress === undefined
-        ? { validatedInput: ownArguments }
-        : { validatedInput: ownArguments, onProgress },
-    );
+    const execute = executeOf(this.delegate);
+    if (execute !== undefined) {
+      return execute.call(this.delegate, ownArguments, context ?? EMPTY_CONTEXT, delegateOptions);
+    }
+    return this.delegate.call(JSON.stringify(ownArguments), context, delegateOptions);
   }
 }

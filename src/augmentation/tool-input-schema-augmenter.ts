@@ -1,6 +1,6 @@
 import { ToolDefinitionError } from '../errors/index.js';
 import type { JsonSchema, ToolInputSchema, ToolInputValidation } from '../tools/index.js';
-import { resolveToolInputSchema } from '../tools/index.js';
+import { isTrustedJsonSchema, resolveToolInputSchema, trustJsonSchema } from '../tools/index.js';
 
 const DEFINITION_KEYWORDS = ['$defs', 'definitions'] as const;
 
@@ -46,6 +46,8 @@ export class ToolInputSchemaAugmenter {
    */
   augment(inputSchema: JsonSchema, toolName: string): JsonSchema {
     const augmented = structuredClone(inputSchema) as Record<string, unknown>;
+    // The copy is as trustworthy as the tool's own schema (an MCP server's stays untrusted).
+    if (isTrustedJsonSchema(inputSchema)) trustJsonSchema(augmented);
     const properties = asRecord(augmented.properties, toolName, 'properties');
     augmented.properties = properties;
     const extra = this.argumentsSchema as Record<string, unknown>;

@@ -13,6 +13,7 @@ import type { Message } from '../messages/index.js';
 import type { ChatModel } from '../model/index.js';
 import type { TurnEventListener } from '../observability/index.js';
 import { collectToolSources, type ToolSource } from '../tools/index.js';
+import { chatBanner } from './chat-banner.js';
 import type { CliOutput } from './cli-output.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { loadToolsModule } from './load-tools-module.js';
@@ -31,10 +32,12 @@ Options:
                           repeatable, later files win. MCP servers configured there are offered.
   --tools <module>        A JavaScript module exporting tools (tool() callbacks, objects with
                           @tool methods, or a default array of them); repeatable.
-  --model <id>            A model id: openai:<model>, anthropic:<model>, or "scripted".
-                          Default: toolloop.model from the config, else OpenAI when
-                          OPENAI_API_KEY or OPENAI_BASE_URL is set, else Anthropic when
-                          ANTHROPIC_API_KEY is set.
+  --model <id>            A model id: openai:<model> (Chat Completions),
+                          openai-responses:<model> (the Responses API), anthropic:<model>,
+                          google:<model> (Gemini), or "scripted". Default: toolloop.model
+                          from the config, else OpenAI when OPENAI_API_KEY or OPENAI_BASE_URL
+                          is set, else Anthropic when ANTHROPIC_API_KEY is set, else Gemini
+                          when GEMINI_API_KEY or GOOGLE_API_KEY is set.
   --script <file>         With --model scripted: a JSON array of responses to play, e.g.
                           [{"toolCalls":[{"name":"getWeather","arguments":{"city":"Paris"}}]},
                            {"text":"It is sunny in Paris."}]
@@ -55,7 +58,11 @@ In the chat:
   /tools     list the tools the model is offered
   /history   show the stored conversation
   /clear     forget the conversation
-  /exit      leave (Ctrl-D works too; Ctrl-C stops a running answer)
+  /exit      leave (Ctrl-D works too)
+  Ctrl-C     stops a running answer, or clears the line; twice on an empty line, leaves
+
+On start the chat says where the conversation is kept and which model it talks to, at which
+URL (never with the key).
 
 Exit codes: 0 left normally, 1 runtime error, 2 usage error or invalid configuration.
 `;
@@ -69,6 +76,7 @@ export function defaultChatMemoryPath(env: NodeJS.ProcessEnv = process.env): str
 function modelFromEnvironment(env: NodeJS.ProcessEnv): string | undefined {
   if (env.OPENAI_API_KEY || env.OPENAI_BASE_URL) return 'openai';
   if (env.ANTHROPIC_API_KEY || env.ANTHROPIC_BASE_URL) return 'anthropic';
+  if (env.GEMINI_API_KEY || env.GOOGLE_API_KEY || env.GOOGLE_GEMINI_BASE_URL) return 'google';
   return undefined;
 }
 
@@ -134,7 +142,7 @@ export async function chatCommand(args: readonly string[], io: CliOutput): Promi
     const fromEnvironment = modelFromEnvironment(process.env);
     if (fromEnvironment === undefined) {
       throw new UsageError(
-        'no model: pass --model <provider:model>, set toolloop.model in a config file, set OPENAI_API_KEY or OPENAI_BASE_URL (or ANTHROPIC_API_KEY), or use --model scripted --script <file>',
+        'no model: pass --model <provider:model>, set toolloop.model in a config file, set OPENAI_API_KEY or OPENAI_BASE_URL (or ANTHROPIC_API_KEY, or GEMINI_API_KEY), or use --model scripted --script <file>',
         CHAT_HELP,
       );
     }
@@ -153,14 +161,21 @@ export async function chatCommand(args: readonly string[], io: CliOutput): Promi
   };
   const built = await chatClientFromConfig(config, options);
   try {
+    const conversationId = values.conversation ?? 'default';
+    const notes = chatBanner({
+      conversationId,
+      config,
+      chatModel: built.chatModel,
+      scriptFile: values.script,
+      defaultMemory: values.memory === undefined && fileConfig.memory.store === 'none',
+    });
     const recording = config.observability.recordingFile;
-    const notes =
-      recording === undefined
-        ? []
-        : [
-            `recording turns to ${recording}${config.tools.observations.includeContent ? ' (with tool arguments and results)' : ''}; view them with: toolloop trace ${recording}`,
-          ];
-    await runChatLoop(built, tools, values.conversation ?? 'default', printer, io, notes);
+    if (recording !== undefined) {
+      notes.push(
+        `recording turns to ${recording}${config.tools.observations.includeContent ? ' (with tool arguments and results)' : ''}; view them with: toolloop trace ${recording}`,
+      );
+    }
+    await runChatLoop(built, tools, conversationId, printer, io, notes);
   } finally {
     await built.close();
   }
@@ -263,16 +278,30 @@ async function runChatLoop(
     prompt: 'you> ',
   });
   let running: AbortController | undefined;
+  // As in a shell: Ctrl-C stops a running answer, or clears the line being typed; on an empty
+  // line it says how to leave, and leaves when pressed again right away (as Node's REPL does).
+  let leaveOnNextInterrupt = false;
   rl.on('SIGINT', () => {
-    if (running !== undefined) running.abort();
-    else rl.close();
+    if (running !== undefined) {
+      running.abort();
+    } else if (rl.line !== '') {
+      rl.write(null, { ctrl: true, name: 'e' });
+      rl.write(null, { ctrl: true, name: 'u' });
+      leaveOnNextInterrupt = false;
+    } else if (leaveOnNextInterrupt) {
+      io.out.write('\n');
+      rl.close();
+    } else {
+      leaveOnNextInterrupt = true;
+      io.out.write('\n');
+      printer.line('(To leave, press Ctrl-C again, or Ctrl-D, or type /exit)');
+      rl.prompt();
+    }
   });
-  printer.line(
-    `toolloop chat: conversation "${conversationId}"${built.chatMemory ? '' : ' (memory off)'}. /tools /history /clear /exit`,
-  );
   for (const note of notes) printer.line(note);
   rl.prompt();
   for await (const raw of rl) {
+    leaveOnNextInterrupt = false;
     const line = raw.trim();
     if (line === '/exit' || line === '/quit') break;
     if (line === '') {

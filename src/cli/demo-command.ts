@@ -9,15 +9,20 @@ export const DEMO_HELP = `Usage: toolloop demo
 Runs the tool-calling scenarios of Spring AI's tool-calling guide, and prints what the model
 was sent and answered: a plain tool round trip, returnDirect, ToolContext, a 230-tool library
 behind the tool search advisor, chat memory in SQLite across a restart, tool argument
-augmentation, an approval gate before a destructive tool, MCP (a server in a child process,
+augmentation, an approval gate before a destructive tool, a durable turn whose worker process
+is killed mid-turn and finished by a second worker (DBOS on PostgreSQL), MCP (a server in a child process,
 tools exposed over Streamable HTTP, local and MCP tools together) and the trace page of the
-demo turns (written to .toolloop-data/trace/ in the working directory). It shows what
+demo turns (written to a new toolloop-demo-* folder in the system's temporary directory; the
+path is printed). It shows what
 "npm start" shows in a clone of the repository. Without configuration a scripted model plays
-the model's part; with OPENAI_API_KEY or OPENAI_BASE_URL (and OPENAI_MODEL) set, a real
-OpenAI-compatible model does.
+the model's part; a real model does when the environment names one: TOOLLOOP_MODEL (a model
+id such as openai-responses:gpt-5-mini or google:gemini-2.5-flash), else OPENAI_API_KEY or
+OPENAI_BASE_URL (and OPENAI_MODEL) for an OpenAI-compatible model, else GEMINI_API_KEY or
+GOOGLE_API_KEY for Gemini.
 
 Needs the optional packages zod and better-sqlite3; the MCP scenarios also need
-@modelcontextprotocol/sdk (without it they are skipped, with a line saying so).
+@modelcontextprotocol/sdk, the durable turn @dbos-inc/dbos-sdk and a PostgreSQL named by
+DATABASE_URL (without them they are skipped, with a line saying so).
 
 Options:
   -h, --help   Show this help.

@@ -12,7 +12,7 @@ import { UsageError } from './usage-error.js';
 export const MAIN_HELP = `Usage: toolloop <command> [options]
 
 Commands:
-  demo                 Run the tool-calling scenarios (scripted model, or a real one from OPENAI_*)
+  demo                 Run the tool-calling scenarios (scripted model, or a real one from the environment)
   chat                 Chat in the terminal with your tools, MCP servers and memory
   mcp serve <module>   Serve a module's tools as an MCP server (stdio, or --http <port>)
   mcp tools <config>   List the tools the configured MCP servers offer

@@ -7,7 +7,7 @@ import { parseCommandArgs } from './parse-command-args.js';
 import { UsageError } from './usage-error.js';
 
 /** `toolloop trace --help`. */
-export const TRACE_HELP = `Usage: toolloop trace <recording> [--output <file>] [--title <text>] [--include-content]
+export const TRACE_HELP = `Usage: toolloop trace <recording> [--output <file>] [--title <text>] [--redact]
 
 Draws the trace page of recorded turns: one self-contained HTML page with a time axis per
 turn, its model rounds, tool calls, tokens and errors. The recording is what
@@ -18,8 +18,11 @@ toolloop.observability.recording-file write).
 Options:
   -o, --output <file>   Write the page to this file instead of standard output.
   --title <text>        The page title. Default "toolloop trace".
-  --include-content     Show tool arguments and results, answers and error messages when the
-                        events carry them (off by default: the page is a file that may be shared).
+  --redact              Leave tool arguments and results, answers and error messages out of the
+                        page. Default: the page shows what the recording carries, which is
+                        content only when it was recorded with it ("toolloop chat --record <file>
+                        --include-content", or TurnEventRecorder({ recordContent: true })).
+  --include-content     Accepted for older scripts: showing recorded content is the default.
   -h, --help            Show this help.
 
 Exit codes: 0 written, 1 the recording is unreadable or invalid, 2 usage error.
@@ -33,6 +36,7 @@ export async function traceCommand(args: readonly string[], io: CliOutput): Prom
       output: { type: 'string', short: 'o' },
       title: { type: 'string' },
       'include-content': { type: 'boolean' },
+      redact: { type: 'boolean' },
     },
     TRACE_HELP,
   );
@@ -54,7 +58,7 @@ export async function traceCommand(args: readonly string[], io: CliOutput): Prom
   try {
     page = renderTracePageFromRecording(text, {
       ...(typeof values.title === 'string' ? { title: values.title } : {}),
-      includeContent: values['include-content'] === true,
+      ...(values.redact === true ? { includeContent: false } : {}),
     });
   } catch (error) {
     if (error instanceof InvalidArgumentError) throw new Error(`${file}: ${error.message}`);

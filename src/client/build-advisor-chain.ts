@@ -18,14 +18,17 @@ import { AdvisorParams } from './advisor-params.js';
  * already present. Otherwise `template` (a copy of it, unless it is a plain ToolCallingAdvisor with
  * the wanted history setting) is added, also when the request has no tools (an
  * advisor may add tools at run time), with internal conversation history off exactly when a
- * memory advisor sits inside the loop (a larger order than the template's). More than one
- * `ToolAdvisor` is an `IllegalStateError` naming them all.
+ * memory advisor sits inside the loop (a larger order than the template's) and the turn is not
+ * `durable`: a durable turn's rounds always carry the whole turn, since a round replayed from its
+ * checkpoint never passed through the memory advisor, which therefore cannot fill the turn in. More
+ * than one `ToolAdvisor` is an `IllegalStateError` naming them all.
  */
 export function buildAdvisorChain(
   chatModel: ChatModel,
   advisors: readonly Advisor[],
   context: Readonly<Record<string, unknown>>,
   template: ToolCallingAdvisor,
+  durable = false,
 ): Advisor[] {
   const result = [...advisors];
   const autoRegister = context[AdvisorParams.TOOL_CALLING_ADVISOR_AUTO_REGISTER] !== false;
@@ -33,7 +36,7 @@ export function buildAdvisorChain(
     const memoryInsideLoop = result.some(
       (advisor) => isMemoryAdvisor(advisor) && advisor.order > template.order,
     );
-    const conversationHistoryEnabled = !memoryInsideLoop;
+    const conversationHistoryEnabled = durable || !memoryInsideLoop;
     // The built-in ToolCallingAdvisor keeps no per-request state, so a template that already has
     // the wanted setting serves every request as it is: copying it allocated 0.9 KB per
     // loop-overhead conversation (bench/allocation-profile.ts). A subclass may keep state of its

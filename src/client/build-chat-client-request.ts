@@ -1,7 +1,7 @@
-import type { ChatClientRequest } from '../advisors/index.js';
+import type { ChatClientRequest, DurableSteps } from '../advisors/index.js';
 import { keepInstanceShape } from '../internal/keep-instance-shape.js';
 import type { Message, UserMessage } from '../messages/index.js';
-import type { ChatModel, ChatOptions } from '../model/index.js';
+import type { ChatModel, ToolCallingChatOptions } from '../model/index.js';
 import { assertUniqueToolNames } from '../tools/assert-unique-tool-names.js';
 import type { ToolCallback } from '../tools/tool-callback.js';
 import { resolveToolCallbacks } from '../tools/tool-sources.js';
@@ -21,6 +21,7 @@ import { mergeChatOptions } from './merge-chat-options.js';
  * - Tool context: the options' context, then the client's and the call's `.toolContext()`.
  * - Context: a copy of the advisor params.
  * - Listeners: the client's and the request's turn-event listeners, when there are any.
+ * - Durable steps: the engine running the turn, when a durable worker runs it.
  *
  * Without tool providers everything is known now and the request is returned as it is, not in a
  * promise: `.call()` then hands it to the chain in the same tick.
@@ -29,13 +30,14 @@ export function buildChatClientRequest(
   chatModel: ChatModel,
   state: ChatClientRequestState,
   signal: AbortSignal | undefined,
+  durable?: DurableSteps,
 ): ChatClientRequest | Promise<ChatClientRequest> {
   signal?.throwIfAborted();
   if (state.tools.providers.length === 0) {
-    return assembleRequest(chatModel, state, state.tools.callbacks.slice(), signal);
+    return assembleRequest(chatModel, state, state.tools.callbacks.slice(), signal, durable);
   }
   return resolveToolCallbacks(state.tools).then((toolCallbacks) =>
-    assembleRequest(chatModel, state, toolCallbacks, signal),
+    assembleRequest(chatModel, state, toolCallbacks, signal, durable),
   );
 }
 
@@ -44,6 +46,7 @@ function assembleRequest(
   state: ChatClientRequestState,
   toolCallbacks: ToolCallback[],
   signal: AbortSignal | undefined,
+  durable: DurableSteps | undefined,
 ): ChatClientRequest {
   const withSystem = state.system !== undefined && state.system.trim() !== '';
   const user = state.user;
@@ -63,7 +66,7 @@ function assembleRequest(
     messages[next] = message;
   }
 
-  const options: ChatOptions = mergeChatOptions(chatModel.defaultOptions, state.options);
+  const options: ToolCallingChatOptions = mergeChatOptions(chatModel.defaultOptions, state.options);
   if (toolCallbacks.length > 0) {
     assertUniqueToolNames(toolCallbacks, 'the ChatClient request');
     withToolCallbacks(options, toolCallbacks);
@@ -78,10 +81,14 @@ function assembleRequest(
   };
   if (signal !== undefined) request.signal = signal;
   if (state.listeners.length > 0) request.listeners = state.listeners;
+  if (durable !== undefined) request.durable = durable;
   return request;
 }
 
-function withToolCallbacks(options: ChatOptions, toolCallbacks: ToolCallback[]): ChatOptions {
+function withToolCallbacks(
+  options: ToolCallingChatOptions,
+  toolCallbacks: ToolCallback[],
+): ToolCallingChatOptions {
   options.toolCallbacks = toolCallbacks;
   return options;
 }

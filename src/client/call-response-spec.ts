@@ -2,7 +2,11 @@ import type { Advisor, ChatClientResponse } from '../advisors/index.js';
 import { keepInstanceShape } from '../internal/keep-instance-shape.js';
 import { type ChatResponse, responseText } from '../model/index.js';
 import type { JsonSchema } from '../tools/json-schema.js';
-import type { InferStandardOutput, StandardSchemaV1 } from '../tools/schema/standard-schema.js';
+import type {
+  InferStandardOutput,
+  JsonSchemaOutputDemand,
+  StandardSchemaV1,
+} from '../tools/schema/standard-schema.js';
 import type { OutputSchema } from './output-schema.js';
 import {
   STRUCTURED_OUTPUT_VALUE_KEY,
@@ -78,7 +82,7 @@ export class CallResponseSpec implements PromiseLike<ChatClientResponse> {
    * Schema, its output value).
    */
   entity<S extends StandardSchemaV1>(
-    schema: S,
+    schema: S & JsonSchemaOutputDemand<S>,
     options?: StructuredOutputOptions,
   ): Promise<InferStandardOutput<S>>;
   entity<T = unknown>(schema: JsonSchema, options?: StructuredOutputOptions): Promise<T>;

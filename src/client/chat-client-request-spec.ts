@@ -4,10 +4,11 @@ import {
   type ChatClientResponse,
   DefaultCallAdvisorChain,
   DefaultStreamAdvisorChain,
+  type DurableSteps,
 } from '../advisors/index.js';
 import { InvalidArgumentError } from '../errors/index.js';
 import type { Message } from '../messages/index.js';
-import type { ChatModel, ChatOptions } from '../model/index.js';
+import type { ChatModel, ChatOptions, ToolCallingChatOptions } from '../model/index.js';
 import type { StepFinishEvent, TurnEventListener } from '../observability/turn-event.js';
 import type { ToolCallingAdvisor } from '../tool-calling/tool-calling-advisor.js';
 import type { ToolContextMap } from '../tools/tool-callback.js';
@@ -39,6 +40,11 @@ export type AdvisorEntry =
 export interface RunOptions {
   /** Aborts the model requests and every running tool; it travels as `ChatClientRequest.signal`. */
   signal?: AbortSignal;
+  /**
+   * Runs the turn's model calls, tool calls, approval waits and memory reads and writes as steps
+   * of a durable engine; set by `toolloop/durable`'s worker, which runs turns as workflows.
+   */
+  durable?: DurableSteps;
 }
 
 /** What a request spec needs from its client (not exported from the package). */
@@ -76,7 +82,10 @@ export function applyAdvisorEntries(
  * run spec is awaited); tool providers are listed then, on every run. `Ctx` is the client's
  * tool-context type (see {@link ChatClient.create}).
  */
-export class ChatClientRequestSpec<Ctx extends object = ToolContextMap> {
+export class ChatClientRequestSpec<
+  Ctx extends object = ToolContextMap,
+  Options extends ChatOptions = ChatOptions,
+> {
   private readonly runtime: ChatClientRuntime;
   private readonly state: ChatClientRequestState;
 
@@ -86,18 +95,18 @@ export class ChatClientRequestSpec<Ctx extends object = ToolContextMap> {
     this.state = state;
   }
 
-  private with(changes: Partial<ChatClientRequestState>): ChatClientRequestSpec<Ctx> {
-    return new ChatClientRequestSpec<Ctx>(this.runtime, { ...this.state, ...changes });
+  private with(changes: Partial<ChatClientRequestState>): ChatClientRequestSpec<Ctx, Options> {
+    return new ChatClientRequestSpec<Ctx, Options>(this.runtime, { ...this.state, ...changes });
   }
 
   /** Sets the system text (replaces the client's default). */
-  system(text: string): ChatClientRequestSpec<Ctx> {
+  system(text: string): ChatClientRequestSpec<Ctx, Options> {
     if (typeof text !== 'string') throw new InvalidArgumentError('system text must be a string');
     return this.with({ system: text });
   }
 
   /** Sets the user turn: text, or text with media and metadata. */
-  user(input: string | UserInput): ChatClientRequestSpec<Ctx> {
+  user(input: string | UserInput): ChatClientRequestSpec<Ctx, Options> {
     if (typeof input === 'string') return this.with({ user: { text: input } });
     if (input === null || typeof input !== 'object' || typeof input.text !== 'string') {
       throw new InvalidArgumentError('user input must be a string or an object with text');
@@ -106,7 +115,7 @@ export class ChatClientRequestSpec<Ctx extends object = ToolContextMap> {
   }
 
   /** Adds messages (or arrays of messages) between the system text and the user turn. */
-  messages(...messages: (Message | readonly Message[])[]): ChatClientRequestSpec<Ctx> {
+  messages(...messages: (Message | readonly Message[])[]): ChatClientRequestSpec<Ctx, Options> {
     const combined = this.state.messages.slice();
     for (const entry of messages) {
       if (Array.isArray(entry)) for (const message of entry) combined.push(message);
@@ -125,7 +134,7 @@ export class ChatClientRequestSpec<Ctx extends object = ToolContextMap> {
    * (converted now, so one without tools throws here), `ToolCallbackProvider`s (listed on every
    * run) and arrays of any of these, mixed.
    */
-  tools(...sources: ToolSource[]): ChatClientRequestSpec<Ctx> {
+  tools(...sources: ToolSource[]): ChatClientRequestSpec<Ctx, Options> {
     return this.with({ tools: concatTools(this.state.tools, collectToolSources(sources)) });
   }
 
@@ -133,12 +142,17 @@ export class ChatClientRequestSpec<Ctx extends object = ToolContextMap> {
    * Merges entries into the tool context; these values win over the client's defaults. With a
    * typed client (`ChatClient.create<Ctx>()`) the entries are checked against `Ctx`.
    */
-  toolContext(context: Partial<Ctx>): ChatClientRequestSpec<Ctx> {
+  toolContext(context: Partial<Ctx>): ChatClientRequestSpec<Ctx, Options> {
     return this.with({ toolContext: { ...this.state.toolContext, ...checkToolContext(context) } });
   }
 
-  /** Merges chat options over the client's default options (see `mergeChatOptions`). */
-  options(options: ChatOptions): ChatClientRequestSpec<Ctx> {
+  /**
+   * Merges chat options over the client's default options (see `mergeChatOptions`). Typed by the
+   * model's own options (`OpenAiChatOptions`, …): a key the model does not take is a type error.
+   * `toolCallbacks` and `toolContext` stay with the loop; the model never receives the context.
+   * A value of the model's option type itself (`const o: OpenAiChatOptions = …`) is taken too.
+   */
+  options(options: ToolCallingChatOptions<Options> | Options): ChatClientRequestSpec<Ctx, Options> {
     if (options === null || typeof options !== 'object') {
       throw new InvalidArgumentError('options must be an object');
     }
@@ -146,20 +160,25 @@ export class ChatClientRequestSpec<Ctx extends object = ToolContextMap> {
   }
 
   /** Adds advisors and sets advisor params: `.advisors(memory, a => a.param(key, value))`. */
-  advisors(...entries: AdvisorEntry[]): ChatClientRequestSpec<Ctx> {
-    return new ChatClientRequestSpec<Ctx>(this.runtime, applyAdvisorEntries(this.state, entries));
+  advisors(...entries: AdvisorEntry[]): ChatClientRequestSpec<Ctx, Options> {
+    return new ChatClientRequestSpec<Ctx, Options>(
+      this.runtime,
+      applyAdvisorEntries(this.state, entries),
+    );
   }
 
   /**
    * Adds a listener of this request's turn events (after the client's listeners). A listener that
    * throws never changes the turn (its error is reported once on `console.error`).
    */
-  listener(listener: TurnEventListener): ChatClientRequestSpec<Ctx> {
+  listener(listener: TurnEventListener): ChatClientRequestSpec<Ctx, Options> {
     return this.with({ listeners: [...this.state.listeners, checkListener(listener)] });
   }
 
   /** Calls `onStepFinish` when a step of this request's turn (a model call and its tool round) ends. */
-  onStepFinish(onStepFinish: (event: StepFinishEvent) => void): ChatClientRequestSpec<Ctx> {
+  onStepFinish(
+    onStepFinish: (event: StepFinishEvent) => void,
+  ): ChatClientRequestSpec<Ctx, Options> {
     return this.with({
       listeners: [...this.state.listeners, stepFinishListener(onStepFinish)],
     });
@@ -169,11 +188,12 @@ export class ChatClientRequestSpec<Ctx extends object = ToolContextMap> {
   call(options: RunOptions = {}): CallResponseSpec {
     const { runtime, state } = this;
     const signal = options.signal;
+    const durable = options.durable;
     // Not async: the chain's promise is returned as it is, and a request without tool providers is
     // built and sent in the same tick.
     return new CallResponseSpec((extraAdvisors) => {
       try {
-        const request = buildChatClientRequest(runtime.chatModel, state, signal);
+        const request = buildChatClientRequest(runtime.chatModel, state, signal, durable);
         return request instanceof Promise
           ? request.then((ready) => callChain(runtime, state, extraAdvisors, ready).nextCall(ready))
           : callChain(runtime, state, extraAdvisors, request).nextCall(request);
@@ -193,7 +213,12 @@ export class ChatClientRequestSpec<Ctx extends object = ToolContextMap> {
             run?.listener === undefined
               ? state
               : { ...state, listeners: [...state.listeners, run.listener] };
-          const request = buildChatClientRequest(runtime.chatModel, runState, signal);
+          const request = buildChatClientRequest(
+            runtime.chatModel,
+            runState,
+            signal,
+            options.durable,
+          );
           return request instanceof Promise
             ? request.then((ready) => streamChain(runtime, state, ready))
             : streamChain(runtime, state, request);
@@ -230,6 +255,7 @@ function callChain(
     plain ? [] : [...state.advisors, ...extraAdvisors],
     request.context,
     runtime.toolCallingAdvisor,
+    request.durable !== undefined,
   );
   const chain = DefaultCallAdvisorChain.of(advisors);
   // Only when the tool advisor is the client's own (not a per-request copy).
@@ -257,6 +283,7 @@ function streamChain(
     state.advisors,
     request.context,
     runtime.toolCallingAdvisor,
+    request.durable !== undefined,
   );
   const chain = DefaultStreamAdvisorChain.of(advisors);
   if (plain && advisors[0] === runtime.toolCallingAdvisor) runtime.plainStreamChain = chain;

@@ -1,6 +1,6 @@
 import type { Advisor } from '../advisors/index.js';
 import type { Media, Message, Metadata } from '../messages/index.js';
-import type { ChatOptions } from '../model/index.js';
+import type { ToolCallingChatOptions } from '../model/index.js';
 import type { TurnEventListener } from '../observability/turn-event.js';
 import type { CollectedToolSources } from '../tools/tool-sources.js';
 
@@ -21,7 +21,7 @@ export interface ChatClientRequestState {
   readonly messages: readonly Message[];
   readonly tools: CollectedTools;
   readonly toolContext: Readonly<Record<string, unknown>>;
-  readonly options: ChatOptions | undefined;
+  readonly options: ToolCallingChatOptions | undefined;
   readonly advisors: readonly Advisor[];
   readonly advisorParams: Readonly<Record<string, unknown>>;
   /** The turn-event listeners: the client's, then the request's. */

@@ -1,5 +1,5 @@
 import {
-  checkSigningKey,
+  checkApprovalOptions,
   isPendingToolApprovalShape,
   type PendingToolApproval,
   TOOL_APPROVAL_RESUME,
@@ -7,7 +7,7 @@ import {
   type ToolApprovalOptions,
 } from '../approval/index.js';
 import { InvalidArgumentError, ToolApprovalError } from '../errors/index.js';
-import type { ChatModel, ChatOptions } from '../model/index.js';
+import type { ChatModel, ChatOptions, ToolCallingChatOptions } from '../model/index.js';
 import type { StepFinishEvent, TurnEventListener } from '../observability/turn-event.js';
 import { ToolCallingAdvisor } from '../tool-calling/tool-calling-advisor.js';
 import type { ToolContextMap } from '../tools/tool-callback.js';
@@ -27,7 +27,10 @@ import { checkListener, stepFinishListener } from './turn-event-listeners.js';
  * The defaults of a {@link ChatClient}, applied to every request built from it. `Ctx` is the
  * client's tool-context type.
  */
-export interface ChatClientOptions<Ctx extends object = ToolContextMap> {
+export interface ChatClientOptions<
+  Ctx extends object = ToolContextMap,
+  Options extends ChatOptions = ChatOptions,
+> {
   /** Default system text; `.system()` replaces it. */
   system?: string;
   /** Default tools; per-request `.tools()` add to them. */
@@ -36,8 +39,11 @@ export interface ChatClientOptions<Ctx extends object = ToolContextMap> {
   toolContext?: Partial<Ctx>;
   /** Default advisors and advisor params (e.g. `AdvisorParams.toolCallingAdvisorAutoRegister(false)`). */
   advisors?: readonly AdvisorEntry[];
-  /** Default chat options; per-request `.options()` are merged over them. */
-  options?: ChatOptions;
+  /**
+   * Default chat options, typed by the model's own options; per-request `.options()` are merged
+   * over them.
+   */
+  options?: ToolCallingChatOptions<Options> | Options;
   /**
    * The tool advisor registered on requests that have none: a copy of this one (or of a
    * subclass) is added, with internal history set for the chain. Default `new ToolCallingAdvisor()`.
@@ -69,16 +75,19 @@ export interface ChatClientOptions<Ctx extends object = ToolContextMap> {
  * const answer = await client.prompt("What's the weather in Boston?").call().content();
  * ```
  */
-export class ChatClient<Ctx extends object = ToolContextMap> {
+export class ChatClient<
+  Ctx extends object = ToolContextMap,
+  Options extends ChatOptions = ChatOptions,
+> {
   /** The chat model every request is sent to. */
-  readonly chatModel: ChatModel;
+  readonly chatModel: ChatModel<Options>;
   /** The defaults this client was created with. */
-  readonly defaults: Readonly<ChatClientOptions<Ctx>>;
+  readonly defaults: Readonly<ChatClientOptions<Ctx, Options>>;
   private readonly runtime: ChatClientRuntime;
   private readonly defaultState: ChatClientRequestState;
-  #baseSpec: ChatClientRequestSpec<Ctx> | undefined;
+  #baseSpec: ChatClientRequestSpec<Ctx, Options> | undefined;
 
-  private constructor(chatModel: ChatModel, defaults: ChatClientOptions<Ctx>) {
+  private constructor(chatModel: ChatModel<Options>, defaults: ChatClientOptions<Ctx, Options>) {
     if (
       chatModel === null ||
       typeof chatModel !== 'object' ||
@@ -92,16 +101,7 @@ export class ChatClient<Ctx extends object = ToolContextMap> {
     }
     this.chatModel = chatModel;
     this.defaults = Object.freeze({ ...defaults });
-    const approval = defaults.approval;
-    if (approval !== undefined) {
-      if (approval === null || typeof approval !== 'object') {
-        throw new InvalidArgumentError('approval must be an object');
-      }
-      if (approval.policy !== undefined && typeof approval.policy !== 'function') {
-        throw new InvalidArgumentError('approval.policy must be a function');
-      }
-      checkSigningKey(approval.signingKey);
-    }
+    const approval = checkApprovalOptions(defaults.approval);
     const toolCallingAdvisor = template ?? new ToolCallingAdvisor();
     this.runtime = {
       chatModel,
@@ -126,21 +126,24 @@ export class ChatClient<Ctx extends object = ToolContextMap> {
    * Creates a client for `chatModel` with the given defaults. `Ctx` types the tool context: with
    * `ChatClient.create<{ tenantId: string }>(model)`, `.toolContext()` and the `toolContext`
    * default are checked against it (each may give part of it); tools declare the same type as
-   * `ToolContext<{ tenantId: string }>`. Default `Record<string, unknown>`.
+   * `ToolContext<{ tenantId: string }>`. Default `Record<string, unknown>`. `Options` is the
+   * model's option type, inferred from the model (`OpenAiChatOptions` for an `OpenAiChatModel`):
+   * `.options()` and the `options` default are checked against it. Give both to type the context
+   * of a client over a provider model: `ChatClient.create<Ctx, OpenAiChatOptions>(model)`.
    */
-  static create<Ctx extends object = ToolContextMap>(
-    chatModel: ChatModel,
-    defaults: ChatClientOptions<NoInfer<Ctx>> = {},
-  ): ChatClient<Ctx> {
-    return new ChatClient<Ctx>(chatModel, defaults);
+  static create<Ctx extends object = ToolContextMap, Options extends ChatOptions = ChatOptions>(
+    chatModel: ChatModel<Options>,
+    defaults: ChatClientOptions<NoInfer<Ctx>, NoInfer<Options>> = {},
+  ): ChatClient<Ctx, Options> {
+    return new ChatClient<Ctx, Options>(chatModel, defaults);
   }
 
   /**
    * A new client for the same model whose defaults are these ones with the given fields replaced
    * (to add a default tool: `client.mutate({ tools: [...(client.defaults.tools ?? []), extra] })`).
    */
-  mutate(changes: ChatClientOptions<Ctx>): ChatClient<Ctx> {
-    return new ChatClient<Ctx>(this.chatModel, { ...this.defaults, ...changes });
+  mutate(changes: ChatClientOptions<Ctx, Options>): ChatClient<Ctx, Options> {
+    return new ChatClient<Ctx, Options>(this.chatModel, { ...this.defaults, ...changes });
   }
 
   /**
@@ -151,14 +154,17 @@ export class ChatClient<Ctx extends object = ToolContextMap> {
    * text is not added again. Works in any process: `state` may come from a database or a browser.
    *
    * The state and decisions are checked when the request runs, before any tool or model call:
-   * a problem rejects it with a `ToolApprovalError`. Denied calls never run (the model receives an
+   * a problem rejects it with a `ToolApprovalError`. The state is bound to the conversation it
+   * paused in (set the same `CONVERSATION_ID` param), to the principal `approval.principal` names
+   * (give the same tool context), to its expiry, and runs once: a second resume of it is refused
+   * (`'replayed-state'`, checked in `approval.tokenStore`). Denied calls never run (the model receives an
    * error result with the reason); approved calls run with their arguments as shown, or with the
    * edited ones; the batch's calls that need no approval run with them.
    */
   resume(
     state: PendingToolApproval,
     decisions: readonly ToolApprovalDecision[],
-  ): ChatClientRequestSpec<Ctx> {
+  ): ChatClientRequestSpec<Ctx, Options> {
     if (!isPendingToolApprovalShape(state)) {
       throw new ToolApprovalError({
         problem: 'malformed-state',
@@ -171,7 +177,7 @@ export class ChatClient<Ctx extends object = ToolContextMap> {
         message: 'The pending approval state is malformed: messages.',
       });
     }
-    return new ChatClientRequestSpec<Ctx>(this.runtime, {
+    return new ChatClientRequestSpec<Ctx, Options>(this.runtime, {
       ...this.defaultState,
       system: undefined,
       user: undefined,
@@ -184,10 +190,10 @@ export class ChatClient<Ctx extends object = ToolContextMap> {
   }
 
   /** Starts a request, optionally with the user text. */
-  prompt(userText?: string): ChatClientRequestSpec<Ctx> {
+  prompt(userText?: string): ChatClientRequestSpec<Ctx, Options> {
     // Specs are immutable, so one base spec serves every request; it also keeps the specs' hidden
     // class alive between turns (see keepInstanceShape for why that matters).
-    this.#baseSpec ??= new ChatClientRequestSpec<Ctx>(this.runtime, this.defaultState);
+    this.#baseSpec ??= new ChatClientRequestSpec<Ctx, Options>(this.runtime, this.defaultState);
     return userText === undefined ? this.#baseSpec : this.#baseSpec.user(userText);
   }
 }

@@ -1,12 +1,14 @@
-import type { ChatOptions } from '../model/index.js';
+import type { ChatOptions, ToolCallingChatOptions } from '../model/index.js';
 
 /**
  * Merges option layers key by key, later layers winning, except `toolContext`, whose entries are
  * merged (later values win per key). `undefined` values never override. A later `toolCallbacks`
  * list replaces an earlier one.
  */
-export function mergeChatOptions(...layers: readonly (ChatOptions | undefined)[]): ChatOptions {
-  const merged: ChatOptions = {};
+export function mergeChatOptions(
+  ...layers: readonly (ChatOptions | ToolCallingChatOptions | undefined)[]
+): ToolCallingChatOptions {
+  const merged: Record<string, unknown> = {};
   let toolContext: Record<string, unknown> | undefined;
   for (const layer of layers) {
     if (!layer) continue;
@@ -20,5 +22,5 @@ export function mergeChatOptions(...layers: readonly (ChatOptions | undefined)[]
     }
   }
   if (toolContext !== undefined) merged.toolContext = toolContext;
-  return merged;
+  return merged as ToolCallingChatOptions;
 }

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type ToolInputIssue } from '../errors/index.js';
-import { validateJsonSchema } from '../tools/input/json-schema-validator.js';
+import { trustJsonSchema, validateJsonSchema } from '../tools/input/json-schema-validator.js';
 import type { JsonSchema } from '../tools/json-schema.js';
 import {
   isStandardJsonSchema,
@@ -68,6 +68,7 @@ export function resolveOutputSchema(schema: OutputSchema): ResolvedOutputSchema 
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     throw new InvalidArgumentError('entity() needs a Standard Schema or a JSON Schema object');
   }
+  trustJsonSchema(schema);
   return {
     jsonSchema: schema,
     async validate(value) {

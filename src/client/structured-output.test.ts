@@ -83,7 +83,7 @@ describe('CallResponseSpec.entity()', () => {
     ]);
     const numbers = { type: 'array', items: { type: 'integer' } };
     const request: ChatClientRequest = {
-      prompt: createPrompt([userMessage('Numbers?')]),
+      prompt: createPrompt([userMessage('Numbers?')], {}),
       context: {},
     };
     const advisor = new StructuredOutputAdvisor(numbers);

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { type AdvisorEntry, AdvisorParams, ChatClient } from '../client/index.js';
 import type { EmbeddingModel } from '../embeddings/embedding-model.js';
 import { InvalidArgumentError } from '../errors/index.js';
+import { isMissingPackage } from '../internal/import-needing-peer.js';
 import type { McpConnectionConfig, McpToolCallbackProvider, McpToolFilter } from '../mcp/index.js';
 import {
   type ChatMemoryRepository,
@@ -38,7 +39,10 @@ import { turnEventFileAppender } from './turn-event-file-appender.js';
 export interface ChatClientFromConfigOptions {
   /** Use this model instead of the one the config names. */
   chatModel?: ChatModel;
-  /** Resolves `toolloop.model`; default a new {@link ChatModelRegistry} (openai, anthropic). */
+  /**
+   * Resolves `toolloop.model`; default a new {@link ChatModelRegistry} (openai, openai-responses,
+   * anthropic, google).
+   */
   registry?: ChatModelRegistry;
   /** The environment the provider reads `OPENAI_*` / `ANTHROPIC_*` from; default `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
@@ -168,6 +172,14 @@ export async function chatClientFromConfig(
   }
 }
 
+/** Providers Spring AI's `spring.ai.model.chat` names otherwise than toolloop's registry. */
+const SPRING_PROVIDER_NAMES: Readonly<Record<string, string>> = { 'google-genai': 'google' };
+/**
+ * Providers that take another provider's settings under their own: the Responses API model
+ * connects with `spring.ai.openai.*` unless `toolloop.providers.openai-responses.*` says otherwise.
+ */
+const SETTINGS_FROM: Readonly<Record<string, string>> = { 'openai-responses': 'openai' };
+
 async function modelFromConfig(
   config: ToolloopConfig,
   options: ChatClientFromConfigOptions,
@@ -179,9 +191,14 @@ async function modelFromConfig(
     );
   }
   const registry = options.registry ?? new ChatModelRegistry();
-  const provider = id.split(':')[0]!.trim().toLowerCase();
-  const settings = config.providers[provider] ?? {};
-  return registry.create(id, { ...settings, ...(options.env ? { env: options.env } : {}) });
+  const named = config.model === undefined ? (SPRING_PROVIDER_NAMES[id] ?? id) : id;
+  const provider = named.split(':')[0]!.trim().toLowerCase();
+  const inherited = SETTINGS_FROM[provider];
+  const settings = {
+    ...(inherited === undefined ? {} : config.providers[inherited]),
+    ...config.providers[provider],
+  };
+  return registry.create(named, { ...settings, ...(options.env ? { env: options.env } : {}) });
 }
 
 function managerFromConfig(
@@ -287,7 +304,7 @@ async function listenersFromConfig(
   }
   if (observability.openTelemetry) {
     await importPeer('@opentelemetry/api', 'toolloop.observability.open-telemetry=true');
-    const { openTelemetryListener } = await import('../otel/index.js');
+    const { openTelemetryListener } = await import('../otel/entry.js');
     const id = config.model ?? config.chatProvider;
     listeners.push(
       openTelemetryListener({
@@ -314,8 +331,7 @@ async function importPeer<T>(specifier: string, why: string): Promise<T> {
   try {
     return (await import(specifier)) as T;
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
+    if (isMissingPackage(error, specifier)) {
       throw new InvalidArgumentError(
         `${why} needs the package ${specifier}: npm install ${specifier}`,
         {
@@ -430,6 +446,15 @@ export function mcpConnectionsFromConfig(
       ...(server.endpoint ? { sseEndpoint: server.endpoint } : {}),
     });
   }
+  for (const name of mcp.trustedServers) {
+    const connection = connections[name];
+    if (connection === undefined || !Object.hasOwn(connections, name)) {
+      throw new InvalidArgumentError(
+        `toolloop.mcp.trusted-servers names '${name}', which is not a configured MCP connection`,
+      );
+    }
+    connections[name] = { ...connection, trusted: true };
+  }
   return connections;
 }
 
@@ -475,7 +500,7 @@ export async function mcpToolsFromConfig(
   const connections = mcpConnectionsFromConfig(config, options.cwd);
   if (Object.keys(connections).length === 0) return undefined;
   await importPeer('@modelcontextprotocol/sdk/client/index.js', 'an MCP connection');
-  const { McpToolCallbackProvider } = await import('../mcp/index.js');
+  const { McpToolCallbackProvider } = await import('../mcp/entry.js');
   const { includeTools, excludeTools } = config.mcp;
   const listed = (rules: readonly string[], server: string, tool: string) =>
     rules.includes(tool) || rules.includes(`${server}/${tool}`);

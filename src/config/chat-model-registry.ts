@@ -46,11 +46,20 @@ const BUILT_IN: Readonly<Record<string, ChatModelFactory>> = {
     const { AnthropicChatModel } = await import('../anthropic/index.js');
     return new AnthropicChatModel({ ...settings, model: model ?? settings.model });
   },
+  async 'openai-responses'(model, settings) {
+    const { OpenAiResponsesChatModel } = await import('../openai/index.js');
+    return new OpenAiResponsesChatModel({ ...settings, model: model ?? settings.model });
+  },
+  async google(model, settings) {
+    const { GoogleChatModel } = await import('../google/index.js');
+    return new GoogleChatModel({ ...settings, model: model ?? settings.model });
+  },
 };
 
 /**
  * Resolves model ids such as `'openai:gpt-4.1-mini'` or `'anthropic:claude-sonnet-4-5'` to chat
- * models. It knows `openai` (any OpenAI-compatible server, through its base URL) and `anthropic`;
+ * models. It knows `openai` (Chat Completions, any OpenAI-compatible server through its base
+ * URL), `openai-responses` (OpenAI's Responses API), `anthropic` and `google` (the Gemini API);
  * `register()` adds others or replaces these. Provider modules are imported only when a model
  * of theirs is created. Each registry is a plain object: nothing is shared between registries.
  *
@@ -66,7 +75,7 @@ const BUILT_IN: Readonly<Record<string, ChatModelFactory>> = {
 export class ChatModelRegistry {
   readonly #factories = new Map<string, ChatModelFactory>(Object.entries(BUILT_IN));
 
-  /** Adds a provider, or replaces one (the built-in `openai` and `anthropic` included). */
+  /** Adds a provider, or replaces one (the built-in ones included). */
   register(provider: string, factory: ChatModelFactory): this {
     const { provider: name, model } = parseModelId(provider);
     if (model !== undefined || typeof factory !== 'function') {

@@ -32,7 +32,11 @@ const property = (key: string, path: string, type: ConfigValueType): ConfigPrope
   type,
 });
 
-function providerProperties(provider: string, prefix: string): ConfigProperty[] {
+function providerProperties(
+  provider: string,
+  prefix: string,
+  maxTokensKey = 'max-tokens',
+): ConfigProperty[] {
   const at = `providers.${provider}`;
   return [
     property(`${prefix}.api-key`, `${at}.apiKey`, secret),
@@ -43,7 +47,7 @@ function providerProperties(provider: string, prefix: string): ConfigProperty[] 
       min: 0,
       max: 2,
     }),
-    property(`${prefix}.chat.options.max-tokens`, `${at}.maxTokens`, positive()),
+    property(`${prefix}.chat.options.${maxTokensKey}`, `${at}.maxTokens`, positive()),
   ];
 }
 
@@ -57,6 +61,8 @@ export const CONFIG_PROPERTIES: readonly ConfigProperty[] = [
   property('spring.ai.model.chat', 'chatProvider', text),
   ...providerProperties('openai', 'spring.ai.openai'),
   ...providerProperties('anthropic', 'spring.ai.anthropic'),
+  // Spring AI's Google GenAI module; its output limit is `max-output-tokens`.
+  ...providerProperties('google', 'spring.ai.google.genai', 'max-output-tokens'),
   property('toolloop.providers.<provider>.api-key', 'providers.<provider>.apiKey', secret),
   property('toolloop.providers.<provider>.base-url', 'providers.<provider>.baseUrl', httpUrl),
   property('toolloop.providers.<provider>.model', 'providers.<provider>.model', text),
@@ -234,6 +240,7 @@ export const CONFIG_PROPERTIES: readonly ConfigProperty[] = [
   }),
   property('toolloop.mcp.include-tools', 'mcp.includeTools', list),
   property('toolloop.mcp.exclude-tools', 'mcp.excludeTools', list),
+  property('toolloop.mcp.trusted-servers', 'mcp.trustedServers', list),
 ];
 
 /**
@@ -250,4 +257,5 @@ export const OWNED_KEY_PREFIXES: readonly string[] = [
   'spring.ai.model.',
   'spring.ai.openai.chat.options.',
   'spring.ai.anthropic.chat.options.',
+  'spring.ai.google.genai.chat.options.',
 ];

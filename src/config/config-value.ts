@@ -1,3 +1,5 @@
+import { redactCredentials } from '../internal/redact-credentials.js';
+
 /** The type of one configuration property, and how a raw value (text or YAML scalar) becomes it. */
 export type ConfigValueType =
   | { readonly kind: 'boolean' }
@@ -22,8 +24,11 @@ const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000,
 /** Converts a raw value (a string from a properties file or the environment, or a YAML scalar). */
 export function convertConfigValue(type: ConfigValueType, raw: unknown): ConvertedValue {
   const text = typeof raw === 'string' ? raw.trim() : undefined;
+  // A value that is not secret as a whole may still hold credentials (a URL's password).
   const shown = (): string =>
-    ('secret' in type && type.secret) || raw === undefined ? '' : `, got ${JSON.stringify(raw)}`;
+    ('secret' in type && type.secret) || raw === undefined
+      ? ''
+      : `, got ${redactCredentials(JSON.stringify(raw))}`;
   const fail = (expected: string): ConvertedValue => ({
     ok: false,
     problem: `expected ${expected}${shown()}`,

@@ -81,6 +81,7 @@ export function defaultConfig(): ToolloopConfig {
       onNameCollision: 'error',
       includeTools: [],
       excludeTools: [],
+      trustedServers: [],
     },
   };
 }

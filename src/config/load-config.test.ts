@@ -1,12 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from './config-error.js';
 import { CONFIG_PROPERTIES } from './config-properties.js';
 import { loadConfig } from './load-config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'toolloop-config-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function file(name: string, text: string): string {
   const path = join(dir, name);
   writeFileSync(path, text);
@@ -317,6 +318,33 @@ describe('loadConfig', () => {
       origin: { kind: 'file', file: join(dir, 'absent.yaml'), line: 1 },
       problem: 'cannot be read (ENOENT)',
     });
+  });
+
+  it("reads Spring AI's Google GenAI keys, from a file and from the environment, as the google provider", async () => {
+    const path = file(
+      'google.properties',
+      [
+        'spring.ai.model.chat=google-genai',
+        'spring.ai.google.genai.chat.options.model=gemini-2.5-flash',
+        'spring.ai.google.genai.chat.options.max-output-tokens=2048',
+        'spring.ai.google.genai.chat.options.temperature=0.4',
+      ].join('\n'),
+    );
+    const config = await loadConfig({
+      files: [path],
+      env: { SPRING_AI_GOOGLE_GENAI_API_KEY: 'AIza-from-env' },
+    });
+    expect(config.chatProvider).toBe('google-genai');
+    expect(config.providers.google).toEqual({
+      apiKey: 'AIza-from-env',
+      model: 'gemini-2.5-flash',
+      maxTokens: 2048,
+      temperature: 0.4,
+    });
+    const typo = await problemsOf(
+      loadConfig({ env: { SPRING_AI_GOOGLE_GENAI_CHAT_OPTIONS_TOPKK: '3' } }),
+    );
+    expect(typo.problems[0]?.problem).toMatch(/^names no toolloop property/);
   });
 
   it('maps no two properties to one environment variable name', () => {

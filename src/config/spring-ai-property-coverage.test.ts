@@ -1,69 +1,21 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './load-config.js';
 
 // Every Spring AI property the tool-calling documents name (the reference page's property tables
 // and examples, and the behaviour notes read from Spring AI's source) must be accepted in every
-// format and change the configuration. The list is read from the documents themselves, so a key
-// they name cannot be forgotten here.
-const shared = fileURLToPath(new URL('../../../shared/', import.meta.url));
-const documents = [
-  ...(existsSync(join(shared, 'seeds'))
-    ? readdirSync(join(shared, 'seeds'))
-        .filter((name) => name.endsWith('.txt'))
-        .map((name) => join(shared, 'seeds', name))
-    : []),
-  join(shared, 'spec', 'spring-ai-behaviour.md'),
-];
-const present = documents.length > 1 && documents.every((path) => existsSync(path));
-if (!present && process.env.CI === 'true') {
-  throw new Error(`the Spring AI documents are missing at ${shared} (required in CI)`);
-}
-if (!present) console.warn(`skipping the property coverage test: no documents at ${shared}`);
-
-/** Keys the documents name that are no properties: the advisor parameter of auto-registration. */
-const NOT_PROPERTIES = new Set(['spring.ai.chat.client.tool.calling.advisor.auto-register']);
-/** The behaviour notes list `resolution.fallback.enabled` in the `spring.ai.tools.limits.*` mapping. */
-const RELATIVE_KEY_FIXES: Record<string, string> = {
-  'spring.ai.tools.limits.resolution.fallback.enabled':
-    'spring.ai.tools.resolution.fallback.enabled',
-};
-
-/**
- * The property keys of the documents: absolute `spring.ai.…` keys anywhere, and the relative
- * keys of a table or list under a heading naming its prefix (`(\`spring.ai.….*\`)`). Map-entry
- * segments keep the documents' names (`my-server`); `<name>` becomes `lookup`.
- */
+// format and change the configuration. The keys were read from those documents into
+// test/fixtures/spring-ai-property-keys.txt (its header says how); `<name>` (a map key) becomes
+// `lookup`.
 function documentedKeys(): string[] {
-  const keys = new Set<string>();
-  for (const path of documents) {
-    const text = readFileSync(path, 'utf8');
-    for (const [key] of text.matchAll(
-      /\bspring\.ai\.(?:tools|chat\.client|chat\.memory|mcp\.client|model|openai|anthropic)\.[a-z0-9<>.-]*[a-z0-9>](?![\w.*<>-])/g,
-    )) {
-      keys.add(key);
-    }
-    let prefix: string | undefined;
-    for (const line of text.split('\n')) {
-      const heading = /\(`(spring\.ai\.[a-z0-9.-]+)\.\*`\)/.exec(line);
-      if (heading) {
-        prefix = heading[1];
-        continue;
-      }
-      if (prefix === undefined) continue;
-      const relative = /^(?:\|\s*|\s+- )`([a-z][a-z0-9.<>-]*)`/.exec(line);
-      if (relative) {
-        const key = `${prefix}.${relative[1]}`;
-        keys.add(RELATIVE_KEY_FIXES[key] ?? key);
-      } else if (line.trim() !== '' && !/^\|/.test(line)) {
-        prefix = undefined;
-      }
-    }
-  }
-  return [...keys]
-    .filter((key) => !NOT_PROPERTIES.has(key))
+  const text = readFileSync(
+    new URL('../../test/fixtures/spring-ai-property-keys.txt', import.meta.url),
+    'utf8',
+  );
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'))
     .map((key) => key.replace(/<name>/g, 'lookup'))
     .sort();
 }
@@ -136,8 +88,8 @@ function yaml(value: unknown, indent = ''): string {
     .join('');
 }
 
-describe.skipIf(!present)('the Spring AI properties of the documents', () => {
-  const keys = present ? documentedKeys() : [];
+describe('the Spring AI properties of the documents', () => {
+  const keys = documentedKeys();
 
   it('are read from the documents (the list is not empty or truncated)', () => {
     expect(keys).toContain('spring.ai.tools.observations.include-content');

@@ -1,7 +1,10 @@
 /** A cap on tool calls: a positive integer, or `'unlimited'` (the property value `-1`). */
 export type ConfigCallLimit = number | 'unlimited';
 
-/** The connection settings of one model provider (`spring.ai.openai.*`, `toolloop.providers.<name>.*`). */
+/**
+ * The connection settings of one model provider (`spring.ai.openai.*`, `spring.ai.anthropic.*`,
+ * `spring.ai.google.genai.*`, `toolloop.providers.<name>.*`).
+ */
 export interface ProviderSettings {
   /** A secret: never printed, never part of an error message. */
   readonly apiKey?: string | undefined;
@@ -69,8 +72,10 @@ export interface ToolSearchAdvisorConfig {
   /** `enabled`; default false. */
   readonly enabled: boolean;
   /**
-   * `tool-index-type`; default `'regex'`. `'lucene'` is served by toolloop's BM25 index (what
-   * Lucene scores with); `'vector'` needs an embedding model passed in code.
+   * `tool-index-type`; default `'regex'`. `'lucene'` and `'bm25'` are served by toolloop's plain
+   * field-weighted BM25 index, `Bm25ToolIndex` (BM25 is what Lucene scores with; `'lucene'` also
+   * applies `lucene.min-score-threshold`), `'lexical'` by `LexicalToolIndex` (today the same
+   * ranking); `'vector'` needs an embedding model passed in code.
    */
   readonly toolIndexType: ToolIndexType;
   /** `max-results`; default the index's (10). */
@@ -204,6 +209,11 @@ export interface McpConfig {
   readonly includeTools: readonly string[];
   /** `toolloop.mcp.exclude-tools`: never these tools (`name` or `connection/name`). */
   readonly excludeTools: readonly string[];
+  /**
+   * `toolloop.mcp.trusted-servers`: connections whose tool annotations count toward approval
+   * policies and replays (`McpServerTrust.trusted`); default none.
+   */
+  readonly trustedServers: readonly string[];
 }
 
 /**
@@ -217,9 +227,12 @@ export interface ToolloopConfig {
    * name alone. Unset, `spring.ai.model.chat` names the provider. Default none.
    */
   readonly model: string | undefined;
-  /** `spring.ai.model.chat`: the provider chosen the Spring AI way (`openai`, `anthropic`). */
+  /** `spring.ai.model.chat`: the provider chosen the Spring AI way (`openai`, `anthropic`, `google-genai`). */
   readonly chatProvider: string | undefined;
-  /** Settings per provider name: `spring.ai.openai.*`, `spring.ai.anthropic.*`, `toolloop.providers.<name>.*`. */
+  /**
+   * Settings per provider name: `spring.ai.openai.*`, `spring.ai.anthropic.*`,
+   * `spring.ai.google.genai.*` (as `google`), `toolloop.providers.<name>.*`.
+   */
   readonly providers: Readonly<Record<string, ProviderSettings>>;
   readonly tools: ToolsConfig;
   readonly chatClient: ChatClientConfig;

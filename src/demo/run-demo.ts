@@ -1,9 +1,10 @@
 // The scenarios of `toolloop demo` and `npm start` (both run this list, so they show the same):
-// Spring AI's tool-calling scenarios against ScriptedChatModel, or against a real
-// OpenAI-compatible model when OPENAI_API_KEY or OPENAI_BASE_URL is set.
+// Spring AI's tool-calling scenarios against ScriptedChatModel, or against a real model when the
+// environment names one (TOOLLOOP_MODEL, OPENAI_API_KEY / OPENAI_BASE_URL, GEMINI_API_KEY).
 import type { ChatModel } from '../index.js';
 import { runApprovalDemo } from './approval-demo.js';
 import { runAugmentationDemo } from './augmentation-demo.js';
+import { runDurableDemo } from './durable-demo.js';
 import {
   MCP_SDK_MISSING,
   type McpDemoFiles,
@@ -20,22 +21,37 @@ import { runToolSearchDemo } from './tool-search-demo.js';
 import { runTracePageDemo } from './trace-page-demo.js';
 
 /**
- * The real model the environment configures (`OPENAI_API_KEY` or `OPENAI_BASE_URL`, and
- * `OPENAI_MODEL`), or `undefined` for the scripted one.
+ * The real model the environment configures, or `undefined` for the scripted one: the model id of
+ * `TOOLLOOP_MODEL` (`openai-responses:gpt-5-mini`, `google:gemini-2.5-flash`, …); else an
+ * OpenAI-compatible model when `OPENAI_API_KEY` or `OPENAI_BASE_URL` is set (and `OPENAI_MODEL`);
+ * else Gemini when `GEMINI_API_KEY` or `GOOGLE_API_KEY` is set. Each model reads its own
+ * variables (keys, base URLs) from `env` itself.
  */
 export async function realModelFromEnvironment(
   env: Readonly<Record<string, string | undefined>> = process.env,
   log: (line: string) => void = console.log,
 ): Promise<ChatModel | undefined> {
-  const { OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: baseUrl, OPENAI_MODEL: model } = env;
-  if (!apiKey && !baseUrl) {
-    log('Using ScriptedChatModel (set OPENAI_API_KEY or OPENAI_BASE_URL for a real model)\n');
-    return undefined;
+  const { TOOLLOOP_MODEL: id, OPENAI_API_KEY, OPENAI_BASE_URL: baseUrl, OPENAI_MODEL: model } = env;
+  if (id) {
+    const { ChatModelRegistry } = await import('../config/index.js');
+    log(`Using the real model ${id} (TOOLLOOP_MODEL)\n`);
+    return new ChatModelRegistry().create(id, { env });
   }
-  const { OpenAiChatModel } = await import('../openai/index.js');
-  log(`Using the real model ${model ?? '(default)'} at ${baseUrl ?? 'api.openai.com'}\n`);
-  // The model reads the same three variables itself.
-  return new OpenAiChatModel({ env });
+  if (OPENAI_API_KEY || baseUrl) {
+    const { OpenAiChatModel } = await import('../openai/index.js');
+    log(`Using the real model ${model ?? '(default)'} at ${baseUrl ?? 'api.openai.com'}\n`);
+    return new OpenAiChatModel({ env });
+  }
+  if (env.GEMINI_API_KEY || env.GOOGLE_API_KEY) {
+    const { GoogleChatModel } = await import('../google/index.js');
+    const gemini = new GoogleChatModel({ env });
+    log(`Using the real model ${String(gemini.defaultOptions.model)} of the Gemini API\n`);
+    return gemini;
+  }
+  log(
+    'Using ScriptedChatModel (set OPENAI_API_KEY, OPENAI_BASE_URL or GEMINI_API_KEY, or TOOLLOOP_MODEL, for a real model)\n',
+  );
+  return undefined;
 }
 
 /** What a scenario gets: the real model (or `undefined` for its script) and where to print. */
@@ -85,6 +101,11 @@ export const DEMO_SCENARIOS: readonly DemoScenario[] = [
     run: ({ real, log }) => runApprovalDemo(real, log),
   },
   {
+    title:
+      'Durable turns: a worker killed mid-turn, another worker finishes it (DBOS on PostgreSQL)',
+    run: ({ log }) => runDurableDemo(log),
+  },
+  {
     title: 'MCP: consume a server started as a child process (toolloop mcp serve)',
     needsMcp: true,
     run: ({ real, log, mcpFiles }) => runMcpConsumeDemo(real, log, mcpFiles),
@@ -107,7 +128,7 @@ export const DEMO_SCENARIOS: readonly DemoScenario[] = [
 
 /** Options of {@link runDemo}. */
 export interface RunDemoOptions {
-  /** Where the trace page is written; default `.toolloop-data/trace` in the working directory. */
+  /** Where the trace page is written; default a new `toolloop-demo-…` folder in the system's temporary directory. */
   traceDirectory?: string;
   /** Where the MCP scenarios find the bin and the served module; default beside this module. */
   mcpFiles?: McpDemoFiles;

@@ -1,5 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { ChatClient, type ChatModel, tool } from '../index.js';
@@ -67,14 +68,19 @@ export async function recordDemoTurns(model: ChatModel = traceDemoScript()): Pro
   return [...recorder.events];
 }
 
-/** `npm start`: writes the trace page of the demo turns and prints its path. */
+/**
+ * `npm start`: writes the trace page of the demo turns and prints its path. Default directory: a
+ * new folder in the system's temporary directory (`toolloop-demo-…`), so that the demo writes
+ * nothing into the project it is run from.
+ */
 export async function runTracePageDemo(
   model?: ChatModel,
   log: (line: string) => void = console.log,
-  directory = resolve('.toolloop-data', 'trace'),
+  directory?: string,
 ): Promise<string> {
   const events = await recordDemoTurns(model);
-  mkdirSync(directory, { recursive: true });
+  if (directory === undefined) directory = mkdtempSync(join(tmpdir(), 'toolloop-demo-'));
+  else mkdirSync(directory, { recursive: true });
   const file = join(directory, 'demo-turns.html');
   writeFileSync(
     file,

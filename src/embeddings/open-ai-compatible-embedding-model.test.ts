@@ -104,6 +104,24 @@ describe('OpenAiCompatibleEmbeddingModel', () => {
     );
   });
 
+  it('names its vector space by model and dimensions, unless given an id', () => {
+    expect(
+      new OpenAiCompatibleEmbeddingModel({ baseUrl, model: 'nomic-embed-text', env: {} }).id,
+    ).toBe('nomic-embed-text');
+    expect(
+      new OpenAiCompatibleEmbeddingModel({
+        baseUrl,
+        model: 'text-embedding-3-small',
+        dimensions: 256,
+        env: {},
+      }).id,
+    ).toBe('text-embedding-3-small@256');
+    expect(
+      new OpenAiCompatibleEmbeddingModel({ baseUrl, model: 'default', id: 'bge-m3-q8', env: {} })
+        .id,
+    ).toBe('bge-m3-q8');
+  });
+
   it('posts to {baseUrl}/embeddings with model, input, key and dimensions', async () => {
     reset('ok');
     const model = new OpenAiCompatibleEmbeddingModel({

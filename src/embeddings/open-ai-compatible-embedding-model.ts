@@ -20,6 +20,11 @@ export interface OpenAiCompatibleEmbeddingModelOptions {
   readonly apiKey?: string;
   /** Requested vector length, for models that support shortening (`dimensions`). */
   readonly dimensions?: number;
+  /**
+   * Names the vector space for cached tool embeddings. Default: `model`, with `@dimensions` when
+   * given. Set it when two servers host different models under one name.
+   */
+  readonly id?: string;
   /** Texts per HTTP request; larger inputs are split. Default 256. */
   readonly maxBatchSize?: number;
   /** Extra request headers. */
@@ -51,6 +56,8 @@ const EMBEDDINGS_ENVIRONMENT = {
  * value of `headers`.
  */
 export class OpenAiCompatibleEmbeddingModel implements EmbeddingModel {
+  /** {@inheritDoc EmbeddingModel.id} */
+  readonly id: string;
   /** The embedding model name sent with each request. */
   readonly model: string;
   /** The API root. */
@@ -75,6 +82,9 @@ export class OpenAiCompatibleEmbeddingModel implements EmbeddingModel {
       EMBEDDINGS_ENVIRONMENT,
     );
     this.model = options.model;
+    this.id =
+      options.id ??
+      (options.dimensions === undefined ? options.model : `${options.model}@${options.dimensions}`);
     this.baseUrl = connection.baseUrl;
     this.#apiKey = connection.apiKey;
     this.#dimensions = options.dimensions;

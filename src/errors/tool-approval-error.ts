@@ -13,7 +13,13 @@ import { ToolloopError } from './toolloop-error.js';
  * - `'arguments-mismatch'`: a decision's argument hash is not the hash of the call's arguments
  *   (it was made for other arguments);
  * - `'invalid-decision'`: a decision is not `approve` or `deny`, or its fields have wrong types;
- * - `'invalid-edit'`: edited arguments fail the tool's input schema (see `issues`).
+ * - `'invalid-edit'`: edited arguments fail the tool's input schema (see `issues`);
+ * - `'conversation-mismatch'`: the state paused in another conversation (or in none) than the
+ *   resuming request names with `CONVERSATION_ID`;
+ * - `'principal-mismatch'`: the client's `approval.principal` names another principal (or none)
+ *   for the resuming request than for the paused one;
+ * - `'expired-state'`: the state's `expiresAt` has passed;
+ * - `'replayed-state'`: the state's single-use token was already used: it was resumed before.
  */
 export type ToolApprovalProblem =
   | 'malformed-state'
@@ -24,7 +30,11 @@ export type ToolApprovalProblem =
   | 'missing-decision'
   | 'arguments-mismatch'
   | 'invalid-decision'
-  | 'invalid-edit';
+  | 'invalid-edit'
+  | 'conversation-mismatch'
+  | 'principal-mismatch'
+  | 'expired-state'
+  | 'replayed-state';
 
 /**
  * A paused turn could not be resumed with the given state and decisions. Nothing of the turn ran:

@@ -17,7 +17,8 @@ export type ToolloopErrorCode =
   | 'MCP_PROTOCOL_ERROR'
   | 'MCP_LIMIT_EXCEEDED'
   | 'TOOL_APPROVAL_REFUSED'
-  | 'CONFIG_INVALID';
+  | 'CONFIG_INVALID'
+  | 'DURABLE_TURN_FAILED';
 
 /** Options shared by every toolloop error constructor. */
 export interface ToolloopErrorOptions {

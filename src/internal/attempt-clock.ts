@@ -1,3 +1,5 @@
+import { LongTimeout } from './long-timeout.js';
+
 /** Which limit ended an attempt. */
 export type ExpiredLimit = 'call' | 'attempt' | 'idle';
 
@@ -11,9 +13,6 @@ export interface AttemptLimits {
   idleTimeoutMs: number;
 }
 
-// setTimeout fires at once for delays past this (about 24.8 days); longer limits are no limit.
-const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
-
 /**
  * One attempt's cancellation: aborted by the caller's signal, by the call's deadline, by the
  * attempt's own deadline, or when no progress arrives for the idle limit. The two deadlines are
@@ -25,8 +24,8 @@ export class AttemptClock {
   readonly #caller: AbortSignal | undefined;
   readonly #idleTimeoutMs: number;
   #expired: ExpiredLimit | undefined;
-  #deadlineTimer: ReturnType<typeof setTimeout> | undefined;
-  #idleTimer: ReturnType<typeof setTimeout> | undefined;
+  #deadlineTimer: LongTimeout | undefined;
+  #idleTimer: LongTimeout | undefined;
   readonly #onCallerAbort = () => this.#controller.abort();
 
   constructor(caller: AbortSignal | undefined, limits: AttemptLimits) {
@@ -51,32 +50,33 @@ export class AttemptClock {
 
   /** Starts, or starts over, the idle countdown. */
   progress(): void {
-    if (this.#idleTimer !== undefined) clearTimeout(this.#idleTimer);
+    this.#idleTimer?.clear();
     if (this.#expired === undefined) this.#idleTimer = this.#timer(this.#idleTimeoutMs, 'idle');
   }
 
-  /** Stops the timers and lets go of the caller's signal. */
   /** Aborts the attempt's request now (its answer is complete; what is left of it is not wanted). */
   abandon(): void {
     this.#controller.abort();
   }
 
+  /** Stops the timers and lets go of the caller's signal. */
   dispose(): void {
-    if (this.#deadlineTimer !== undefined) clearTimeout(this.#deadlineTimer);
-    if (this.#idleTimer !== undefined) clearTimeout(this.#idleTimer);
+    this.#deadlineTimer?.clear();
+    this.#idleTimer?.clear();
     this.#caller?.removeEventListener('abort', this.#onCallerAbort);
   }
 
-  #timer(delayMs: number, limit: ExpiredLimit): ReturnType<typeof setTimeout> | undefined {
-    if (!(delayMs <= MAX_TIMER_DELAY_MS)) return undefined;
-    const timer = setTimeout(() => {
-      if (this.#controller.signal.aborted) return;
-      this.#expired = limit;
-      this.#controller.abort();
-    }, delayMs);
+  #timer(delayMs: number, limit: ExpiredLimit): LongTimeout {
     // The request's socket keeps the process alive while it runs; the timer alone must not
     // (a stream its consumer abandoned would otherwise hold the process for the whole deadline).
-    timer.unref?.();
-    return timer;
+    return new LongTimeout(
+      () => {
+        if (this.#controller.signal.aborted) return;
+        this.#expired = limit;
+        this.#controller.abort();
+      },
+      delayMs,
+      { unref: true },
+    );
   }
 }

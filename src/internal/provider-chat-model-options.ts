@@ -83,11 +83,13 @@ export function definedEntries<T extends object>(value: T): Partial<T> {
  * The request defaults a provider model exposes as `defaultOptions`: the common options, with
  * the provider's default model (and `maxTokens`, where the API requires one).
  */
-export function providerDefaultOptions(
+export function providerDefaultOptions<Options extends ChatOptions>(
   options: ProviderChatModelOptions,
   defaults: { model: string; maxTokens?: number },
-): ChatOptions {
+  extra: Omit<Options, keyof ChatOptions> | Record<string, never> = {},
+): Options {
   return definedEntries({
+    ...extra,
     model: options.model ?? defaults.model,
     temperature: options.temperature,
     maxTokens: options.maxTokens ?? defaults.maxTokens,
@@ -95,7 +97,7 @@ export function providerDefaultOptions(
     parallelToolCalls: options.parallelToolCalls,
     strictTools: options.strictTools,
     extraBody: options.extraBody,
-  }) as ChatOptions;
+  }) as Options;
 }
 
 /**

@@ -16,6 +16,12 @@ export interface ProviderEnvironmentSpec {
   /** Shown in the error, e.g. `'OpenAI'`. */
   providerLabel: string;
   apiKeyVariable: string;
+  /**
+   * Every variable the key may come from, the first one set winning, when there are several
+   * (Gemini: `GOOGLE_API_KEY`, then `GEMINI_API_KEY`, as Google's SDK reads them). Default: only
+   * `apiKeyVariable`.
+   */
+  apiKeyVariables?: readonly string[];
   baseUrlVariable: string;
   /** Only the providers whose SDKs read a model variable have one. */
   modelVariable?: string;
@@ -47,7 +53,9 @@ export function resolveProviderConnection(
   const env = options.env ?? globalThis.process?.env ?? {};
   const fromEnv = (name: string | undefined): string | undefined =>
     name === undefined ? undefined : given(env[name]);
-  const apiKey = given(options.apiKey) ?? fromEnv(spec.apiKeyVariable);
+  const keyVariables = spec.apiKeyVariables ?? [spec.apiKeyVariable];
+  let apiKey = given(options.apiKey);
+  for (const variable of keyVariables) apiKey ??= fromEnv(variable);
   const baseUrlSource =
     given(options.baseUrl) !== undefined
       ? 'the baseUrl option'
@@ -70,7 +78,7 @@ export function resolveProviderConnection(
   if (apiKey === undefined && (host === spec.publicHost || host.endsWith(`.${spec.publicHost}`))) {
     throw new InvalidArgumentError(
       `${spec.providerLabel} needs an API key for ${spec.publicHost}: set the ` +
-        `${spec.apiKeyVariable} environment variable or pass the apiKey option ` +
+        `${keyVariables.join(' or ')} environment variable or pass the apiKey option ` +
         `(for a server that needs no key, set ${spec.baseUrlVariable} or the baseUrl option to its URL)`,
     );
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ChatModelError } from '../errors/index.js';
-import { MAX_PROVIDER_DETAIL_LENGTH, ProviderErrors } from './provider-errors.js';
+import { MAX_PROVIDER_DETAIL_LENGTH, ProviderErrors, requestTarget } from './provider-errors.js';
 
 const KEY = 'sk-UNIT-SENTINEL-4f1e9a7c2b8d6e0f3a5c';
 
@@ -55,5 +55,20 @@ describe('ProviderErrors', () => {
     expect(error.message).toBe(
       'openai answered with a malformed response: choices must be an array, not an object',
     );
+  });
+});
+
+describe('requestTarget', () => {
+  it('names the method and URL without credentials, query or fragment', () => {
+    expect(requestTarget('POST', 'http://127.0.0.1:11434/v1/chat/completions')).toBe(
+      'POST http://127.0.0.1:11434/v1/chat/completions',
+    );
+    expect(
+      requestTarget(
+        'POST',
+        'https://user:s3cret-pass@gateway.example/openai/v1/chat/completions?api-key=SECRET#x',
+      ),
+    ).toBe('POST https://gateway.example/openai/v1/chat/completions');
+    expect(requestTarget('POST', 'not a url?key=SECRET')).toBe('POST (an invalid URL)');
   });
 });

@@ -1,5 +1,6 @@
 import { ChatModelError } from '../errors/index.js';
 import { secretForms } from './secret-forms.js';
+import { urlWithoutCredentials } from './url-without-credentials.js';
 
 /** Longest provider-written text (an error body's message, an error event's message) kept in an error. */
 export const MAX_PROVIDER_DETAIL_LENGTH = 500;
@@ -75,4 +76,12 @@ function shorten(text: string, limit: number): string {
   const last = text.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end--;
   return `${text.slice(0, end)}…`;
+}
+
+/**
+ * `POST https://host/path` for an error message: the method and the URL without user name,
+ * password, query or fragment, where credentials and signed parameters may sit.
+ */
+export function requestTarget(method: string, url: string): string {
+  return `${method} ${urlWithoutCredentials(url) ?? '(an invalid URL)'}`;
 }

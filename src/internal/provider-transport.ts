@@ -1,8 +1,14 @@
 import { AbortError, ChatModelError, InvalidArgumentError } from '../errors/index.js';
 import { AttemptClock } from './attempt-clock.js';
-import type { ProviderErrors } from './provider-errors.js';
+import { delay } from './long-timeout.js';
+import { type ProviderErrors, requestTarget } from './provider-errors.js';
 import { BodyTooLargeError, cappedByteChunks, readCappedText } from './read-capped-body.js';
-import { type RetryDelayOptions, retryDelayMs, serverRetryDelayMs } from './retry-delay.js';
+import {
+  type RetryDelayOptions,
+  retryDelayMs,
+  retryInfoDelayMs,
+  serverRetryDelayMs,
+} from './retry-delay.js';
 import {
   EventTooLargeError,
   parseServerSentEvents,
@@ -131,7 +137,7 @@ export class ProviderTransport {
         try {
           text = await readCappedText(response, this.maxResponseBytes);
         } catch (error) {
-          throw this.bodyFailure(error, response.status, clock, signal, 'body');
+          throw this.bodyFailure(error, response.status, clock, signal, 'body', url);
         }
         let answer: unknown;
         try {
@@ -181,7 +187,7 @@ export class ProviderTransport {
           try {
             next = await events.next();
           } catch (error) {
-            throw this.bodyFailure(error, response.status, clock, signal, 'stream');
+            throw this.bodyFailure(error, response.status, clock, signal, 'stream', url);
           }
           if (next.done) break;
           const event = next.value;
@@ -245,26 +251,26 @@ export class ProviderTransport {
         redirect: 'manual',
       });
     } catch (error) {
-      throw this.networkFailure(error, clock, 'request');
+      throw this.networkFailure(error, clock, 'request', url);
     }
     if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
       await response.body?.cancel().catch(() => undefined);
       throw this.errors.create({
-        message: `${this.provider} answered with a redirect (HTTP ${response.status}), which is not followed so that credentials never go to another address`,
+        message: `${this.provider} answered with a redirect (HTTP ${response.status}, ${requestTarget('POST', url)}), which is not followed so that credentials never go to another address`,
         status: response.status,
         retryable: false,
       });
     }
-    if (!response.ok) throw await this.httpFailure(response, clock);
+    if (!response.ok) throw await this.httpFailure(response, clock, url);
     return response;
   }
 
-  private async httpFailure(response: Response, clock: AttemptClock): Promise<Error> {
+  private async httpFailure(response: Response, clock: AttemptClock, url: string): Promise<Error> {
     let text = '';
     try {
       text = await readCappedText(response, ERROR_BODY_LIMIT);
     } catch (error) {
-      if (clock.signal.aborted) return this.networkFailure(error, clock, 'request');
+      if (clock.signal.aborted) return this.networkFailure(error, clock, 'request', url);
       text = '';
     }
     const shouldRetry = response.headers.get('x-should-retry');
@@ -280,17 +286,22 @@ export class ProviderTransport {
     // Scrubbed before it is read, so that a key cannot hide in a form the reading changes.
     const detail = describeErrorBody(this.errors.scrub(text), response.headers.get('content-type'));
     const error = this.errors.create({
-      message: `${this.provider} request failed with HTTP ${response.status}`,
+      message: `${this.provider} request failed with HTTP ${response.status} (${requestTarget('POST', url)})`,
       detail: [response.statusText, detail].filter((part) => part !== '').join(': '),
       status: response.status,
       retryable,
     });
-    const serverDelay = serverRetryDelayMs(response.headers);
+    const serverDelay = serverRetryDelayMs(response.headers) ?? retryInfoDelayMs(text);
     if (serverDelay !== undefined) serverDelays.set(error, serverDelay);
     return error;
   }
 
-  private networkFailure(error: unknown, clock: AttemptClock, phase: FailurePhase): Error {
+  private networkFailure(
+    error: unknown,
+    clock: AttemptClock,
+    phase: FailurePhase,
+    url: string,
+  ): Error {
     switch (clock.expired) {
       case 'call':
         return this.errors.create({
@@ -320,7 +331,7 @@ export class ProviderTransport {
     if (clock.signal.aborted) return new AbortError(undefined, { cause: error });
     const code = errorCode(error);
     return this.errors.create({
-      message: `${this.provider} connection failed${code ? ` (${code})` : ''}: the request may be retried`,
+      message: `${this.provider} connection failed (${code ? `${code}, ` : ''}${requestTarget('POST', url)}): the request may be retried`,
       retryable: true,
       cause: error,
     });
@@ -332,6 +343,7 @@ export class ProviderTransport {
     clock: AttemptClock,
     callerSignal: AbortSignal | undefined,
     phase: 'body' | 'stream',
+    url: string,
   ): Error {
     if (error instanceof ChatModelError) return error;
     if (callerSignal?.aborted) return new AbortError(undefined, { cause: error });
@@ -349,7 +361,7 @@ export class ProviderTransport {
         retryable: false,
       });
     }
-    return this.networkFailure(error, clock, phase);
+    return this.networkFailure(error, clock, phase, url);
   }
 
   private async shouldRetry(
@@ -362,10 +374,10 @@ export class ProviderTransport {
       return false;
     }
     if (signal?.aborted) return false;
-    const delay = retryDelayMs(attempt, serverDelays.get(error), this.options.retryDelay);
+    const wait = retryDelayMs(attempt, serverDelays.get(error), this.options.retryDelay);
     // A retry that could only start after the deadline is not tried: the caller gets the failure now.
-    if (performance.now() + delay >= callDeadlineAt) return false;
-    await sleep(delay, signal);
+    if (performance.now() + wait >= callDeadlineAt) return false;
+    await delay(wait, signal);
     if (signal?.aborted) throw new AbortError(undefined, { cause: error });
     return true;
   }
@@ -429,9 +441,10 @@ function jsonErrorMessage(text: string): string | undefined {
   const error = record.error;
   if (typeof error === 'string') return error;
   if (typeof error === 'object' && error !== null) {
-    const { message, type } = error as Record<string, unknown>;
-    if (typeof message === 'string')
-      return typeof type === 'string' ? `${type}: ${message}` : message;
+    // OpenAI and Anthropic name the kind of error `type`; Google names it `status`.
+    const { message, type, status } = error as Record<string, unknown>;
+    const kind = typeof type === 'string' ? type : typeof status === 'string' ? status : undefined;
+    if (typeof message === 'string') return kind === undefined ? message : `${kind}: ${message}`;
   }
   if (typeof record.message === 'string') return record.message;
   return undefined;
@@ -445,17 +458,4 @@ function errorCode(error: unknown): string | undefined {
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { retryDelayMs, serverRetryDelayMs } from './retry-delay.js';
+import { fixtureText } from '../../test/integration/support/provider-fixtures.js';
+import { retryDelayMs, retryInfoDelayMs, serverRetryDelayMs } from './retry-delay.js';
 
 describe('serverRetryDelayMs', () => {
   it('reads retry-after-ms first, then retry-after in seconds or as an HTTP date', () => {
@@ -14,6 +15,19 @@ describe('serverRetryDelayMs', () => {
     ).toBe(3000);
     expect(serverRetryDelayMs(new Headers({ 'retry-after': 'soon' }))).toBeUndefined();
     expect(serverRetryDelayMs(new Headers())).toBeUndefined();
+  });
+});
+
+describe('retryInfoDelayMs', () => {
+  it("reads the RetryInfo delay of Gemini's recorded 429 body, and nothing from other bodies", () => {
+    expect(retryInfoDelayMs(fixtureText('google-gemini/google-429-retry-info.json'))).toBe(34_400);
+    expect(retryInfoDelayMs('{"error":{"message":"slow down"}}')).toBeUndefined();
+    expect(retryInfoDelayMs('RetryInfo, but not JSON')).toBeUndefined();
+    expect(
+      retryInfoDelayMs(
+        '{"error":{"details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"soon"}]}}',
+      ),
+    ).toBeUndefined();
   });
 });
 

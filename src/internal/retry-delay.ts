@@ -30,6 +30,32 @@ export function serverRetryDelayMs(headers: Headers, now: number = Date.now()): 
 }
 
 /**
+ * The delay a Google API error body asks for (`error.details[]` of type `google.rpc.RetryInfo`,
+ * `retryDelay: "34.4s"`), in milliseconds, or `undefined` when the body holds none. Gemini sends
+ * it with a 429 instead of a `retry-after` header.
+ */
+export function retryInfoDelayMs(body: string): number | undefined {
+  if (!body.includes('RetryInfo')) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  const details = (parsed as { error?: { details?: unknown } } | null)?.error?.details;
+  if (!Array.isArray(details)) return undefined;
+  for (const detail of details) {
+    const record = detail as Record<string, unknown> | null;
+    if (typeof record !== 'object' || record === null) continue;
+    const type = record['@type'];
+    if (typeof type !== 'string' || !type.endsWith('google.rpc.RetryInfo')) continue;
+    const match = /^(\d+(?:\.\d+)?)s$/.exec(String(record.retryDelay));
+    if (match) return Number(match[1]) * 1000;
+  }
+  return undefined;
+}
+
+/**
  * The delay before retry number `retry` (0-based): the server's delay when it gave a usable one,
  * otherwise exponential backoff with up to 25% jitter taken off, so that many clients retrying
  * together spread out.

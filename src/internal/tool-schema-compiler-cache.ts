@@ -1,4 +1,5 @@
-import type { ToolCallback, ToolDefinition } from '../tools/tool-callback.js';
+import type { OfferedTool } from '../model/index.js';
+import type { ToolDefinition } from '../tools/tool-callback.js';
 import type { CompiledToolSchema, SchemaAdaptation } from './tool-schema-adaptation.js';
 
 /** A tool definition with its schema compiled for one provider. */
@@ -30,7 +31,7 @@ export class ToolSchemaCompilerCache {
 
   /** Compiles the tools' schemas and lists the adaptations (all of them, reported or not before). */
   compileAll(
-    tools: readonly (ToolCallback | ToolDefinition)[],
+    tools: readonly (OfferedTool | ToolDefinition)[],
     strict: boolean,
   ): { tools: CompiledTool[]; adaptations: SchemaAdaptation[] } {
     const compiledTools: CompiledTool[] = [];

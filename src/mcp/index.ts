@@ -7,6 +7,7 @@ export {
 } from './mcp-client.js';
 export type {
   McpConnectionConfig,
+  McpServerTrust,
   McpSseConnectionConfig,
   McpStdioConnectionConfig,
   McpStreamableHttpConnectionConfig,

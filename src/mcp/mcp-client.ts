@@ -1,16 +1,22 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type CallToolResult,
   ErrorCode,
   type Implementation,
   McpError,
+  PaginatedResultSchema,
   type ServerCapabilities,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AbortError, InvalidArgumentError, isAbortError } from '../index.js';
+import { delay, MAX_TIMER_DELAY_MS } from '../internal/long-timeout.js';
+import { redactCredentials } from '../internal/redact-credentials.js';
 import { createMcpTransport } from './create-mcp-transport.js';
 import {
   type McpConnectionConfig,
@@ -38,7 +44,11 @@ export interface McpConnectionInfo {
 export interface McpClientOptions {
   /** How this client introduces itself. Default `{ name: 'toolloop', version: '0.1.0' }`. */
   clientInfo?: Implementation;
-  /** Give up a request after this long and send `notifications/cancelled`. Default 60,000 ms. */
+  /**
+   * Give up a request after this long and send `notifications/cancelled`. Default 60,000 ms. The
+   * SDK times a request with one `setTimeout`: a longer limit than about 24.8 days, `Infinity`
+   * included, is that maximum.
+   */
   requestTimeoutMs?: number;
   /** Give up starting a server and the handshake after this long. Default 30,000 ms. */
   connectTimeoutMs?: number;
@@ -84,6 +94,9 @@ interface Session {
   /** True when this client ended the session itself (close, re-initialisation). */
   retired: boolean;
   lastTransportError: Error | undefined;
+  /** Rejects when the HTTP connection drops with requests pending (they fail at once). */
+  readonly dropped: Promise<never>;
+  drop(error: McpConnectionError): void;
 }
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: 'toolloop', version: '0.1.0' };
@@ -102,8 +115,12 @@ const STDERR_DRAIN_MS = 100;
  *   (capped) and resets on success. A call pending when the server died is sent again only
  *   when `replayable` (the tool is read-only or idempotent): a blind replay could repeat its
  *   side effect.
- * - A Streamable HTTP session the server no longer knows (HTTP 404) is re-initialised once and
- *   the request sent again: a 404 answers before anything runs.
+ * - A Streamable HTTP session the server no longer knows (HTTP 404, or HTTP 400 naming the
+ *   session as `server-everything` answers) is re-initialised once and the request sent again:
+ *   that answer comes before anything runs. A request that could not be delivered at all
+ *   (connection refused) is sent again once on a new connection too. A request whose
+ *   connection dropped after it was sent fails at once with an {@link McpConnectionError}
+ *   (`'exited'`) saying the call may have run, and is sent again only when `replayable`.
  * - Timeouts and aborts cancel the request with `notifications/cancelled`.
  * - `close()` ends the connection and the child process (stdin closed, then SIGTERM, then
  *   SIGKILL), and no request restarts it.
@@ -175,7 +192,10 @@ export class McpClient {
 
   /**
    * The server's tools, every page, listed once and cached until `tools/list_changed` or a new
-   * connection. Throws {@link McpLimitError} for a list over the caps.
+   * connection. Throws {@link McpLimitError} for a list over the caps. The entries are as the
+   * server listed them (each has a string `name`; an entry without one is left out with a
+   * warning): one malformed tool does not fail the list, and `McpToolCallbackProvider` checks
+   * each tool before offering it.
    */
   async listTools(options: { signal?: AbortSignal } = {}): Promise<Tool[]> {
     if (this.#tools === undefined) {
@@ -212,7 +232,7 @@ export class McpClient {
     args: Record<string, unknown>,
     options: McpCallToolOptions = {},
   ): Promise<CallToolResult> {
-    const timeout = options.timeoutMs ?? this.#requestTimeoutMs;
+    const timeout = sdkTimeout(options.timeoutMs ?? this.#requestTimeoutMs);
     const result = await this.#request(
       async (session) =>
         (await session.client.callTool(
@@ -249,12 +269,12 @@ export class McpClient {
     operation: (session: Session) => Promise<T>,
     options: { signal?: AbortSignal | undefined; replayable: boolean },
   ): Promise<T> {
-    let reinitialised = false;
+    let resent = false;
     let replayed = false;
     for (;;) {
       const session = await this.#currentSession(options.signal);
       try {
-        const value = await operation(session);
+        const value = await Promise.race([operation(session), session.dropped]);
         this.#failures = 0;
         return value;
       } catch (error) {
@@ -263,15 +283,22 @@ export class McpClient {
             ? error
             : new AbortError(undefined, { cause: options.signal?.reason });
         }
-        if (!reinitialised && isSessionNotFound(error)) {
-          // The server lost the session (it restarted or expired it): start a new one, once.
-          reinitialised = true;
+        if (!resent && isSessionGone(error, session)) {
+          // The server refused the request at the door (HTTP 404, or 400 from servers that say
+          // "no valid session"): it lost the session (restarted, or expired it) and ran nothing.
+          // Start a new session and send the request again, once.
+          resent = true;
           this.#replace(session);
           continue;
         }
         const failure = await this.#connectionFailure(session, error);
         if (failure !== undefined) {
-          if (options.replayable && !replayed && !this.#closed) {
+          if (failure.failure === 'unreachable' && !resent && !this.#closed) {
+            // Never delivered: safe to send again on a new connection, whatever the request.
+            resent = true;
+            continue;
+          }
+          if (failure.failure === 'exited' && options.replayable && !replayed && !this.#closed) {
             replayed = true;
             continue;
           }
@@ -295,8 +322,8 @@ export class McpClient {
 
   async #open(): Promise<Session> {
     if (this.#failures > 0) {
-      const delay = Math.min(this.#initialDelayMs * 2 ** (this.#failures - 1), this.#maxDelayMs);
-      await sleep(delay, this.#closing.signal);
+      const wait = Math.min(this.#initialDelayMs * 2 ** (this.#failures - 1), this.#maxDelayMs);
+      await delay(wait, this.#closing.signal);
     }
     if (this.#closed) throw this.#closedError();
     const stderr = new StderrTail(this.#stderrTailChars, this.#onStderr);
@@ -307,6 +334,11 @@ export class McpClient {
         tools: { autoRefresh: false, debounceMs: 0, onChanged: () => this.#toolsChanged(session) },
       },
     });
+    let drop: (error: McpConnectionError) => void = () => {};
+    const dropped = new Promise<never>((_resolve, reject) => {
+      drop = reject;
+    });
+    dropped.catch(() => {});
     const session: Session = {
       client,
       transport,
@@ -321,14 +353,17 @@ export class McpClient {
       failure: undefined,
       retired: false,
       lastTransportError: undefined,
+      dropped,
+      drop,
     };
     client.onerror = (error) => {
       session.lastTransportError = error;
+      if (isStreamDrop(error)) this.#streamDropped(session, error);
     };
     client.onclose = () => this.#lost(session);
     try {
       await client.connect(transport, {
-        timeout: this.#connectTimeoutMs,
+        timeout: sdkTimeout(this.#connectTimeoutMs),
         signal: this.#closing.signal,
       });
     } catch (error) {
@@ -395,23 +430,51 @@ export class McpClient {
     session: Session,
     error: unknown,
   ): Promise<McpConnectionError | undefined> {
+    if (error instanceof McpConnectionError) return error;
     const closedByPeer =
       session.failure !== undefined ||
       (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) ||
       isNetworkFailure(error);
     if (!closedByPeer) return undefined;
     if (session.failure === undefined) {
-      // An HTTP request that could not reach the server: the session may be gone with it.
+      // An HTTP request that failed on the network: the session may be gone with the server.
       this.#failures++;
       this.#replace(session);
+      if (isUndelivered(error)) {
+        return new McpConnectionError({
+          serverName: this.name,
+          failure: 'unreachable',
+          message: `MCP server '${this.name}' could not be reached: ${describe(error)}`,
+          cause: error,
+        });
+      }
       return new McpConnectionError({
         serverName: this.name,
         failure: 'exited',
-        message: `MCP server '${this.name}' could not be reached: ${describe(error)}`,
+        message: `MCP server '${this.name}' closed the connection before answering (${describe(error)}); the call may have run`,
         cause: error,
       });
     }
     return session.failure;
+  }
+
+  /**
+   * An HTTP session's event stream broke (the server died or restarted, or the network failed):
+   * the answers of its pending requests will never come. They fail now, as calls that may have
+   * run, instead of at their timeout; the next request opens a new session.
+   */
+  #streamDropped(session: Session, error: Error): void {
+    if (session.retired || this.#closed || this.#session !== session) return;
+    this.#failures++;
+    session.drop(
+      new McpConnectionError({
+        serverName: this.name,
+        failure: 'exited',
+        message: `MCP server '${this.name}' closed the connection while requests were pending (${describe(error)}); a call among them may have run`,
+        cause: error,
+      }),
+    );
+    this.#replace(session);
   }
 
   #translate(error: unknown): unknown {
@@ -449,11 +512,29 @@ export class McpClient {
     let size = 0;
     let cursor: string | undefined;
     do {
-      const page = await session.client.listTools(cursor === undefined ? undefined : { cursor }, {
-        timeout: this.#requestTimeoutMs,
-      });
-      for (const tool of page.tools) tools.push(tool);
-      size += JSON.stringify(page.tools).length;
+      // Listed leniently: one malformed tool must not cost the server its other tools. The
+      // entries are checked one by one by McpToolCallbackProvider (and left out with a warning).
+      const page = await session.client.request(
+        { method: 'tools/list', ...(cursor === undefined ? {} : { params: { cursor } }) },
+        PaginatedResultSchema,
+        { timeout: sdkTimeout(this.#requestTimeoutMs) },
+      );
+      const listed = (page as { tools?: unknown }).tools;
+      if (!Array.isArray(listed)) {
+        throw new Error('tools/list answered without a tools array');
+      }
+      for (const entry of listed) {
+        const chars = jsonLength(entry);
+        if (!isNamed(entry) || chars === undefined) {
+          process.emitWarning(
+            `MCP server '${this.name}' listed ${isNamed(entry) ? `a tool '${entry.name}' that cannot be serialised` : 'a tool without a name'}; it was left out`,
+            'McpToolWarning',
+          );
+          continue;
+        }
+        tools.push(entry as Tool);
+        size += chars;
+      }
       if (tools.length > this.#maxTools) {
         throw this.#listLimit('tool-count', this.#maxTools, tools.length, 'tools');
       }
@@ -498,6 +579,23 @@ async function retire(session: Session): Promise<void> {
   await session.client.close().catch(() => {});
 }
 
+function isNamed(entry: unknown): entry is { name: string } {
+  return (
+    typeof entry === 'object' &&
+    entry !== null &&
+    typeof (entry as { name?: unknown }).name === 'string'
+  );
+}
+
+/** The length of an entry's JSON, or `undefined` when it has none (nested past the stack). */
+function jsonLength(entry: unknown): number | undefined {
+  try {
+    return JSON.stringify(entry)?.length ?? 0;
+  } catch {
+    return undefined;
+  }
+}
+
 function isMcpFailure(error: unknown): boolean {
   return (
     error instanceof McpConnectionError ||
@@ -506,16 +604,52 @@ function isMcpFailure(error: unknown): boolean {
   );
 }
 
-function isSessionNotFound(error: unknown): boolean {
-  return error instanceof StreamableHTTPError && error.code === 404;
+/**
+ * The server answered the request itself with "no such session": HTTP 404 (what the
+ * specification asks for), or HTTP 400 naming the session (what servers built like
+ * `server-everything` answer). Either comes before the server runs anything.
+ */
+function isSessionGone(error: unknown, session: Session): boolean {
+  if (!(error instanceof StreamableHTTPError)) return false;
+  if (!(session.transport instanceof StreamableHTTPClientTransport)) return false;
+  if (session.transport.sessionId === undefined) return false;
+  return error.code === 404 || (error.code === 400 && /session/i.test(error.message));
 }
 
 function isNetworkFailure(error: unknown): boolean {
   return error instanceof TypeError && /fetch failed|terminated|network/i.test(error.message);
 }
 
+// Failures that happen before a request is delivered: nothing reached the server.
+const UNDELIVERED = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+/** A network failure that happened before the request reached the server (it did not run). */
+function isUndelivered(error: unknown): boolean {
+  let cause: unknown = error;
+  for (let depth = 0; depth < 4 && typeof cause === 'object' && cause !== null; depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && UNDELIVERED.has(code)) return true;
+    const errors = (cause as { errors?: unknown }).errors;
+    if (Array.isArray(errors) && errors.some((inner) => isUndelivered(inner))) return true;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** The SDK's report that an HTTP event stream broke (a request's answers, or notifications). */
+function isStreamDrop(error: Error): boolean {
+  return /^SSE stream disconnected/.test(error.message);
+}
+
+/** An error's message for ours; a URL's credentials in it (fetch errors quote URLs) are redacted. */
 function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return redactCredentials(error instanceof Error ? error.message : String(error));
 }
 
 function positive(value: number | undefined, fallback: number, what: string): number {
@@ -526,16 +660,12 @@ function positive(value: number | undefined, fallback: number, what: string): nu
   return value;
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
+/**
+ * A timeout as the SDK takes it: it arms one `setTimeout` per request, which fires after 1 ms for a
+ * delay past about 24.8 days (or `Infinity`), so a longer limit becomes that maximum.
+ */
+function sdkTimeout(ms: number): number {
+  return Math.min(ms, MAX_TIMER_DELAY_MS);
 }
 
 /** `promise`, or an `AbortError` as soon as `signal` aborts (the promise itself goes on). */

@@ -1,4 +1,18 @@
 import { InvalidArgumentError } from '../index.js';
+import { redactCredentials } from '../internal/redact-credentials.js';
+
+/** What every kind of connection config may say about the server. */
+export interface McpServerTrust {
+  /**
+   * The user vouches for this server's tool definitions: its tools' annotations (`readOnlyHint`,
+   * `destructiveHint`, `idempotentHint`, `openWorldHint`) become their metadata, which approval
+   * policies and replays after a crash rely on. Default `false`: the MCP specification calls
+   * annotations hints that clients must not rely on from servers they do not trust, so an
+   * untrusted server's tools count as not read-only, destructive, not idempotent and open-world,
+   * whatever they say. Config files: `toolloop.mcp.trusted-servers=<name>,…`.
+   */
+  readonly trusted?: boolean;
+}
 
 /**
  * A server started as a child process that speaks MCP over its stdin and stdout. The child gets
@@ -7,7 +21,7 @@ import { InvalidArgumentError } from '../index.js';
  *
  * Spring AI properties: `spring.ai.mcp.client.stdio.connections.<name>.command`, `.args`, `.env`.
  */
-export interface McpStdioConnectionConfig {
+export interface McpStdioConnectionConfig extends McpServerTrust {
   /** Optional: a config with `command` is a stdio connection. */
   readonly transport?: 'stdio';
   /** The executable, found on `PATH` (for example `npx` or `node`); never run through a shell. */
@@ -25,7 +39,7 @@ export interface McpStdioConnectionConfig {
  * Spring AI properties: `spring.ai.mcp.client.streamable-http.connections.<name>.url` and
  * `.endpoint`.
  */
-export interface McpStreamableHttpConnectionConfig {
+export interface McpStreamableHttpConnectionConfig extends McpServerTrust {
   /** Optional: a config with `url` and no `transport` is a Streamable HTTP connection. */
   readonly transport?: 'streamable-http';
   /** The server's MCP endpoint, or its base URL when `endpoint` is given. */
@@ -44,7 +58,7 @@ export interface McpStreamableHttpConnectionConfig {
  *
  * Spring AI properties: `spring.ai.mcp.client.sse.connections.<name>.url` and `.sse-endpoint`.
  */
-export interface McpSseConnectionConfig {
+export interface McpSseConnectionConfig extends McpServerTrust {
   readonly transport: 'sse';
   /** The server's SSE endpoint, or its base URL when `sseEndpoint` is given. */
   readonly url: string | URL;
@@ -83,6 +97,9 @@ export function resolveMcpConnectionConfig(
   };
   if (typeof config !== 'object' || config === null) fail('the config must be an object');
   const raw = config as unknown as Partial<Record<string, unknown>>;
+  if (raw.trusted !== undefined && typeof raw.trusted !== 'boolean') {
+    fail('trusted must be true or false');
+  }
   const transport =
     raw.transport ??
     (raw.command !== undefined ? 'stdio' : raw.url !== undefined ? 'streamable-http' : undefined);
@@ -131,7 +148,7 @@ function parseUrl(value: unknown, path: string | undefined, fail: (problem: stri
     url = new URL(String(value));
     if (path !== undefined) url = new URL(path, url);
   } catch {
-    return fail(`${JSON.stringify(String(value))} is not a valid URL`);
+    return fail(`${redactCredentials(JSON.stringify(String(value)))} is not a valid URL`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return fail(`url must be http or https, not ${url.protocol}`);

@@ -4,14 +4,24 @@ import { ToolloopError } from '../index.js';
 export type McpConnectionFailure =
   /** The server could not be started or did not complete the MCP handshake. */
   | 'connect-failed'
-  /** The server's process ended (or its HTTP connection dropped) while requests were pending. */
+  /**
+   * The server's process ended, or its HTTP connection dropped, while requests were pending:
+   * a call among them may have run (its outcome is unknown).
+   */
   | 'exited'
+  /**
+   * An HTTP request could not be delivered (connection refused, host not found): the server
+   * never saw it, so a call failing this way did not run.
+   */
+  | 'unreachable'
   /** The client was closed with `close()`. */
   | 'closed';
 
 /**
- * An MCP server could not be reached, or went away while a request was pending. A call that
- * fails this way was not replayed unless its tool is annotated read-only or idempotent. The tail
+ * An MCP server could not be reached, or went away while a request was pending. A call whose
+ * outcome is unknown (`'exited'`: it may have run) was not replayed unless its tool is read-only
+ * or idempotent (on a trusted server); one that never reached the server (`'unreachable'`) was
+ * sent again once on a new connection. The tail
  * of a stdio server's stderr is in {@link McpConnectionError.stderrTail} (not in the message,
  * which the model may read).
  */

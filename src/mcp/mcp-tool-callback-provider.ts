@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { type Tool, ToolSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
   InvalidArgumentError,
   type ToolCallback,
@@ -9,7 +9,7 @@ import {
 import { compileJsonSchema } from '../tools/index.js';
 import { McpClient, type McpClientOptions, type McpConnectionInfo } from './mcp-client.js';
 import type { McpConnectionConfig } from './mcp-connection-config.js';
-import { McpToolCallback } from './mcp-tool-callback.js';
+import { McpToolCallback, outputSchemaCopy } from './mcp-tool-callback.js';
 import { alternativeToolName, sanitizeToolName, serverPrefixedToolName } from './mcp-tool-names.js';
 import {
   checkToolContextToMcpMeta,
@@ -63,8 +63,11 @@ export interface McpToolCallbackProviderOptions {
    */
   enabled?: boolean;
   /**
-   * Told about every tool left out because its input schema does not compile. Default: a Node
-   * process warning (`McpToolWarning`).
+   * Told about every tool left out: its input or output schema does not compile (a pattern the
+   * linear-time regex engine refuses included), is nested too deep, or the entry is not a valid
+   * MCP tool (`tool` is then the entry as listed). One bad tool never fails the request: the
+   * server's other tools and the local tools are offered as usual. Default: a Node process
+   * warning (`McpToolWarning`).
    */
   onToolRejected?: (connection: McpConnectionInfo, tool: Tool, reason: string) => void;
 }
@@ -98,7 +101,7 @@ export class McpToolCallbackProvider implements ToolCallbackProvider {
   readonly #enabled: boolean;
   readonly #onToolRejected: (connection: McpConnectionInfo, tool: Tool, reason: string) => void;
   readonly #callbacks = new WeakMap<Tool, Map<string, McpToolCallback>>();
-  readonly #rejected = new WeakSet<Tool>();
+  readonly #screenings = new WeakMap<Tool, { tool: Tool | undefined }>();
 
   constructor(options: McpToolCallbackProviderOptions = {}) {
     const created = Object.entries(options.connections ?? {}).map(
@@ -141,20 +144,21 @@ export class McpToolCallbackProvider implements ToolCallbackProvider {
    */
   async getToolCallbacks(request?: ToolCallbackProviderRequest): Promise<ToolCallback[]> {
     if (!this.#enabled) return [];
-    const listed = await Promise.all(
+    const listings = await Promise.all(
       this.clients.map(async (client) => ({ client, tools: await client.listTools() })),
     );
     const reserved = request?.reservedNames ?? new Set<string>();
     const taken = new Set<string>();
     const callbacks: ToolCallback[] = [];
-    for (const { client, tools } of listed) {
+    for (const { client, tools } of listings) {
       const connection = client.connectionInfo ?? placeholderInfo(client);
-      for (const tool of tools) {
-        if (!this.#filter(connection, tool)) continue;
-        const name = this.#name(connection, tool, reserved, taken);
+      for (const listed of tools) {
+        const screened = this.#screened(client, connection, listed);
+        if (screened === undefined) continue;
+        if (!this.#filter(connection, screened)) continue;
+        const name = this.#name(connection, screened, reserved, taken);
         if (name === undefined) continue;
-        const callback = this.#callback(client, tool, name);
-        if (!this.#acceptable(connection, callback)) continue;
+        const callback = this.#callback(client, screened, name);
         taken.add(name);
         callbacks.push(callback);
       }
@@ -210,21 +214,37 @@ export class McpToolCallbackProvider implements ToolCallbackProvider {
     return name;
   }
 
-  #acceptable(connection: McpConnectionInfo, callback: McpToolCallback): boolean {
-    const tool = callback.tool;
-    if (this.#rejected.has(tool)) return false;
+  /**
+   * The listed tool once it passed every check, or `undefined` (reported once) when one of them
+   * fails: schemas nested deeper than {@link MAX_TOOL_DEPTH} levels (checked without recursion,
+   * before anything recursive touches them), an entry that is not a valid MCP `Tool` (an input
+   * schema that is not an object schema, a description that is not text, …), and input or
+   * output schemas that do not compile (including patterns the linear-time engine refuses).
+   */
+  #screened(client: McpClient, connection: McpConnectionInfo, listed: Tool): Tool | undefined {
+    const known = this.#screenings.get(listed);
+    if (known !== undefined) return known.tool;
+    let tool: Tool | undefined;
     try {
-      compileJsonSchema(callback.definition.inputSchema);
-      return true;
+      if (jsonDepth(listed) > MAX_TOOL_DEPTH) {
+        throw new Error(`its definition is nested more than ${MAX_TOOL_DEPTH} levels deep`);
+      }
+      const parsed = ToolSchema.safeParse(listed);
+      if (!parsed.success)
+        throw new Error(`it is not a valid MCP tool: ${zodIssues(parsed.error)}`);
+      tool = parsed.data as Tool;
+      compileJsonSchema(new McpToolCallback({ client, tool }).definition.inputSchema);
+      if (tool.outputSchema !== undefined) compileJsonSchema(outputSchemaCopy(tool.outputSchema));
     } catch (error) {
-      this.#rejected.add(tool);
+      tool = undefined;
       this.#onToolRejected(
         connection,
-        tool,
+        listed,
         error instanceof Error ? error.message : String(error),
       );
-      return false;
     }
+    this.#screenings.set(listed, { tool });
+    return tool;
   }
 
   #callback(client: McpClient, tool: Tool, name: string): McpToolCallback {
@@ -247,6 +267,36 @@ export class McpToolCallbackProvider implements ToolCallbackProvider {
     }
     return callback;
   }
+}
+
+/**
+ * Deepest nesting of objects and arrays a listed tool may have. Zod and hand-written schemas
+ * stay far below; a schema thousands of levels deep overflows the stack of every recursive
+ * consumer (cloning, compiling, provider adaptation).
+ */
+const MAX_TOOL_DEPTH = 128;
+
+/** Nesting depth of a JSON value, walked without recursion. */
+function jsonDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop() as [unknown, number];
+    if (typeof current !== 'object' || current === null) continue;
+    if (depth > deepest) deepest = depth;
+    if (deepest > MAX_TOOL_DEPTH) return deepest;
+    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+function zodIssues(error: {
+  issues: readonly { path: readonly PropertyKey[]; message: string }[];
+}): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`)
+    .join('; ');
 }
 
 function placeholderInfo(client: McpClient): McpConnectionInfo {

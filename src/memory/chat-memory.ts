@@ -1,7 +1,6 @@
 import type { Message } from '../messages/index.js';
 
-/** The advisor param that names the conversation (`.advisors(a => a.param(CONVERSATION_ID, id))`). */
-export const CONVERSATION_ID = 'chat_memory_conversation_id';
+export { CONVERSATION_ID } from '../advisors/conversation-id.js';
 
 /** What a model is shown of a conversation's past: add messages, read them back, forget them. */
 export interface ChatMemory {

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '../errors/index.js';
 import type { Message } from '../messages/index.js';
-import { messageProblem } from './message-problem.js';
+import { messageProblem } from '../messages/message-problem.js';
 
 /** Throws the reference's error unless `conversationId` is a string with a non-blank character. */
 export function assertConversationId(conversationId: unknown): asserts conversationId is string {

@@ -1,6 +1,8 @@
+import { UsedTokenSet } from '../internal/used-token-set.js';
 import type { Message } from '../messages/index.js';
 import type { AppendOptions, ChatMemoryRepository } from './chat-memory-repository.js';
 import { assertConversationId, assertMessages } from './conversation-id.js';
+import { assertStorableMedia, mediaLimitOption } from './stored-media-limit.js';
 
 /**
  * Keeps conversations in a `Map` of this process. Every read and write copies, so callers never
@@ -8,6 +10,25 @@ import { assertConversationId, assertMessages } from './conversation-id.js';
  */
 export class InMemoryChatMemoryRepository implements ChatMemoryRepository {
   private readonly conversations = new Map<string, Message[]>();
+  readonly #usedApprovalTokens = new UsedTokenSet();
+  readonly #maxMediaBytes: number;
+
+  /**
+   * `maxMediaBytes`: most inline media (tool result images, audio, files, as base64) one message
+   * may hold; a message over it fails the write with a `MemoryError` and nothing is written.
+   * Default 16 MiB.
+   */
+  constructor(options: { maxMediaBytes?: number } = {}) {
+    this.#maxMediaBytes = mediaLimitOption(options.maxMediaBytes);
+  }
+
+  /**
+   * Marks the single-use token of a pending approval state used (this repository can serve as
+   * `approval.tokenStore`): true the first time, false after. In this process only.
+   */
+  async consumeApprovalToken(token: string, expiresAt: Date): Promise<boolean> {
+    return this.#usedApprovalTokens.consume(token, expiresAt);
+  }
 
   async findConversationIds(): Promise<string[]> {
     return [...this.conversations.keys()];
@@ -22,6 +43,7 @@ export class InMemoryChatMemoryRepository implements ChatMemoryRepository {
   async saveAll(conversationId: string, messages: readonly Message[]): Promise<void> {
     assertConversationId(conversationId);
     assertMessages(messages);
+    assertStorableMedia(messages, 'in-memory', conversationId, this.#maxMediaBytes);
     this.store(conversationId, structuredClone([...messages]));
   }
 
@@ -37,6 +59,7 @@ export class InMemoryChatMemoryRepository implements ChatMemoryRepository {
   ): Promise<void> {
     assertConversationId(conversationId);
     assertMessages(messages);
+    assertStorableMedia(messages, 'in-memory', conversationId, this.#maxMediaBytes);
     const existing = this.conversations.get(conversationId) ?? [];
     const all = [...existing, ...structuredClone([...messages])];
     if (!options.retain) {

@@ -101,7 +101,7 @@ describe('MessageChatMemoryAdvisor', () => {
         context: {},
       }),
     ).rejects.toThrow(
-      "conversationId cannot be null: the memory advisor needs a conversation id. Set one per request with .advisors((a) => a.param(CONVERSATION_ID, 'conversation-id'))",
+      "The chat memory advisor needs a conversation id, and this request has none (conversationId cannot be null). Give one per request: .advisors((a) => a.param(CONVERSATION_ID, 'conversation-id'))",
     );
     expect(model.callCount).toBe(0);
   });

@@ -3,6 +3,7 @@ import type {
   CallAdvisorChain,
   ChatClientRequest,
   ChatClientResponse,
+  DurableSteps,
   MemoryAdvisor,
   StreamAdvisor,
   StreamAdvisorChain,
@@ -36,6 +37,8 @@ interface TurnState {
   history: readonly Message[];
   /** The messages of this turn not yet stored, oldest first. */
   staged: Message[];
+  /** The durable engine of the turn, whose steps the reads and writes run as. */
+  durable: DurableSteps | undefined;
 }
 
 /**
@@ -55,6 +58,10 @@ interface TurnState {
  * id the loop puts in every round's context (`TOOL_LOOP_TURN_ID`), never by tool-call ids, which
  * providers may repeat: concurrent turns of one conversation never mix. A tool response that
  * answers no call the advisor or the prompt knows of is never stored (it would be an orphan).
+ *
+ * In a durable turn (`ChatClientRequest.durable`) every read and write is a step of the engine: a
+ * turn recovered after a crash is shown the history it was shown before, and a write whose
+ * outcome the crash left unknown is made only if the store does not already end with its messages.
  */
 export class MessageChatMemoryAdvisor implements CallAdvisor, StreamAdvisor, MemoryAdvisor {
   readonly name = 'MessageChatMemoryAdvisor';
@@ -77,7 +84,7 @@ export class MessageChatMemoryAdvisor implements CallAdvisor, StreamAdvisor, Mem
     const value = context[CONVERSATION_ID];
     if (value === null || value === undefined) {
       throw new InvalidArgumentError(
-        "conversationId cannot be null: the memory advisor needs a conversation id. Set one per request with .advisors((a) => a.param(CONVERSATION_ID, 'conversation-id')) (CONVERSATION_ID from 'toolloop'), or for every request of a client with ChatClient.create(model, { advisors: [memoryAdvisor, (a) => a.param(CONVERSATION_ID, 'conversation-id')] })",
+        "The chat memory advisor needs a conversation id, and this request has none (conversationId cannot be null). Give one per request: .advisors((a) => a.param(CONVERSATION_ID, 'conversation-id')), with CONVERSATION_ID from 'toolloop'; or a default for every request of the client: ChatClient.create(model, { advisors: [memoryAdvisor, (a) => a.param(CONVERSATION_ID, 'default')] })",
       );
     }
     return String(value);
@@ -120,14 +127,17 @@ export class MessageChatMemoryAdvisor implements CallAdvisor, StreamAdvisor, Mem
       (turn) => continuesWith(turn, ids, undefined),
     );
     if (open) {
-      await this.chatMemory.add(conversationId, [...open.staged, last]);
+      await this.#write(request.durable, conversationId, [...open.staged, last]);
       return;
     }
     // The turn was forgotten (more open turns than the bound): the loop's history holds it all.
     const callerAt = findCaller(history, history.length - 1, ids);
     if (callerAt === -1) return;
-    const memory = await this.chatMemory.get(conversationId);
-    await this.chatMemory.add(conversationId, [...turnBefore(history, callerAt, memory), last]);
+    const memory = await this.#read(request.durable, conversationId);
+    await this.#write(request.durable, conversationId, [
+      ...turnBefore(history, callerAt, memory),
+      last,
+    ]);
   }
 
   async #before(
@@ -149,7 +159,7 @@ export class MessageChatMemoryAdvisor implements CallAdvisor, StreamAdvisor, Mem
         continuesWith(turn, ids, caller),
       );
     }
-    const history = open ? open.history : await this.chatMemory.get(conversationId);
+    const history = open ? open.history : await this.#read(request.durable, conversationId);
     let before: readonly Message[] = [];
     if (open) before = open.staged;
     else if (callerAt !== -1) before = turnBefore(instructions, callerAt, history);
@@ -165,7 +175,13 @@ export class MessageChatMemoryAdvisor implements CallAdvisor, StreamAdvisor, Mem
 
     return {
       request: { ...request, prompt: { ...request.prompt, messages } },
-      turn: { conversationId, turnId, history, staged: orphan ? [] : [...before, current] },
+      turn: {
+        conversationId,
+        turnId,
+        history,
+        staged: orphan ? [] : [...before, current],
+        durable: request.durable,
+      },
     };
   }
 
@@ -184,7 +200,36 @@ export class MessageChatMemoryAdvisor implements CallAdvisor, StreamAdvisor, Mem
       );
       return;
     }
-    await this.chatMemory.add(turn.conversationId, transcript);
+    await this.#write(turn.durable, turn.conversationId, transcript);
+  }
+
+  /** The stored conversation; in a durable turn a step, so a recovered turn reads the same. */
+  #read(durable: DurableSteps | undefined, conversationId: string): Promise<Message[]> {
+    if (durable === undefined) return this.chatMemory.get(conversationId);
+    return durable.runStep('memory.get', () => this.chatMemory.get(conversationId));
+  }
+
+  /**
+   * Stores a turn; in a durable turn a step, and when a crash left the outcome of an earlier
+   * write unknown, the messages are added only if the conversation does not end with them yet.
+   */
+  async #write(
+    durable: DurableSteps | undefined,
+    conversationId: string,
+    messages: readonly Message[],
+  ): Promise<void> {
+    if (durable === undefined) return this.chatMemory.add(conversationId, messages);
+    const add = async () => {
+      await this.chatMemory.add(conversationId, messages);
+      return null;
+    };
+    await durable.runStep('memory.add', add, {
+      reconcile: async () => {
+        const stored = await this.chatMemory.get(conversationId);
+        const tail = stored.slice(Math.max(0, stored.length - messages.length));
+        return tail.length === messages.length && jsonEqual(tail, messages) ? null : add();
+      },
+    });
   }
 }
 

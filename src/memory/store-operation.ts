@@ -1,4 +1,5 @@
 import { InvalidArgumentError, MemoryError } from '../errors/index.js';
+import { LongTimeout } from '../internal/long-timeout.js';
 
 /** What a backend names in a {@link MemoryError}. */
 export interface StoreOperation {
@@ -6,7 +7,10 @@ export interface StoreOperation {
   /** What was attempted, e.g. `'append'`; goes into the error message (never message contents). */
   operation: string;
   conversationId?: string;
-  /** Fails the operation with a `MemoryError` when it takes longer; `0` or absent waits forever. */
+  /**
+   * Fails the operation with a `MemoryError` when it takes longer (any length, kept exactly);
+   * `0`, `Infinity` or absent waits forever.
+   */
   timeoutMs?: number;
   /**
    * True when the store refuses a write that reaches it after the deadline, so a write in flight
@@ -89,16 +93,17 @@ export async function runStoreOperation<T>(
   operation: StoreOperation,
   run: (scope: StoreOperationScope) => Promise<T> | T,
 ): Promise<T> {
+  const limit = operation.timeoutMs;
   const timeoutMs =
-    operation.timeoutMs !== undefined && operation.timeoutMs > 0 ? operation.timeoutMs : 0;
+    limit !== undefined && limit > 0 && limit !== Number.POSITIVE_INFINITY ? limit : 0;
   const scope = new StoreOperationScope(timeoutMs > 0 ? performance.now() + timeoutMs : undefined);
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timer: LongTimeout | undefined;
   try {
     const work = Promise.resolve().then(() => run(scope));
     if (timeoutMs === 0) return await work;
     work.catch(() => {});
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
+      timer = new LongTimeout(() => {
         const failure = timeoutError(operation, timeoutMs, scope.outcome);
         scope.expire(failure);
         reject(failure);
@@ -116,7 +121,7 @@ export async function runStoreOperation<T>(
       cause: error,
     });
   } finally {
-    if (timer !== undefined) clearTimeout(timer);
+    timer?.clear();
   }
 }
 

@@ -49,6 +49,43 @@ describe('parseStoredMessage', () => {
     );
   });
 
+  it('keeps tool result parts and structured content, and refuses a bad part as storedMessage does', () => {
+    const message = {
+      role: 'tool',
+      responses: [
+        {
+          id: 'call_1',
+          name: 'chart',
+          responseData: 'a chart',
+          content: [
+            { type: 'text', text: 'a chart' },
+            { type: 'image', mediaType: 'image/png', data: 'iVBORw0KGgo=' },
+            { type: 'resource-link', uri: 'https://example.com/c', name: 'c' },
+          ],
+          structuredContent: {
+            points: [
+              [1, 2],
+              [3, 4],
+            ],
+          },
+        },
+      ],
+    };
+    expect(parseStoredMessage(JSON.stringify(message), location)).toEqual(message);
+    const bad = structuredClone(message);
+    (bad.responses[0]?.content[1] as Record<string, unknown>).mediaType = 'text/plain';
+    let fromStore: unknown;
+    try {
+      storedMessage(bad, location);
+    } catch (caught) {
+      fromStore = caught;
+    }
+    expect(fromStore).toBeInstanceOf(MemoryError);
+    expect(() => parseStoredMessage(JSON.stringify(bad), location)).toThrow(
+      (fromStore as Error).message,
+    );
+  });
+
   it('storedMessage still refuses values JSON cannot hold', () => {
     const cyclic: Record<string, unknown> = { role: 'user', text: 'hi' };
     cyclic.metadata = { self: cyclic };

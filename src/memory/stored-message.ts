@@ -1,6 +1,6 @@
 import { MemoryError } from '../errors/index.js';
 import type { Message } from '../messages/index.js';
-import { messageProblem, parsedMessageProblem } from './message-problem.js';
+import { messageProblem, parsedMessageProblem } from '../messages/message-problem.js';
 
 /** Where a stored row sits, for the error that reports it. */
 export interface StoredRowLocation {

@@ -25,3 +25,26 @@ export {
   isUserMessage,
   messageHasToolCalls,
 } from './message-guards.js';
+export {
+  assertSendableMessages,
+  messageProblem,
+  messageShapeProblem,
+} from './message-problem.js';
+export {
+  type AudioPart,
+  base64ByteLength,
+  describeToolResultPart,
+  type FilePart,
+  formatByteSize,
+  type ImagePart,
+  type MediaPartSource,
+  type ResourceLinkPart,
+  summarizeToolResultParts,
+  type TextPart,
+  type ToolResultPart,
+  type ToolResultPartSummary,
+  type ToolResultPartType,
+  toolResultPartBytes,
+  toolResultPartProblem,
+  toolResultPartsText,
+} from './tool-result-part.js';

@@ -10,6 +10,11 @@ export interface Usage {
   cacheReadTokens?: number;
   /** Tokens written to a provider's prompt cache, when reported. */
   cacheWriteTokens?: number;
+  /**
+   * Of `completionTokens`, those the model spent reasoning (OpenAI's `reasoning_tokens`, Gemini's
+   * `thoughtsTokenCount`), when reported.
+   */
+  reasoningTokens?: number;
 }
 
 /** Metadata of one generation. `finishReason` is the provider's reason mapped to toolloop's names. */
@@ -102,7 +107,7 @@ export function responseToolCalls(response: ChatResponse | null | undefined): To
   return [];
 }
 
-/** Adds two usages field by field; cache counts are kept when either side has them. */
+/** Adds two usages field by field; cache and reasoning counts are kept when either side has them. */
 export function addUsage(left: Usage | undefined, right: Usage | undefined): Usage | undefined {
   if (!left) return right;
   if (!right) return left;
@@ -116,6 +121,9 @@ export function addUsage(left: Usage | undefined, right: Usage | undefined): Usa
   }
   if (left.cacheWriteTokens !== undefined || right.cacheWriteTokens !== undefined) {
     sum.cacheWriteTokens = (left.cacheWriteTokens ?? 0) + (right.cacheWriteTokens ?? 0);
+  }
+  if (left.reasoningTokens !== undefined || right.reasoningTokens !== undefined) {
+    sum.reasoningTokens = (left.reasoningTokens ?? 0) + (right.reasoningTokens ?? 0);
   }
   return sum;
 }

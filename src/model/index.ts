@@ -1,6 +1,12 @@
 export { aggregateChatResponses, ChatResponseAggregator } from './aggregate-chat-responses.js';
 export type { ChatModel, ChatModelCallOptions } from './chat-model.js';
-export type { ChatOptions, ToolChoice } from './chat-options.js';
+export type {
+  ChatOptions,
+  OfferedTool,
+  ResponseFormat,
+  ToolCallingChatOptions,
+  ToolChoice,
+} from './chat-options.js';
 export {
   addUsage,
   type ChatResponse,

@@ -75,6 +75,39 @@ describe('debugLogListener', () => {
     expect(JSON.stringify(lines)).not.toContain(SENTINELS.argument);
   });
 
+  it('logs a tool search that went on without a failing part', () => {
+    const { logger, lines } = capturingLogger();
+    const listener = debugLogListener({ logger });
+    const base = { turnId: 't', timestamp: 1, type: 'tool-search-fallback' } as const;
+    listener({
+      ...base,
+      iteration: 0,
+      phase: 'index',
+      source: 'VectorToolIndex',
+      reason: 'timeout',
+    });
+    listener({
+      ...base,
+      iteration: 1,
+      phase: 'search',
+      toolCallId: 's1',
+      source: 'VectorToolIndex',
+      reason: 'error',
+      error: { type: 'ChatModelError', message: 'embeddings request failed with HTTP 500' },
+    });
+    expect(lines.map((line) => line.message)).toEqual([
+      'tool indexing went on without VectorToolIndex: timeout',
+      'tool search went on without VectorToolIndex: error',
+    ]);
+    expect(lines[1]?.details).toMatchObject({
+      turnId: 't',
+      iteration: 1,
+      toolCallId: 's1',
+      error: { type: 'ChatModelError' },
+    });
+    expect(JSON.stringify(lines)).not.toContain('HTTP 500');
+  });
+
   it('logs no argument, result, answer or provider message unless logContent is on', () => {
     const quiet = capturingLogger();
     const listener = debugLogListener({ logger: quiet.logger });
@@ -154,5 +187,39 @@ describe('debugLoggingFromEnvironment', () => {
     expect(environmentDebugLogListener({}, logger)).toBeUndefined();
     environmentDebugLogListener({ DEBUG: 'toolloop' }, logger)?.(sampleTurnEvents()[0]!);
     expect(lines).toHaveLength(1);
+  });
+});
+
+describe('debugLogListener and tool results with parts', () => {
+  it("logs each part's type, media type and size, never its bytes, even with content on", () => {
+    const bytes = Buffer.alloc(600, 1).toString('base64');
+    for (const logContent of [false, true]) {
+      const { logger, lines } = capturingLogger();
+      debugLogListener({ logger, logContent })({
+        type: 'tool-result',
+        turnId: 't',
+        timestamp: 0,
+        iteration: 1,
+        toolCallId: 'c1',
+        toolName: 'shot',
+        outcome: 'ok',
+        result: 'A page\n[image image/png, 600 B]',
+        isError: false,
+        durationMs: 3,
+        parts: [
+          { type: 'text', bytes: 6 },
+          { type: 'image', mediaType: 'image/png', bytes: 600, source: 'inline' },
+        ],
+        content: [
+          { type: 'text', text: 'A page' },
+          { type: 'image', mediaType: 'image/png', data: bytes },
+        ],
+      });
+      expect(lines[0]?.details.parts).toEqual([
+        { type: 'text', bytes: 6 },
+        { type: 'image', mediaType: 'image/png', bytes: 600, source: 'inline' },
+      ]);
+      expect(JSON.stringify(lines)).not.toContain(bytes);
+    }
   });
 });

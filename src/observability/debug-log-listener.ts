@@ -107,6 +107,8 @@ export function debugLogListener(options: DebugLogListenerOptions = {}): TurnEve
             outcome: event.outcome,
             durationMs: event.durationMs,
             ...(event.errorType === undefined ? {} : { errorType: event.errorType }),
+            // Type, media type and size of each part; the bytes never go into a log line.
+            ...(event.parts === undefined ? {} : { parts: event.parts }),
             ...(logContent ? { result: event.result } : {}),
           },
           `tool ${event.toolName} ended: ${event.outcome}`,
@@ -136,6 +138,27 @@ export function debugLogListener(options: DebugLogListenerOptions = {}): TurnEve
         logger.debug(
           { turnId, iteration: event.iteration, toolCalls: event.toolCalls.map(callSummary) },
           `turn paused: ${event.toolCalls.length} tool calls wait for approval`,
+        );
+        return;
+      case 'tool-search-fallback':
+        logger.debug(
+          {
+            turnId,
+            iteration: event.iteration,
+            phase: event.phase,
+            toolCallId: event.toolCallId,
+            source: event.source,
+            reason: event.reason,
+            ...(event.error === undefined
+              ? {}
+              : {
+                  // A provider's message may quote the request: content, as for model calls.
+                  error: logContent
+                    ? event.error
+                    : { type: event.error.type, code: event.error.code },
+                }),
+          },
+          `tool ${event.phase === 'index' ? 'indexing' : 'search'} went on without ${event.source}: ${event.reason}`,
         );
         return;
       case 'turn-finish':

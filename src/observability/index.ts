@@ -21,6 +21,7 @@ export type {
   ToolProgressEvent,
   ToolResultEvent,
   ToolResultOutcome,
+  ToolSearchFallbackEvent,
   TurnErrorEvent,
   TurnEvent,
   TurnEventBase,

@@ -23,8 +23,11 @@ export function redactTurnEvent(event: TurnEvent): TurnEvent | undefined {
       return { ...event, toolCall: withoutArguments(event.toolCall) };
     case 'tool-progress':
       return { ...event, value: null };
-    case 'tool-result':
-      return { ...event, result: '' };
+    case 'tool-result': {
+      // The parts' summary (type, media type, size) stays; their bytes go.
+      const { content: _content, ...rest } = event;
+      return { ...rest, result: '' };
+    }
     case 'approval-pending':
     case 'step-finish':
       return { ...event, toolCalls: event.toolCalls.map(withoutArguments) };
@@ -38,6 +41,10 @@ export function redactTurnEvent(event: TurnEvent): TurnEvent | undefined {
     }
     case 'turn-error':
       return { ...event, error: { ...event.error, message: '' } };
+    case 'tool-search-fallback':
+      return event.error === undefined
+        ? event
+        : { ...event, error: { ...event.error, message: '' } };
     default:
       return event;
   }

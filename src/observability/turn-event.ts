@@ -1,4 +1,4 @@
-import type { ToolCall } from '../messages/index.js';
+import type { ToolCall, ToolResultPart, ToolResultPartSummary } from '../messages/index.js';
 import type { Usage } from '../model/chat-response.js';
 
 /**
@@ -113,6 +113,13 @@ export interface ToolResultEvent extends TurnEventBase {
   readonly durationMs: number;
   /** Class name of the error behind a non-`ok` outcome, when there was one. */
   readonly errorType?: string;
+  /**
+   * Type, media type and size of each part of a result with content parts (never their bytes):
+   * what logs, spans and the trace page show.
+   */
+  readonly parts?: readonly ToolResultPartSummary[];
+  /** The result's parts themselves (bytes included); exporters drop them unless content is on. */
+  readonly content?: readonly ToolResultPart[];
 }
 
 /** A per-turn tool call limit was reached. */
@@ -149,6 +156,31 @@ export interface StepFinishEvent extends TurnEventBase {
   readonly toolCalls: readonly ToolCall[];
 }
 
+/**
+ * Tool search went on without a part that failed: typically the semantic side of a
+ * `HybridToolIndex` whose embedding model threw or did not answer in time, so the search (or the
+ * indexing of the session's tools at the start of the turn) ranked with the lexical side only.
+ * The turn goes on. Produced by `ToolSearchToolCallingAdvisor`.
+ */
+export interface ToolSearchFallbackEvent extends TurnEventBase {
+  readonly type: 'tool-search-fallback';
+  /** The loop round: 0 for the indexing before the first model call. */
+  readonly iteration: number;
+  /** Indexing the session's tools, or one search. */
+  readonly phase: 'index' | 'search';
+  /** The search tool call whose search went on without it (phase `'search'`). */
+  readonly toolCallId?: string;
+  /** What was left out: the class name of the index or of the embedding cache. */
+  readonly source: string;
+  /**
+   * `'error'`: it threw; `'timeout'`: it did not answer in time; `'unavailable'`: skipped without
+   * trying, after a recent failure or while the session's tools wait to be indexed.
+   */
+  readonly reason: 'error' | 'timeout' | 'unavailable';
+  /** The error behind an `'error'` or `'timeout'`: class name, toolloop code, message. */
+  readonly error?: { readonly type: string; readonly code?: string; readonly message: string };
+}
+
 /** The turn ended normally (answer, `returnDirect`, limit or cap ending, or approval pause). */
 export interface TurnFinishEvent extends TurnEventBase {
   readonly type: 'turn-finish';
@@ -183,6 +215,7 @@ export type TurnEvent =
   | IterationCapEvent
   | ApprovalPendingEvent
   | StepFinishEvent
+  | ToolSearchFallbackEvent
   | TurnFinishEvent
   | TurnErrorEvent;
 

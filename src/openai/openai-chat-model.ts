@@ -9,19 +9,22 @@ import type { ProviderErrors } from '../internal/provider-errors.js';
 import { ProviderTransport } from '../internal/provider-transport.js';
 import type { SchemaAdaptation } from '../internal/tool-schema-adaptation.js';
 import { ToolSchemaCompilerCache } from '../internal/tool-schema-compiler-cache.js';
+import { assertSendableMessages } from '../messages/index.js';
 import type {
   ChatModel,
   ChatModelCallOptions,
-  ChatOptions,
   ChatResponse,
+  OfferedTool,
   Prompt,
 } from '../model/index.js';
-import type { ToolCallback, ToolDefinition } from '../tools/tool-callback.js';
+import type { ToolDefinition } from '../tools/tool-callback.js';
 import { compileOpenAiToolSchema } from './compile-openai-tool-schema.js';
 import { fromOpenAiResponse } from './from-openai-response.js';
+import type { OpenAiChatOptions, OpenAiReasoningEffort } from './openai-chat-options.js';
 import { OpenAiStreamAssembler } from './openai-stream-assembler.js';
 import type { OpenAiChatRequest, OpenAiToolParam } from './openai-wire.js';
-import { toOpenAiRequest } from './to-openai-request.js';
+import { restoreArguments, strictArgumentRestorers } from './restore-strict-arguments.js';
+import { type OpenAiToolResultMedia, toOpenAiRequest } from './to-openai-request.js';
 
 /** Options of an {@link OpenAiChatModel}. */
 export interface OpenAiChatModelOptions extends ProviderChatModelOptions {
@@ -50,11 +53,24 @@ export interface OpenAiChatModelOptions extends ProviderChatModelOptions {
    * Default `false` (OpenAI rejects the field).
    */
   sendReasoningContent?: boolean | undefined;
+  /** Default `reasoningEffort` of every request (see {@link OpenAiChatOptions}). */
+  reasoningEffort?: OpenAiReasoningEffort | undefined;
+  /** Default `seed` of every request. */
+  seed?: number | undefined;
+  /**
+   * Tool results with media (a screenshot tool's image, a PDF): Chat Completions takes only text
+   * in a tool message, so by default (`'user-message'`) the tool message holds the text and says
+   * where the media went, and a user message after the batch's tool messages carries the images
+   * (PDFs, WAV/MP3 audio given inline too). `'error'`: refuse such a request with an
+   * `InvalidArgumentError` instead (for a server that must not receive user-role media).
+   */
+  toolResultMedia?: OpenAiToolResultMedia | undefined;
 }
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 const DEFAULT_MODEL = 'gpt-4o-mini';
-const OPENAI_ENVIRONMENT = {
+/** The environment both OpenAI models read: `OPENAI_API_KEY`, `OPENAI_BASE_URL`, `OPENAI_MODEL`. */
+export const OPENAI_ENVIRONMENT = {
   providerLabel: 'OpenAI',
   apiKeyVariable: 'OPENAI_API_KEY',
   baseUrlVariable: 'OPENAI_BASE_URL',
@@ -68,12 +84,18 @@ const OPENAI_ENVIRONMENT = {
  * (Ollama, vLLM, LM Studio, Groq, DeepSeek, xAI, Together, …), on plain `fetch` and
  * `eventsource-parser`. It sends the tools' definitions (schemas compiled for the API, strict on
  * request) and returns tool calls; it never executes them. Per-request options are the prompt's
- * `ChatOptions`: `model`, `temperature`, `maxTokens`, `toolChoice`, `parallelToolCalls`,
- * `strictTools`, `topP`, `stop`, `responseFormat` and `extraBody`.
+ * {@link OpenAiChatOptions}: `model`, `temperature`, `maxTokens`, `topP`, `stop`, `toolChoice`,
+ * `responseFormat`, `parallelToolCalls`, `strictTools`, `reasoningEffort`, `seed` and
+ * `extraBody`.
  */
-export class OpenAiChatModel implements ChatModel {
+export class OpenAiChatModel implements ChatModel<OpenAiChatOptions> {
   /** The options merged under every request's options. */
-  readonly defaultOptions: ChatOptions;
+  readonly defaultOptions: OpenAiChatOptions;
+  /**
+   * Where requests go: the `baseUrl` option, else `OPENAI_BASE_URL`, else the provider's address (for
+   * display, e.g. by `toolloop chat`; the key is never part of it).
+   */
+  readonly baseUrl: string;
   private readonly transport: ProviderTransport;
   private readonly errors: ProviderErrors;
   private readonly url: string;
@@ -81,6 +103,7 @@ export class OpenAiChatModel implements ChatModel {
     maxTokensField: 'max_tokens' | 'max_completion_tokens';
     streamUsage: boolean;
     sendReasoningContent: boolean;
+    toolResultMedia: OpenAiToolResultMedia;
   };
   private readonly schemas: ToolSchemaCompilerCache;
 
@@ -93,8 +116,13 @@ export class OpenAiChatModel implements ChatModel {
     const connection = resolveProviderConnection(options, OPENAI_ENVIRONMENT);
     const baseUrl = connection.baseUrl;
     options = { ...options, ...connection };
+    this.baseUrl = baseUrl;
     this.url = `${baseUrl}/chat/completions`;
-    this.defaultOptions = providerDefaultOptions(options, { model: DEFAULT_MODEL });
+    this.defaultOptions = providerDefaultOptions<OpenAiChatOptions>(
+      options,
+      { model: DEFAULT_MODEL },
+      { reasoningEffort: options.reasoningEffort, seed: options.seed },
+    );
     this.settings = {
       maxTokensField:
         options.maxTokensField ??
@@ -103,6 +131,7 @@ export class OpenAiChatModel implements ChatModel {
           : 'max_tokens'),
       streamUsage: options.streamUsage ?? true,
       sendReasoningContent: options.sendReasoningContent ?? false,
+      toolResultMedia: options.toolResultMedia ?? 'user-message',
     };
     const headers: Record<string, string> = { ...options.headers };
     if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
@@ -119,7 +148,10 @@ export class OpenAiChatModel implements ChatModel {
   }
 
   /** Sends the prompt and returns the whole response. */
-  async call(prompt: Prompt, options: ChatModelCallOptions = {}): Promise<ChatResponse> {
+  async call(
+    prompt: Prompt<OpenAiChatOptions>,
+    options: ChatModelCallOptions = {},
+  ): Promise<ChatResponse> {
     const { body, restorers } = this.prepare(prompt, false);
     return this.transport.postJson(
       this.url,
@@ -130,7 +162,10 @@ export class OpenAiChatModel implements ChatModel {
   }
 
   /** Sends the prompt and yields text deltas as they come, and whole tool calls where they end. */
-  async *stream(prompt: Prompt, options: ChatModelCallOptions = {}): AsyncIterable<ChatResponse> {
+  async *stream(
+    prompt: Prompt<OpenAiChatOptions>,
+    options: ChatModelCallOptions = {},
+  ): AsyncIterable<ChatResponse> {
     const { body, restorers } = this.prepare(prompt, true);
     const chunks = this.transport.postEventStream(
       this.url,
@@ -146,7 +181,7 @@ export class OpenAiChatModel implements ChatModel {
    * see what strict mode changes before any request is made.
    */
   compileTools(
-    tools: readonly (ToolCallback | ToolDefinition)[],
+    tools: readonly (OfferedTool | ToolDefinition)[],
     options: { strict?: boolean } = {},
   ): { tools: OpenAiToolParam[]; adaptations: SchemaAdaptation[] } {
     const strict = options.strict ?? this.defaultOptions.strictTools === true;
@@ -161,50 +196,32 @@ export class OpenAiChatModel implements ChatModel {
   }
 
   /** The request body this model sends for a prompt (what `call` / `stream` POST). */
-  request(prompt: Prompt, stream: boolean): OpenAiChatRequest {
+  request(prompt: Prompt<OpenAiChatOptions>, stream: boolean): OpenAiChatRequest {
     return this.prepare(prompt, stream).body;
   }
 
   private prepare(
-    prompt: Prompt,
+    prompt: Prompt<OpenAiChatOptions>,
     stream: boolean,
   ): { body: OpenAiChatRequest; restorers: Map<string, (args: string) => string> } {
-    const options: ChatOptions = { ...this.defaultOptions, ...definedEntries(prompt.options) };
+    assertSendableMessages(prompt.messages, this.errors.provider);
+    const options: OpenAiChatOptions = {
+      ...this.defaultOptions,
+      ...definedEntries(prompt.options),
+    };
     const { tools } = this.schemas.compileAll(
       options.toolCallbacks ?? [],
       options.strictTools === true,
     );
-    const restorers = new Map<string, (args: string) => string>();
-    for (const { definition, compiled } of tools) {
-      if (compiled.restoreArguments) restorers.set(definition.name, compiled.restoreArguments);
-    }
+    const restorers = strictArgumentRestorers(tools);
     const body = toOpenAiRequest(prompt.messages, options, tools, {
       stream,
       streamUsage: this.settings.streamUsage,
       maxTokensField: this.settings.maxTokensField,
       defaultModel: DEFAULT_MODEL,
       sendReasoningContent: this.settings.sendReasoningContent,
+      toolResultMedia: this.settings.toolResultMedia,
     });
     return { body, restorers };
   }
-}
-
-/**
- * Strict mode made optional properties nullable; the `null`s the model sends for them are
- * dropped so the tool's own schema (where they are optional, not nullable) accepts the call.
- */
-function restoreArguments(
-  response: ChatResponse,
-  restorers: ReadonlyMap<string, (args: string) => string>,
-): ChatResponse {
-  if (restorers.size === 0) return response;
-  for (const generation of response.results) {
-    for (const call of generation.output.toolCalls) {
-      const restore = restorers.get(call.name);
-      if (restore && call.metadata?.truncated !== true && typeof call.arguments === 'string') {
-        call.arguments = restore(call.arguments);
-      }
-    }
-  }
-  return response;
 }

@@ -1,10 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  fixtureText,
-  frameChunksAsSse,
-  skipWithoutProviderFixtures,
-} from '../../test/integration/support/provider-fixtures.js';
+import { fixtureText, frameChunksAsSse } from '../../test/integration/support/provider-fixtures.js';
 import { assembleSse, splitAt } from '../../test/support/assemble-sse.js';
 import { cutAtFractions } from '../../test/support/cut-at-fractions.js';
 import { expectDeltasMatchCalls, streamedCalls } from '../../test/support/streamed-tool-calls.js';
@@ -332,7 +328,7 @@ function recordedStream(file: string): Uint8Array {
   return encoder.encode(file.endsWith('.chunks.txt') ? frameChunksAsSse(text, 'openai') : text);
 }
 
-describe.skipIf(skipWithoutProviderFixtures())('OpenAiStreamAssembler tool-call deltas', () => {
+describe('OpenAiStreamAssembler tool-call deltas', () => {
   it.each(RECORDED_STREAMS)(
     '%s: announces each call, then streams its argument text as recorded, ahead of the complete call',
     async (file) => {

@@ -9,7 +9,7 @@ export type OpenAiContentPart =
   | { type: 'text'; text: string }
   | { type: 'image_url'; image_url: { url: string } }
   | { type: 'input_audio'; input_audio: { data: string; format: 'wav' | 'mp3' } }
-  | { type: 'file'; file: { file_data: string } };
+  | { type: 'file'; file: { file_data: string; filename?: string } };
 
 /** A tool call as sent back in an assistant message. */
 export interface OpenAiToolCallParam {
@@ -71,6 +71,8 @@ export interface OpenAiChatRequest {
   max_completion_tokens?: number;
   stop?: string | string[];
   response_format?: OpenAiResponseFormat;
+  reasoning_effort?: 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh';
+  seed?: number;
   stream?: boolean;
   stream_options?: { include_usage: boolean };
   [extra: string]: unknown;

@@ -145,6 +145,8 @@ describe('OpenAiChatModel request bodies', () => {
           maxTokens: 100,
           responseFormat: { type: 'json_schema', name: 'answer', schema: { type: 'object' } },
           extraBody: { reasoning_effort: 'low', seed: 7 },
+          // A model never receives the context; given by mistake, it is not sent.
+          // @ts-expect-error toolContext is not a model option
           toolContext: { tenant: 'secret-tenant' },
         },
       },

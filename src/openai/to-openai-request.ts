@@ -1,7 +1,13 @@
 import { InvalidArgumentError } from '../errors/index.js';
 import type { CompiledTool } from '../internal/tool-schema-compiler-cache.js';
-import type { Media, Message } from '../messages/index.js';
-import type { ChatOptions, ToolChoice } from '../model/index.js';
+import {
+  describeToolResultPart,
+  type Media,
+  type Message,
+  type ToolResultPart,
+} from '../messages/index.js';
+import type { ToolChoice } from '../model/index.js';
+import type { OpenAiChatOptions } from './openai-chat-options.js';
 import type {
   OpenAiChatRequest,
   OpenAiContentPart,
@@ -21,7 +27,16 @@ export interface OpenAiRequestSettings {
   defaultModel: string;
   /** Send assistant messages' `metadata.reasoningContent` back as `reasoning_content`. */
   sendReasoningContent?: boolean;
+  /** What to do with media in tool results (see `OpenAiChatModelOptions.toolResultMedia`). */
+  toolResultMedia?: OpenAiToolResultMedia;
 }
+
+/**
+ * Where the media of a tool result go in Chat Completions, whose tool messages take text only:
+ * `'user-message'` sends them in a user message right after the batch's tool messages (the tool
+ * message says so); `'error'` refuses the request with an `InvalidArgumentError` instead.
+ */
+export type OpenAiToolResultMedia = 'user-message' | 'error';
 
 /**
  * Converts toolloop messages to Chat Completions messages: system and user messages one to one
@@ -33,10 +48,11 @@ export interface OpenAiRequestSettings {
  */
 export function toOpenAiMessages(
   messages: readonly Message[],
-  options: { sendReasoningContent?: boolean } = {},
+  options: { sendReasoningContent?: boolean; toolResultMedia?: OpenAiToolResultMedia } = {},
 ): OpenAiMessageParam[] {
   const result: OpenAiMessageParam[] = [];
-  for (const message of messages) {
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index] as Message;
     switch (message.role) {
       case 'system':
         result.push({ role: 'system', content: message.text });
@@ -67,11 +83,44 @@ export function toOpenAiMessages(
         result.push(param);
         break;
       }
-      case 'tool':
+      case 'tool': {
+        const followUp: OpenAiContentPart[] = [];
         for (const response of message.responses) {
-          result.push({ role: 'tool', tool_call_id: response.id, content: response.responseData });
+          if (response.content === undefined || response.isError) {
+            result.push({
+              role: 'tool',
+              tool_call_id: response.id,
+              content: response.responseData,
+            });
+            continue;
+          }
+          const media = response.content.filter((part) => mediaUserPart(part) !== undefined);
+          if (media.length > 0 && options.toolResultMedia === 'error') {
+            throw new InvalidArgumentError(
+              `openai: messages[${index}] (tool): the result of tool '${response.name}' holds ${media.map(describeToolResultPart).join(', ')}; Chat Completions takes only text in a tool message, and toolResultMedia is 'error' (set it to 'user-message' to send media in a user message after the tool results)`,
+            );
+          }
+          const lines: string[] = [];
+          for (const part of response.content) {
+            if (part.type === 'text') lines.push(part.text);
+            else if (mediaUserPart(part) !== undefined) {
+              lines.push(
+                `${describeToolResultPart(part)} (sent in the user message after the tool results)`,
+              );
+            } else lines.push(describeToolResultPart(part));
+          }
+          result.push({ role: 'tool', tool_call_id: response.id, content: lines.join('\n') });
+          if (media.length > 0) {
+            followUp.push({
+              type: 'text',
+              text: `Content returned by tool '${response.name}' (call ${response.id}):`,
+            });
+            for (const part of media) followUp.push(mediaUserPart(part) as OpenAiContentPart);
+          }
         }
+        if (followUp.length > 0) result.push({ role: 'user', content: followUp });
         break;
+      }
     }
   }
   return result;
@@ -80,13 +129,16 @@ export function toOpenAiMessages(
 /** Builds the Chat Completions request body for merged options and compiled tools. */
 export function toOpenAiRequest(
   messages: readonly Message[],
-  options: ChatOptions,
+  options: OpenAiChatOptions,
   tools: readonly CompiledTool[],
   settings: OpenAiRequestSettings,
 ): OpenAiChatRequest {
   const request: OpenAiChatRequest = {
     model: typeof options.model === 'string' ? options.model : settings.defaultModel,
-    messages: toOpenAiMessages(messages, { sendReasoningContent: settings.sendReasoningContent }),
+    messages: toOpenAiMessages(messages, {
+      sendReasoningContent: settings.sendReasoningContent,
+      toolResultMedia: settings.toolResultMedia,
+    }),
   };
   if (tools.length > 0) {
     request.tools = tools.map(({ definition, compiled }) => ({
@@ -112,6 +164,10 @@ export function toOpenAiRequest(
   if (typeof options.stop === 'string' || Array.isArray(options.stop)) {
     request.stop = options.stop as string | string[];
   }
+  if (typeof options.reasoningEffort === 'string') {
+    request.reasoning_effort = options.reasoningEffort;
+  }
+  if (typeof options.seed === 'number') request.seed = options.seed;
   const responseFormat = openAiResponseFormat(options.responseFormat);
   if (responseFormat) request.response_format = responseFormat;
   if (settings.stream) {
@@ -152,6 +208,35 @@ function openAiResponseFormat(format: unknown): OpenAiResponseFormat | undefined
   };
 }
 
+/**
+ * A tool result part as a user-message content part, when Chat Completions takes it there: an
+ * image (`image_url`, inline as a `data:` URL or by its `https:` URL), a PDF given inline
+ * (`file`), WAV or MP3 audio given inline (`input_audio`). `undefined` for anything else.
+ */
+function mediaUserPart(part: ToolResultPart): OpenAiContentPart | undefined {
+  if (part.type !== 'image' && part.type !== 'file' && part.type !== 'audio') return undefined;
+  const mime = part.mediaType.toLowerCase().split(';')[0]?.trim() ?? '';
+  const url = part.data !== undefined ? `data:${mime};base64,${part.data}` : part.url;
+  if (url === undefined) return undefined;
+  const inline = url.startsWith('data:');
+  if (part.type === 'image') return { type: 'image_url', image_url: { url } };
+  if (part.type === 'file') {
+    if (mime !== 'application/pdf' || !inline) return undefined;
+    return {
+      type: 'file',
+      file: { file_data: url, ...(part.filename === undefined ? {} : { filename: part.filename }) },
+    };
+  }
+  const format =
+    mime === 'audio/wav' || mime === 'audio/x-wav'
+      ? 'wav'
+      : mime === 'audio/mpeg' || mime === 'audio/mp3'
+        ? 'mp3'
+        : undefined;
+  if (format === undefined || part.data === undefined) return undefined;
+  return { type: 'input_audio', input_audio: { data: part.data, format } };
+}
+
 function mediaPart(media: Media): OpenAiContentPart {
   const url = /^(https?:|data:)/i.test(media.data)
     ? media.data
@@ -179,7 +264,7 @@ function base64Of(media: Media): string {
  * The `arguments` text of a call sent back: `{}` for an empty text, and JSON text for a value
  * some server sent as an object (that call was refused, never run; the API takes only text).
  */
-function argumentsText(value: unknown): string {
+export function argumentsText(value: unknown): string {
   if (typeof value === 'string') return value === '' ? '{}' : value;
   try {
     return JSON.stringify(value) ?? '{}';

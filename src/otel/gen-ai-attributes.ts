@@ -25,6 +25,8 @@ export const GenAiAttributes = {
   iteration: 'toolloop.iteration',
   offeredTools: 'toolloop.tools.offered',
   toolOutcome: 'toolloop.tool.outcome',
+  /** One entry per content part of a tool result: `type media-type bytes`, never the bytes. */
+  toolResultParts: 'toolloop.tool.result.parts',
 } as const;
 
 /** The `gen_ai.operation.name` values toolloop uses. */

@@ -195,4 +195,86 @@ describe('openTelemetryListener', () => {
     const spans = otel.spans();
     expect(spans.map((span) => span.name).sort()).toEqual(['chat gpt-test', 'invoke_agent']);
   });
+
+  it('marks a tool search that went on without a failing part with a span event', () => {
+    const otel = harness();
+    const listener = openTelemetryListener({ tracer: otel.tracer, meter: otel.meter });
+    const [start] = sampleTurnEvents();
+    listener(start!);
+    listener({
+      type: 'tool-search-fallback',
+      turnId: 'turn-1',
+      timestamp: start!.timestamp + 3,
+      iteration: 1,
+      phase: 'search',
+      toolCallId: 'search-1',
+      source: 'VectorToolIndex',
+      reason: 'error',
+      error: { type: 'ChatModelError', message: `HTTP 500 ${SENTINELS.errorMessage}` },
+    });
+    listener({
+      type: 'turn-finish',
+      turnId: 'turn-1',
+      timestamp: start!.timestamp + 4,
+      durationMs: 4,
+      finishReason: 'STOP',
+    });
+    const [turn] = byName(otel.spans(), 'invoke_agent');
+    expect(turn?.events.map((event) => [event.name, event.attributes])).toEqual([
+      [
+        'toolloop.tool_search.fallback',
+        {
+          'toolloop.tool_search.phase': 'search',
+          'toolloop.tool_search.source': 'VectorToolIndex',
+          'toolloop.tool_search.reason': 'error',
+          'gen_ai.tool.call.id': 'search-1',
+          'error.type': 'ChatModelError',
+        },
+      ],
+    ]);
+    expect(JSON.stringify(otel.spans().map((span) => span.events))).not.toContain(
+      SENTINELS.errorMessage,
+    );
+  });
+});
+
+describe('openTelemetryListener and tool results with parts', () => {
+  it("records each part's type, media type and size on the execute_tool span, never its bytes", () => {
+    const otel = harness();
+    const listener = openTelemetryListener({ tracer: otel.tracer, meter: otel.meter });
+    const bytes = Buffer.alloc(900, 2).toString('base64');
+    listener({ type: 'turn-start', turnId: 'p', timestamp: 1, mode: 'call' });
+    listener({
+      type: 'tool-execution-start',
+      turnId: 'p',
+      timestamp: 2,
+      iteration: 1,
+      toolCallId: 'c1',
+      toolName: 'shot',
+    });
+    listener({
+      type: 'tool-result',
+      turnId: 'p',
+      timestamp: 3,
+      iteration: 1,
+      toolCallId: 'c1',
+      toolName: 'shot',
+      outcome: 'ok',
+      result: '[image image/png, 900 B]',
+      isError: false,
+      durationMs: 1,
+      parts: [{ type: 'image', mediaType: 'image/png', bytes: 900, source: 'inline' }],
+      content: [{ type: 'image', mediaType: 'image/png', data: bytes }],
+    });
+    listener({
+      type: 'turn-finish',
+      turnId: 'p',
+      timestamp: 4,
+      durationMs: 3,
+      finishReason: 'STOP',
+    });
+    const [span] = byName(otel.spans(), 'execute_tool shot');
+    expect(span?.attributes['toolloop.tool.result.parts']).toEqual(['image image/png 900 bytes']);
+    expect(JSON.stringify(otel.spans().map((each) => each.attributes))).not.toContain(bytes);
+  });
 });

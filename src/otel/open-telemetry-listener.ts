@@ -170,6 +170,16 @@ export function openTelemetryListener(
     const toolArguments = turn.toolArguments.get(event.toolCallId);
     turn.toolArguments.delete(event.toolCallId);
     span.setAttribute(A.toolOutcome, event.outcome);
+    if (event.parts !== undefined) {
+      span.setAttribute(
+        A.toolResultParts,
+        event.parts.map((part) =>
+          [part.type, part.mediaType, part.source === 'url' ? 'url' : `${part.bytes} bytes`]
+            .filter((entry) => entry !== undefined)
+            .join(' '),
+        ),
+      );
+    }
     if (recordContent) {
       if (toolArguments !== undefined) span.setAttribute(A.toolCallArguments, toolArguments);
       span.setAttribute(A.toolCallResult, event.result);
@@ -277,6 +287,21 @@ export function openTelemetryListener(
         turn.span.addEvent(
           'toolloop.iteration_cap',
           { 'toolloop.iteration.max': event.maxIterations },
+          event.timestamp,
+        );
+        return;
+      case 'tool-search-fallback':
+        turn.span.addEvent(
+          'toolloop.tool_search.fallback',
+          {
+            'toolloop.tool_search.phase': event.phase,
+            'toolloop.tool_search.source': event.source,
+            'toolloop.tool_search.reason': event.reason,
+            ...(event.toolCallId === undefined ? {} : { [A.toolCallId]: event.toolCallId }),
+            ...(event.error === undefined
+              ? {}
+              : { [A.errorType]: event.error.code ?? event.error.type }),
+          },
           event.timestamp,
         );
         return;

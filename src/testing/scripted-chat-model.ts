@@ -29,9 +29,9 @@ export type ScriptedTurn =
   | ((prompt: Prompt, info: ScriptedTurnInfo) => ScriptedOutcome | Promise<ScriptedOutcome>);
 
 /** Options of a {@link ScriptedChatModel}. */
-export interface ScriptedChatModelOptions {
+export interface ScriptedChatModelOptions<Options extends ChatOptions = ChatOptions> {
   /** Exposed as the model's `defaultOptions` (merged under every client request). */
-  defaultOptions?: ChatOptions;
+  defaultOptions?: Options;
   /** Text deltas per generation when streaming a plain response. Default 3. */
   textChunks?: number;
   /**
@@ -45,21 +45,28 @@ export interface ScriptedChatModelOptions {
  * A real `ChatModel` that answers from a queue instead of a network: every call takes the next
  * scripted turn and records the prompt it was sent. When the queue runs dry it throws, so a test
  * that expects fewer model calls than happen fails loudly instead of passing by accident.
+ * `Options` is the option type it stands in for (a provider's, to test code that sets provider
+ * options); default {@link ChatOptions}.
  */
-export class ScriptedChatModel implements ChatModel {
-  readonly defaultOptions?: ChatOptions;
+export class ScriptedChatModel<Options extends ChatOptions = ChatOptions>
+  implements ChatModel<Options>
+{
+  readonly defaultOptions?: Options;
   /**
    * Every prompt received, in call order. Messages are deep copies taken at call time (later
    * mutation by the caller does not change them); options are kept as given, since tool callbacks
    * carry functions.
    */
-  readonly prompts: Prompt[] = [];
+  readonly prompts: Prompt<Options>[] = [];
   private readonly script: ScriptedTurn[];
   private readonly textChunks: number;
   private readonly argumentChunks: number;
   private scriptedCount: number;
 
-  constructor(script: readonly ScriptedTurn[] = [], options: ScriptedChatModelOptions = {}) {
+  constructor(
+    script: readonly ScriptedTurn[] = [],
+    options: ScriptedChatModelOptions<Options> = {},
+  ) {
     this.script = [...script];
     this.scriptedCount = script.length;
     this.textChunks = options.textChunks ?? 3;
@@ -83,12 +90,15 @@ export class ScriptedChatModel implements ChatModel {
     this.scriptedCount += turns.length;
   }
 
-  async call(prompt: Prompt, options: ChatModelCallOptions = {}): Promise<ChatResponse> {
+  async call(prompt: Prompt<Options>, options: ChatModelCallOptions = {}): Promise<ChatResponse> {
     const outcome = await this.nextOutcome(prompt, options.signal);
     return isStreamedResponse(outcome) ? outcome.response : outcome;
   }
 
-  async *stream(prompt: Prompt, options: ChatModelCallOptions = {}): AsyncIterable<ChatResponse> {
+  async *stream(
+    prompt: Prompt<Options>,
+    options: ChatModelCallOptions = {},
+  ): AsyncIterable<ChatResponse> {
     const outcome = await this.nextOutcome(prompt, options.signal);
     const chunks = isStreamedResponse(outcome)
       ? splitIntoChunks(outcome.response, outcome.textChunks, outcome.argumentChunks)
@@ -100,7 +110,7 @@ export class ScriptedChatModel implements ChatModel {
   }
 
   private async nextOutcome(
-    prompt: Prompt,
+    prompt: Prompt<Options>,
     signal: AbortSignal | undefined,
   ): Promise<ChatResponse | StreamedResponse> {
     signal?.throwIfAborted();

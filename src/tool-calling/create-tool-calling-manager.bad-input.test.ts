@@ -185,6 +185,31 @@ describe('bad input: arguments', () => {
   });
 });
 
+describe('bad input: a response the provider stopped (content filter, refusal)', () => {
+  it('runs none of its calls, valid or unknown, and tells the model why', async () => {
+    const weather = spyTool('weather', { inputSchema: citySchema });
+    const responses = await runBatch(
+      [weather],
+      [
+        toolCall('a', 'weather', '{"city":"Paris"}'),
+        toolCall('b', 'weather', '{"city":"Rome"}'),
+        toolCall('c', 'nope', '{}'),
+      ],
+      { onUnknownTool: 'throw' },
+      'content_filter',
+    );
+    expect(weather.invocations).toHaveLength(0);
+    expect(responses.map((response) => [response.id, response.isError])).toEqual([
+      ['a', true],
+      ['b', true],
+      ['c', true],
+    ]);
+    expect(responses[0]?.responseData).toBe(
+      "Tool call not executed: the provider's content filter stopped the response that called tool 'weather' (a content filter or refusal ending), so none of its calls run.",
+    );
+  });
+});
+
 describe('bad input: arguments that are not text', () => {
   it.each([
     ['an object', { city: 'Paris' }],

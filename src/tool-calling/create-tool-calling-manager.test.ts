@@ -356,7 +356,7 @@ describe('executeToolCalls: reference scenarios (spec §19.3)', () => {
         {
           id: '1',
           name: 'odd',
-          responseData: `Tool 'odd' returned ${described} instead of text: a ToolCallback's call must resolve to a string.`,
+          responseData: `Tool 'odd' returned ${described} instead of text: a ToolCallback resolves to a string or a ToolResult.`,
           isError: true,
         },
         toolResponse('2', 'fine', 'Mission accomplished!'),

@@ -5,7 +5,7 @@ import {
   NoSuchToolError,
 } from '../errors/index.js';
 import type { AssistantMessage, Message, ToolCall, ToolResponse } from '../messages/index.js';
-import type { ChatOptions, ChatResponse, Generation, Prompt } from '../model/index.js';
+import type { ChatResponse, Generation, Prompt, ToolCallingChatOptions } from '../model/index.js';
 import { validateJsonSchema } from '../tools/input/json-schema-validator.js';
 import { parseToolArguments } from '../tools/input/parse-tool-arguments.js';
 import type { ToolCallback, ToolCallbackResolver, ToolDefinition } from '../tools/tool-callback.js';
@@ -14,7 +14,13 @@ import {
   DEFAULT_MAX_TOOL_RESULT_BYTES,
   MIN_MAX_TOOL_RESULT_BYTES,
 } from './cap-tool-result-text.js';
-import { type PlannedToolCall, runToolCallBatch } from './run-tool-call-batch.js';
+import { DEFAULT_MAX_TOOL_RESULT_MEDIA_BYTES } from './rich-tool-response.js';
+import { runDurableToolCallBatch } from './run-durable-tool-call-batch.js';
+import {
+  type PlannedToolCall,
+  runToolCallBatch,
+  type ToolCallBatchSettings,
+} from './run-tool-call-batch.js';
 import { emitLimitsExceeded, emitNotExecuted } from './tool-batch-events.js';
 import { ToolCallLimitExceededError } from './tool-call-limit-exceeded-error.js';
 import {
@@ -73,7 +79,8 @@ export interface ToolCallingManagerOptions {
   maxConcurrency?: number;
   /**
    * Timeout in milliseconds for tools without their own `metadata.timeoutMs`. Default: none, a
-   * tool may run as long as it likes.
+   * tool may run as long as it likes (`Infinity` says the same). Any length is kept exactly,
+   * beyond `setTimeout`'s 24.8-day maximum too.
    */
   defaultTimeoutMs?: number;
   /** Largest accepted argument text of one call, in UTF-8 bytes. Default 1 MiB. */
@@ -85,6 +92,12 @@ export interface ToolCallingManagerOptions {
    * {@link DEFAULT_MAX_TOOL_RESULT_BYTES} (1 MiB).
    */
   maxResultBytes?: number;
+  /**
+   * Largest sum of inline media bytes (images, audio, files as base64 or `data:` URLs) of one
+   * result: a result over it becomes an error result saying so, and nothing of it is kept. A
+   * positive number or `Infinity`. Default {@link DEFAULT_MAX_TOOL_RESULT_MEDIA_BYTES} (10 MiB).
+   */
+  maxResultMediaBytes?: number;
   /** Called around every executed tool call (for observability). Default none. */
   observer?: ToolCallObserver;
 }
@@ -92,7 +105,7 @@ export interface ToolCallingManagerOptions {
 /** Default {@link ToolCallingManagerOptions.maxConcurrency}. */
 export const DEFAULT_TOOL_CALL_CONCURRENCY = 8;
 
-export { DEFAULT_MAX_TOOL_RESULT_BYTES };
+export { DEFAULT_MAX_TOOL_RESULT_BYTES, DEFAULT_MAX_TOOL_RESULT_MEDIA_BYTES };
 
 /**
  * Creates the default {@link ToolCallingManager}: the reference's `DefaultToolCallingManager`
@@ -109,8 +122,9 @@ export { DEFAULT_MAX_TOOL_RESULT_BYTES };
  *   that are not text (an object, a number, `null`: "arguments must be JSON text", never read
  *   as `{}`), not a JSON object, or fail the tool's input schema (issues with JSON-pointer paths);
  *   a call marked `metadata.truncated`, or whose arguments do not parse while the generation's
- *   finish reason is `'length'`. An `InvalidToolInputError` thrown by the tool is answered the
- *   same way.
+ *   finish reason is `'length'`; every call of a response whose finish reason is
+ *   `'content_filter'` (OpenAI's content filter, Anthropic's `refusal`: the provider stopped the
+ *   response). An `InvalidToolInputError` thrown by the tool is answered the same way.
  * - With `'THROW'`, the calls before the breach run, then a {@link ToolCallLimitExceededError} is
  *   thrown whose partial history answers every call: results before the breach, the breach text,
  *   then "not executed" errors for the calls after it (the reference leaves those unanswered).
@@ -124,6 +138,8 @@ export { DEFAULT_MAX_TOOL_RESULT_BYTES };
  *   alone. A timeout aborts the call's signal and answers "Tool '<name>' timed out after N ms".
  *   The caller's abort keeps queued calls from starting, aborts running ones and rejects with an
  *   `AbortError`.
+ * - With `durable` (a durable turn), every executed call runs as a step of the engine (see
+ *   `runDurableToolCallBatch`).
  * - A tool input schema that cannot be compiled fails the request with a `ToolDefinitionError`.
  * - A call that cannot be answered in a valid transcript (not an object, an id that is not a
  *   non-empty string, a name that is not a string) fails the batch with an `IllegalStateError`
@@ -155,6 +171,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
   readonly #parseOptions: { maxBytes?: number };
   readonly #observer: ToolCallObserver | undefined;
   readonly #maxResultBytes: number;
+  readonly #maxResultMediaBytes: number;
 
   constructor(options: ToolCallingManagerOptions) {
     if (options.exceptionProcessor !== undefined && options.throwExceptionOnError !== undefined) {
@@ -174,7 +191,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
     ) {
       throw new InvalidArgumentError('maxConcurrency must be a positive integer or Infinity');
     }
-    checkPositive(options.defaultTimeoutMs, 'defaultTimeoutMs');
+    checkTimeout(options.defaultTimeoutMs, 'defaultTimeoutMs');
     checkPositive(options.maxArgumentBytes, 'maxArgumentBytes');
     const maxResultBytes = options.maxResultBytes ?? DEFAULT_MAX_TOOL_RESULT_BYTES;
     if (
@@ -202,9 +219,14 @@ class DefaultToolCallingManager implements ToolCallingManager {
       options.maxArgumentBytes === undefined ? {} : { maxBytes: options.maxArgumentBytes };
     this.#observer = options.observer;
     this.#maxResultBytes = maxResultBytes;
+    checkPositive(
+      options.maxResultMediaBytes === Number.POSITIVE_INFINITY ? 1 : options.maxResultMediaBytes,
+      'maxResultMediaBytes',
+    );
+    this.#maxResultMediaBytes = options.maxResultMediaBytes ?? DEFAULT_MAX_TOOL_RESULT_MEDIA_BYTES;
   }
 
-  resolveToolDefinitions(options: ChatOptions): ToolDefinition[] {
+  resolveToolDefinitions(options: ToolCallingChatOptions): ToolDefinition[] {
     const callbacks = options.toolCallbacks ?? [];
     const definitions: ToolDefinition[] = new Array(callbacks.length);
     for (let index = 0; index < callbacks.length; index++) {
@@ -214,7 +236,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
   }
 
   async executeToolCalls(
-    prompt: Prompt,
+    prompt: Prompt<ToolCallingChatOptions>,
     chatResponse: ChatResponse,
     options: ExecuteToolCallsOptions = {},
   ): Promise<ToolExecutionResult> {
@@ -230,7 +252,11 @@ class DefaultToolCallingManager implements ToolCallingManager {
     const calls = assistant.toolCalls;
     const callbacks = prompt.options?.toolCallbacks ?? [];
     for (let index = 0; index < calls.length; index++) checkCallShape(calls[index], index, calls);
-    const outputTruncated = generation.metadata?.finishReason === 'length';
+    const finishReason = generation.metadata?.finishReason;
+    const outputTruncated = finishReason === 'length';
+    // The provider's safety system stopped the response (OpenAI `content_filter`, Anthropic
+    // `refusal`): its calls are what the model wrote before it was stopped, never run.
+    const filtered = finishReason === 'content_filter';
     const breaches = findToolCallLimitBreaches(calls, prompt.messages, this.#limits);
     const throwOnBreach = this.#limits.onLimitExceeded === 'THROW';
 
@@ -275,6 +301,10 @@ class DefaultToolCallingManager implements ToolCallingManager {
         responses[index] = errorResponse(call, denial);
         continue;
       }
+      if (filtered) {
+        responses[index] = errorResponse(call, filteredMessage(call.name));
+        continue;
+      }
       const callback = this.#findCallback(callbacks, call.name);
       if (callback === undefined) {
         if (this.#throwOnUnknownTool) {
@@ -301,9 +331,9 @@ class DefaultToolCallingManager implements ToolCallingManager {
     plans.length = planned;
     if (planned > 0) {
       const messages = withAppended(prompt.messages, assistant, undefined);
-      const allSucceededDirectly = await runToolCallBatch(plans, {
+      const settings: ToolCallBatchSettings = {
         responses,
-        context: frozenCopy(prompt.options?.toolContext),
+        context: frozenCopy(prompt.options?.toolContext, options.toolContext),
         messages,
         signal,
         maxConcurrency: this.#maxConcurrency,
@@ -312,7 +342,12 @@ class DefaultToolCallingManager implements ToolCallingManager {
         events,
         iteration,
         maxResultBytes: this.#maxResultBytes,
-      });
+        maxResultMediaBytes: this.#maxResultMediaBytes,
+      };
+      const allSucceededDirectly =
+        options.durable === undefined
+          ? await runToolCallBatch(plans, settings)
+          : await runDurableToolCallBatch(plans, settings, options.durable);
       // The reference's rule (every call of the batch is a returnDirect call), where a call that
       // was not executed or failed is not one: an error text must never become the answer.
       returnDirect = allSucceededDirectly && plans.length === calls.length;
@@ -381,7 +416,8 @@ class DefaultToolCallingManager implements ToolCallingManager {
       call,
       callback,
       input: NON_WHITESPACE.test(raw) ? raw : '{}',
-      callOptions: { validatedInput: parsed.value },
+      arguments: parsed.value,
+      callOptions: NO_CALL_OPTIONS,
       timeoutMs: metadata?.timeoutMs ?? this.#defaultTimeoutMs,
       sequential: metadata?.sequential === true,
     };
@@ -389,6 +425,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
 }
 
 const EMPTY_CONTEXT: Readonly<Record<string, unknown>> = Object.freeze({});
+const NO_CALL_OPTIONS = Object.freeze({});
 
 /**
  * `messages` with one or two messages after them, in an array of the exact length: a `slice` and
@@ -420,9 +457,19 @@ function usedEarlier(calls: readonly ToolCall[], index: number): boolean {
 }
 
 function frozenCopy(
-  context: Record<string, unknown> | undefined,
+  context: Readonly<Record<string, unknown>> | undefined,
+  beside: Readonly<Record<string, unknown>> | undefined,
 ): Readonly<Record<string, unknown>> {
+  if (beside != null) return Object.freeze(Object.assign({}, context, beside));
   return context == null ? EMPTY_CONTEXT : Object.freeze(Object.assign({}, context));
+}
+
+/** A timeout: milliseconds greater than 0, any length (see `LongTimeout`), or `Infinity` for none. */
+function checkTimeout(value: number | undefined, name: string): void {
+  if (value === undefined) return;
+  if (typeof value !== 'number' || !(value > 0)) {
+    throw new InvalidArgumentError(`${name} must be greater than 0 (Infinity: no timeout)`);
+  }
 }
 
 function checkPositive(value: number | undefined, name: string): void {
@@ -484,6 +531,10 @@ function unknownToolMessage(name: string, attached: readonly ToolCallback[]): st
       ? ` and ${attached.length - MAX_LISTED_TOOL_NAMES} more`
       : '';
   return `${problem} Available tools: ${names}${more}.`;
+}
+
+function filteredMessage(name: string): string {
+  return `Tool call not executed: the provider's content filter stopped the response that called tool '${quote(name)}' (a content filter or refusal ending), so none of its calls run.`;
 }
 
 function truncatedMessage(name: string): string {

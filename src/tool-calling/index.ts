@@ -1,6 +1,7 @@
 export {
   createToolCallingManager,
   DEFAULT_MAX_TOOL_RESULT_BYTES,
+  DEFAULT_MAX_TOOL_RESULT_MEDIA_BYTES,
   DEFAULT_TOOL_CALL_CONCURRENCY,
   type ToolCallingManagerOptions,
   type UnknownToolBehavior,
@@ -46,8 +47,10 @@ export {
 } from './tool-execution-exception-processor.js';
 export {
   buildToolExecutionGenerations,
+  METADATA_TOOL_CONTENT,
   METADATA_TOOL_ID,
   METADATA_TOOL_NAME,
+  METADATA_TOOL_STRUCTURED_CONTENT,
   RETURN_DIRECT_FINISH_REASON,
 } from './tool-execution-result.js';
 export type {

@@ -186,6 +186,33 @@ describe('timeouts', () => {
     ]);
   });
 
+  // Node fires a setTimeout of 2^31 ms or more (about 24.8 days), or Infinity, after 1 ms: a
+  // tool given a month would time out at once.
+  it.each([
+    ['2^31 ms', 2 ** 31],
+    ['30 days', 30 * 86_400_000],
+    ['Infinity', Number.POSITIVE_INFINITY],
+  ])('a timeout of %s (own or default) means long: a 40 ms tool finishes', async (_name, ms) => {
+    const slow = (name: string, metadata = {}) =>
+      spyTool(name, {
+        metadata,
+        execute: async () => {
+          await new Promise((resolve) => setTimeout(resolve, 40));
+          return `${name} done`;
+        },
+      });
+    const own = await createToolCallingManager().executeToolCalls(
+      promptWith([slow('own', { timeoutMs: ms })]),
+      toolCallResponse([toolCall('1', 'own')]),
+    );
+    const byDefault = await createToolCallingManager({ defaultTimeoutMs: ms }).executeToolCalls(
+      promptWith([slow('byDefault')]),
+      toolCallResponse([toolCall('1', 'byDefault')]),
+    );
+    expect(lastResponses(own.conversationHistory)[0]?.responseData).toBe('own done');
+    expect(lastResponses(byDefault.conversationHistory)[0]?.responseData).toBe('byDefault done');
+  });
+
   it('discards the late result of a tool that ignores its signal', async () => {
     const late = deferred<string>();
     const result = await createToolCallingManager().executeToolCalls(

@@ -1,13 +1,22 @@
 import { AbortError, ToolExecutionError, ToolloopError } from '../errors/index.js';
 import { keepInstanceShape } from '../internal/keep-instance-shape.js';
-import type { Message, ToolCall, ToolResponse } from '../messages/index.js';
+import { LongTimeout } from '../internal/long-timeout.js';
+import {
+  type Message,
+  summarizeToolResultParts,
+  type ToolCall,
+  type ToolResponse,
+} from '../messages/index.js';
 import type { ToolResultOutcome } from '../observability/turn-event.js';
 import type { TurnEventEmitter } from '../observability/turn-event-emitter.js';
 import { type DeferredSignalOwner, deferToolSignal } from '../tools/deferred-tool-signal.js';
 import { describeValueType } from '../tools/describe-value-type.js';
 import type { ToolCallback, ToolCallOptions, ToolContext } from '../tools/tool-callback.js';
+import { executeOf } from '../tools/tool-execute.js';
+import type { ToolResult } from '../tools/tool-result.js';
 import { VOID_RESULT_TEXT } from '../tools/tool-result-converter.js';
 import { capToolResultText } from './cap-tool-result-text.js';
+import { richToolResponse } from './rich-tool-response.js';
 import { emitToolExecutionStart, emitToolProgress, emitToolResult } from './tool-batch-events.js';
 import type { ToolCallObserver, ToolCallOutcome } from './tool-call-observer.js';
 import {
@@ -25,8 +34,10 @@ export interface PlannedToolCall {
   readonly index: number;
   readonly call: ToolCall;
   readonly callback: ToolCallback;
-  /** The argument text handed to the tool (`'{}'` for empty arguments). */
+  /** The argument text handed to a callback's `call` (`'{}'` for empty arguments). */
   readonly input: string;
+  /** The arguments parsed and checked against the definition: what `execute` receives. */
+  readonly arguments: Record<string, unknown>;
   /** What the callback is called with besides the text: the arguments parsed and validated. */
   readonly callOptions: ToolCallOptions;
   readonly timeoutMs: number | undefined;
@@ -47,6 +58,8 @@ export interface ToolCallBatchSettings {
   readonly observer: ToolCallObserver | undefined;
   /** Largest result or error text handed to the model, in UTF-8 bytes (see `capToolResultText`). */
   readonly maxResultBytes: number;
+  /** Largest sum of inline media bytes of one result (see `richToolResponse`). */
+  readonly maxResultMediaBytes: number;
   /** Receives each executed call's start, progress and result; `undefined` when nobody listens. */
   readonly events?: TurnEventEmitter | undefined;
   /** The loop round of the batch, stamped on its events. */
@@ -74,7 +87,7 @@ export function runToolCallBatch(
   return new ToolCallBatch(plans, settings).run();
 }
 
-type CallOutcome =
+export type CallOutcome =
   | { kind: 'value'; value: unknown }
   | { kind: 'error'; error: unknown }
   | { kind: 'timeout' }
@@ -136,11 +149,12 @@ class ToolCallBatch implements DeferredSignalOwner {
       return {
         context: settings.context,
         toolCallId: call.id,
+        rawArguments: call.arguments,
         messages: settings.messages,
         signal: settings.signal,
       };
     }
-    return sharedSignalContext(settings.context, call.id, settings.messages, this);
+    return sharedSignalContext(settings.context, call, settings.messages, this);
   }
 
   run(): Promise<boolean> {
@@ -282,12 +296,13 @@ class ToolCallBatch implements DeferredSignalOwner {
     const toolContext: ToolContext = {
       context: settings.context,
       toolCallId: call.id,
+      rawArguments: call.arguments,
       messages: settings.messages,
       signal: timed.controller.signal,
     };
     this.#timedCalls ??= new Set();
     this.#timedCalls.add(timed);
-    let promise: Promise<string>;
+    let promise: Promise<string | ToolResult>;
     try {
       promise = Promise.resolve(callTool(plan, toolContext, callOptions));
     } catch (error) {
@@ -318,87 +333,35 @@ class ToolCallBatch implements DeferredSignalOwner {
   ): void {
     const { call, callback } = plan;
     const settings = this.#settings;
-    let result: string | undefined;
-    let kind: ToolCallOutcome;
-    let failure: unknown;
-    let failed = false;
     if (this.#settled || outcome === 'aborted') {
-      kind = 'aborted';
-    } else if (outcome === 'timeout') {
-      kind = 'timeout';
-      result = `Tool '${call.name}' timed out after ${plan.timeoutMs} ms`;
+      SETTLEMENT.kind = 'aborted';
+      SETTLEMENT.result = undefined;
+      SETTLEMENT.error = error;
+      SETTLEMENT.failure = undefined;
+      SETTLEMENT.response = undefined;
     } else {
-      if (outcome === 'value') {
-        if (typeof value === 'string') result = value;
-        else if (value === undefined) result = VOID_RESULT_TEXT;
-        else {
-          // A callback written in plain JavaScript broke its contract: a failure of the tool.
-          error = new ToolExecutionError({
-            toolName: call.name,
-            toolCallId: call.id,
-            message: `Tool '${call.name}' returned ${describeValueType(value)} instead of text: a ToolCallback's call must resolve to a string.`,
-          });
-        }
-      }
-      // Otherwise `error` holds what the tool threw. The caller's abort has settled the batch
-      // already (its listener runs as the signal fires), and a timeout settles its call first:
-      // an abort error seen here is the tool's own.
-      if (result !== undefined) {
-        kind = 'success';
-      } else if (isToolloopErrorWithCode(error, 'TOOL_INPUT_INVALID')) {
-        kind = 'invalid-input';
-        result = (error as Error).message;
-      } else {
-        const toolError = isToolloopErrorWithCode(error, 'TOOL_EXECUTION_FAILED')
-          ? (error as ToolExecutionError)
-          : new ToolExecutionError({ toolName: call.name, toolCallId: call.id, cause: error });
-        try {
-          const processed: unknown = settings.processor(toolError);
-          // A custom processor written in plain JavaScript may return no text.
-          result = typeof processed === 'string' ? processed : DEFAULT_ERROR_TEXT(toolError);
-          kind = 'tool-error';
-        } catch (thrown) {
-          kind = 'failed';
-          failed = true;
-          failure = thrown;
-        }
-      }
-      if (result !== undefined) result = capToolResultText(result, settings.maxResultBytes);
+      settleToolCall(SETTLEMENT, plan, outcome, value, error, settings);
     }
-
-    const observer = settings.observer;
-    if (observer?.onToolCallEnd !== undefined) {
-      const content = observer.includeContent === true;
-      try {
-        observer.onToolCallEnd({
-          toolName: call.name,
-          toolCallId: call.id,
-          definition: callback.definition,
-          durationMs: performance.now() - started,
-          outcome: kind,
-          isError: kind !== 'success',
-          ...(error !== undefined ? { errorType: errorTypeName(error) } : {}),
-          ...(content ? { arguments: plan.input } : {}),
-          ...(content && result !== undefined ? { result } : {}),
-        });
-      } catch (thrown) {
-        failed = true;
-        failure = thrown;
-      }
-    }
-    const events = settings.events;
-    if (events !== undefined) {
-      emitToolResult(
-        events,
-        settings.iteration ?? 1,
-        call,
-        RESULT_OUTCOMES[kind],
-        result === undefined
-          ? { responseData: failureText(kind, failure), isError: true }
-          : { responseData: result, isError: kind !== 'success' },
-        performance.now() - started,
-        error !== undefined ? errorTypeName(error) : failed ? errorTypeName(failure) : undefined,
-      );
+    // Read at once: the shared settlement is written again by the next call that settles.
+    const kind = SETTLEMENT.kind;
+    const result = SETTLEMENT.result;
+    const response = SETTLEMENT.response;
+    const errorType = SETTLEMENT.error === undefined ? undefined : errorTypeName(SETTLEMENT.error);
+    let failure = SETTLEMENT.failure;
+    let failed = kind === 'failed';
+    const thrown = reportToolCallEnd(
+      settings,
+      plan,
+      kind,
+      result,
+      errorType,
+      failure,
+      started,
+      response,
+    );
+    if (thrown !== NOTHING_THROWN) {
+      failed = true;
+      failure = thrown.error;
     }
     if (failed) {
       this.#fail(failure);
@@ -408,7 +371,7 @@ class ToolCallBatch implements DeferredSignalOwner {
       const isError = kind !== 'success';
       settings.responses[plan.index] = isError
         ? { id: call.id, name: call.name, responseData: result, isError: true }
-        : { id: call.id, name: call.name, responseData: result };
+        : (response ?? { id: call.id, name: call.name, responseData: result });
       if (!isError && callback.metadata.returnDirect === true) this.#directSuccesses++;
     }
     this.#running--;
@@ -417,22 +380,184 @@ class ToolCallBatch implements DeferredSignalOwner {
   }
 }
 
+/** How an executed call settled (see {@link settleToolCall}). */
+export interface ToolCallSettlement {
+  kind: ToolCallOutcome;
+  /** The text the model receives; `undefined` when the call ends the request (`'failed'`). */
+  result: string | undefined;
+  /** What the tool threw (or the error of a broken contract), for the error type. */
+  error: unknown;
+  /** For `'failed'`: what ends the request (what the exception processor threw). */
+  failure: unknown;
+  /** For a success with content parts or structured content: the whole response. */
+  response: ToolResponse | undefined;
+}
+
+/** Written by every settling call of every batch, and read right after: nothing is allocated. */
+const SETTLEMENT: ToolCallSettlement = {
+  kind: 'success',
+  result: undefined,
+  error: undefined,
+  failure: undefined,
+  response: undefined,
+};
+
+/**
+ * Turns what an executed call settled with (a value, a thrown error, a timeout) into what the
+ * model receives, written into `into`: the result text, or the error text made by the exception
+ * processor (its rethrow makes the outcome `'failed'`), capped to `maxResultBytes`.
+ */
+export function settleToolCall(
+  into: ToolCallSettlement,
+  plan: PlannedToolCall,
+  outcome: 'value' | 'error' | 'timeout',
+  value: unknown,
+  error: unknown,
+  settings: Pick<ToolCallBatchSettings, 'processor' | 'maxResultBytes' | 'maxResultMediaBytes'>,
+): void {
+  const call = plan.call;
+  into.failure = undefined;
+  into.response = undefined;
+  if (outcome === 'timeout') {
+    into.kind = 'timeout';
+    into.result = `Tool '${call.name}' timed out after ${plan.timeoutMs} ms`;
+    into.error = undefined;
+    return;
+  }
+  let result: string | undefined;
+  if (outcome === 'value') {
+    if (typeof value === 'string') result = value;
+    else if (value === undefined) result = VOID_RESULT_TEXT;
+    else if (isResultShaped(value)) {
+      const checked = richToolResponse(call, value, settings);
+      if ('response' in checked) {
+        into.response = checked.response;
+        result = checked.response.responseData;
+      } else {
+        error = new ToolExecutionError({
+          toolName: call.name,
+          toolCallId: call.id,
+          message: checked.problem,
+        });
+      }
+    } else {
+      // A callback written in plain JavaScript broke its contract: a failure of the tool.
+      error = new ToolExecutionError({
+        toolName: call.name,
+        toolCallId: call.id,
+        message: `Tool '${call.name}' returned ${describeValueType(value)} instead of text: a ToolCallback resolves to a string or a ToolResult.`,
+      });
+    }
+  }
+  into.error = error;
+  // Otherwise `error` holds what the tool threw. The caller's abort has settled the batch already
+  // (its listener runs as the signal fires), and a timeout settles its call first: an abort error
+  // seen here is the tool's own.
+  if (result !== undefined) {
+    into.kind = 'success';
+  } else if (isToolloopErrorWithCode(error, 'TOOL_INPUT_INVALID')) {
+    into.kind = 'invalid-input';
+    result = (error as Error).message;
+  } else {
+    const toolError = isToolloopErrorWithCode(error, 'TOOL_EXECUTION_FAILED')
+      ? (error as ToolExecutionError)
+      : new ToolExecutionError({ toolName: call.name, toolCallId: call.id, cause: error });
+    try {
+      const processed: unknown = settings.processor(toolError);
+      // A custom processor written in plain JavaScript may return no text.
+      result = typeof processed === 'string' ? processed : DEFAULT_ERROR_TEXT(toolError);
+      into.kind = 'tool-error';
+    } catch (thrown) {
+      into.kind = 'failed';
+      into.failure = thrown;
+    }
+  }
+  // A rich response's text was capped part by part already.
+  into.result =
+    result === undefined || into.response !== undefined
+      ? result
+      : capToolResultText(result, settings.maxResultBytes);
+}
+
+/** What {@link reportToolCallEnd} returns when the observer did not throw. */
+export const NOTHING_THROWN: unique symbol = Symbol('toolloop.nothingThrown');
+
+/**
+ * Tells the observer and the turn's listeners how an executed call ended. Returns what the
+ * observer threw (it fails the batch), or {@link NOTHING_THROWN}.
+ */
+export function reportToolCallEnd(
+  settings: ToolCallBatchSettings,
+  plan: PlannedToolCall,
+  kind: ToolCallOutcome,
+  result: string | undefined,
+  errorType: string | undefined,
+  failure: unknown,
+  started: number,
+  response?: ToolResponse,
+): { error: unknown } | typeof NOTHING_THROWN {
+  const { call, callback } = plan;
+  let thrown: { error: unknown } | typeof NOTHING_THROWN = NOTHING_THROWN;
+  const observer = settings.observer;
+  if (observer?.onToolCallEnd !== undefined) {
+    const content = observer.includeContent === true;
+    try {
+      observer.onToolCallEnd({
+        toolName: call.name,
+        toolCallId: call.id,
+        definition: callback.definition,
+        durationMs: performance.now() - started,
+        outcome: kind,
+        isError: kind !== 'success',
+        ...(errorType !== undefined ? { errorType } : {}),
+        ...(content ? { arguments: plan.input } : {}),
+        ...(content && result !== undefined ? { result } : {}),
+        ...(response?.content === undefined
+          ? {}
+          : { parts: summarizeToolResultParts(response.content) }),
+      });
+    } catch (error) {
+      thrown = { error };
+    }
+  }
+  const events = settings.events;
+  if (events !== undefined) {
+    const failed = kind === 'failed' || thrown !== NOTHING_THROWN;
+    const failedWith = thrown === NOTHING_THROWN ? failure : thrown.error;
+    emitToolResult(
+      events,
+      settings.iteration ?? 1,
+      call,
+      RESULT_OUTCOMES[kind],
+      result === undefined
+        ? { responseData: failureText(kind, failedWith), isError: true }
+        : (response ?? { responseData: result, isError: kind !== 'success' }),
+      performance.now() - started,
+      errorType ?? (failed ? errorTypeName(failedWith) : undefined),
+    );
+  }
+  return thrown;
+}
+
 function noop(): void {}
 
 /** The context of a call that shares the batch's signal, made only when a tool reads it. */
 function sharedSignalContext(
   context: ToolContext['context'],
-  toolCallId: string,
+  call: ToolCall,
   messages: ToolContext['messages'],
   batch: ToolCallBatch,
 ): ToolContext {
-  return deferToolSignal({ context, toolCallId, messages }, batch);
+  return deferToolSignal(
+    { context, toolCallId: call.id, rawArguments: call.arguments, messages },
+    batch,
+  );
 }
 
 const batchSample = keepInstanceShape(new ToolCallBatch([], {} as ToolCallBatchSettings));
 // `deferToolSignal` adds its properties with `defineProperty`: only a live context keeps the
 // hidden classes that makes, so without this one every full GC deoptimized the tool callbacks.
-keepInstanceShape(sharedSignalContext({}, '', [], batchSample));
+keepInstanceShape(sharedSignalContext({}, { id: '', name: '', arguments: '' }, [], batchSample));
 
 /** How each way an executed call ends is reported in a `tool-result` event. */
 const RESULT_OUTCOMES: Readonly<Record<ToolCallOutcome, ToolResultOutcome>> = {
@@ -450,13 +575,28 @@ function failureText(kind: ToolCallOutcome, failure: unknown): string {
   return failure instanceof Error ? failure.message : String(failure);
 }
 
-/** Runs the planned call with its text and its validated arguments. */
-function callTool(
+/**
+ * Runs the planned call: `execute` with the parsed arguments when the callback has one that
+ * belongs with its `call` (see `executeOf`), else `call` with the text.
+ */
+export function callTool(
   plan: PlannedToolCall,
   context: ToolContext,
   options: ToolCallOptions,
-): Promise<string> {
-  return plan.callback.call(plan.input, context, options);
+): Promise<string | ToolResult> {
+  const callback = plan.callback;
+  const execute = executeOf(callback);
+  if (execute !== undefined) return execute.call(callback, plan.arguments, context, options);
+  return callback.call(plan.input, context, options);
+}
+
+/** An object with a text: a `ToolResult`, to be checked part by part. */
+function isResultShaped(value: unknown): value is { text: string } {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { text?: unknown }).text === 'string'
+  );
 }
 
 function isToolloopErrorWithCode(error: unknown, code: string): boolean {
@@ -468,10 +608,10 @@ function isToolloopErrorWithCode(error: unknown, code: string): boolean {
  * first; the timeout aborts the call's signal. A tool that ignores its signal is left behind and
  * its late result discarded.
  */
-class TimedCall {
+export class TimedCall {
   readonly controller = new AbortController();
   readonly #timeoutMs: number;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timer: LongTimeout | undefined;
   #resolve: (outcome: CallOutcome) => void = noop;
   #done = false;
 
@@ -482,7 +622,7 @@ class TimedCall {
   settle(promise: Promise<unknown>): Promise<CallOutcome> {
     return new Promise<CallOutcome>((resolve) => {
       this.#resolve = resolve;
-      this.#timer = setTimeout(this.#onTimeout, this.#timeoutMs);
+      this.#timer = new LongTimeout(this.#onTimeout, this.#timeoutMs);
       promise.then(this.#onValue, this.#onError);
     });
   }
@@ -509,7 +649,7 @@ class TimedCall {
   #finish(outcome: CallOutcome): void {
     if (this.#done) return;
     this.#done = true;
-    clearTimeout(this.#timer);
+    this.#timer?.clear();
     this.#resolve(outcome);
   }
 }

@@ -5,9 +5,12 @@ import type {
   StreamAdvisorChain,
 } from '../advisors/index.js';
 import { TOOL_LOOP_TURN_ID } from '../advisors/index.js';
+import type { PendingToolApproval } from '../approval/index.js';
 import { keepInstanceShape } from '../internal/keep-instance-shape.js';
+import type { ToolCall } from '../messages/index.js';
 import { type ChatResponse, type Generation, isUsageEmpty, type Usage } from '../model/index.js';
 import { createTurnEventEmitter } from '../observability/turn-event-emitter.js';
+import { durableModelCall, emitMadeChunk, runBatchAfterApproval } from './durable-rounds.js';
 import { newTurnId } from './new-turn-id.js';
 import { runToolRound } from './run-tool-round.js';
 import { throwIfAborted } from './throw-if-aborted.js';
@@ -70,7 +73,7 @@ export async function runToolLoop(
 ): Promise<ChatClientResponse> {
   // A resume's state is checked before anything of the turn starts (ToolApprovalError).
   const start = startTurnApproval(request, hooks.approval);
-  const turnId = start.approval.resume?.state.turnId ?? newTurnId();
+  const turnId = start.approval.resume?.state.turnId ?? request.durable?.executionId ?? newTurnId();
   const events = createTurnEventEmitter(turnId, request.listeners);
   const seed = newState(hooks, start.request, mode, chain, events, turnId, start.approval);
   try {
@@ -96,7 +99,16 @@ export async function runToolLoop(
       const callStarted = events === undefined ? 0 : emitModelCallStart(state, roundRequest);
       let response: ChatClientResponse;
       try {
-        response = await caller.callModel(roundRequest, state);
+        response =
+          state.durable === undefined
+            ? await caller.callModel(roundRequest, state)
+            : await durableModelCall(
+                hooks,
+                state,
+                roundRequest,
+                () => caller.callModel(roundRequest as ChatClientRequest, state),
+                caller,
+              );
       } catch (error) {
         if (events !== undefined) emitModelCallEnd(state, callStarted, undefined, { error });
         throw error;
@@ -127,7 +139,7 @@ export async function runToolLoop(
         // The answer ending.
         if (mode === 'stream') {
           const trailer = usageTrailer(state, previousUsage, response);
-          if (trailer !== undefined) caller.emit(trailer);
+          if (trailer !== undefined) await emitMadeChunk(state, caller, trailer);
         }
         if (state.finalAnswer) {
           response = withChatResponse(response, finalAnswerResponse(response.chatResponse, true));
@@ -145,15 +157,18 @@ export async function runToolLoop(
 
       if (events !== undefined) emitToolCalls(state, response.chatResponse);
       const pending = mayNeedApproval(state.approval, state.options)
-        ? await pendingApprovalFor(state.approval, {
-            response: response.chatResponse,
-            options: state.options,
-            history: state.history,
-            turnId,
-            iteration: state.iteration,
-            usage: state.usage.total,
-          })
+        ? await pendingApproval(state, response.chatResponse)
         : undefined;
+      if (pending !== undefined && state.durable !== undefined) {
+        // A durable turn waits for the decisions in its engine instead of ending here.
+        if (events !== undefined) emitApprovalPending(state, batchToolCalls(response.chatResponse));
+        const ending = await runBatchAfterApproval(hooks, state, roundRequest, pending);
+        if (events !== undefined) emitStepFinish(state, response.chatResponse, true);
+        if (ending !== undefined) {
+          return await endWithToolResults(hooks, state, response, ending, caller);
+        }
+        continue;
+      }
       if (pending !== undefined) {
         // The approval ending: nothing of the batch has run; the state goes to the caller.
         const paused = pendingApprovalResponse(response, pending, state.usage.total);
@@ -194,6 +209,7 @@ function newState(
     chain,
     signal,
     context: request.context,
+    durable: request.durable,
     usage: new UsageAccumulator(),
     events,
     executeOptions: signal === undefined ? NO_EXECUTE_OPTIONS : { signal },
@@ -269,6 +285,41 @@ async function resumeBatch(
   return { response, ending };
 }
 
+/**
+ * The pending state when some call of the response's batch needs approval. In a durable turn it
+ * is made in a step of its own, so the turn's every run waits on the same state (it carries its
+ * time of creation and its signature).
+ */
+function pendingApproval(
+  state: ToolLoopState,
+  response: ChatResponse,
+): Promise<PendingToolApproval | undefined> {
+  const make = () =>
+    pendingApprovalFor(state.approval, {
+      response,
+      options: state.options,
+      history: state.history,
+      turnId: state.turnId,
+      iteration: state.iteration,
+      usage: state.usage.total,
+      ...(state.durable?.approvalStateTtlMs === undefined
+        ? {}
+        : { ttlMs: state.durable.approvalStateTtlMs }),
+    });
+  if (state.durable === undefined) return make();
+  return state.durable
+    .runStep(`approval:${state.iteration}`, async () => (await make()) ?? null)
+    .then((pending) => pending ?? undefined);
+}
+
+/** The tool calls of the response's batch: the first generation that has any. */
+function batchToolCalls(response: ChatResponse): ToolCall[] {
+  for (const generation of response.results) {
+    if (generation.output.toolCalls.length > 0) return generation.output.toolCalls;
+  }
+  return [];
+}
+
 /** Builds the next round's request, runs `doBeforeCall`, and checks the signal. */
 function prepareRound(
   hooks: ToolLoopHooks,
@@ -281,6 +332,7 @@ function prepareRound(
     context: { ...state.context },
   };
   if (state.signal !== undefined) request.signal = state.signal;
+  if (state.durable !== undefined) request.durable = state.durable;
   if (hooks.beforeCall === undefined) return finishRound(hooks, state, request);
   const prepared = hooks.beforeCall(request, toolLoopContext(state));
   return isThenable(prepared)
@@ -349,7 +401,7 @@ async function endWithToolResults(
     withChatResponse(final, state.usage.apply(final.chatResponse)),
   );
   if (isThenable(finalized)) finalized = await finalized;
-  if (state.mode === 'stream') caller.emit(finalized);
+  if (state.mode === 'stream') await emitMadeChunk(state, caller, finalized);
   if (state.events !== undefined) emitTurnEnd(state, finalized.chatResponse);
   return finalized;
 }

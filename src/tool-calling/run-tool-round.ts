@@ -62,8 +62,12 @@ export async function runToolRound(
   return undefined;
 }
 
-/** The manager's per-batch options: one shared object per turn unless someone listens. */
+/** The manager's per-batch options: one shared object per turn unless someone listens or it is durable. */
 function executeOptions(state: ToolLoopState): ExecuteToolCallsOptions {
+  if (state.durable !== undefined) {
+    const options = { ...state.executeOptions, iteration: state.iteration, durable: state.durable };
+    return state.events === undefined ? options : { ...options, events: state.events };
+  }
   if (state.events === undefined) return state.executeOptions;
   return { ...state.executeOptions, events: state.events, iteration: state.iteration };
 }

@@ -14,6 +14,7 @@ import {
   readThrough,
   SKIP,
 } from '../internal/read-through.js';
+import { pumpDurableRound } from './durable-rounds.js';
 import { type ModelCaller, runToolLoop } from './run-tool-loop.js';
 import { StreamRound } from './stream-round.js';
 import type { ToolLoopHooks } from './tool-loop-hooks.js';
@@ -120,6 +121,10 @@ class ToolLoopStream implements ReadThroughIterator<ChatClientResponse>, ModelCa
     if (this.#finished) return Promise.reject(streamStopped());
     const source = (this.#next as StreamAdvisorChain).nextStream(request)[Symbol.asyncIterator]();
     const handler = new StreamRound(this.#hooks, state, request.context);
+    if (state.durable !== undefined) {
+      // Inside the round's step: the round is read to its end here, not on the caller's reads.
+      return pumpDurableRound(source, handler, state.durable, state.iteration, this);
+    }
     return new Promise<ChatClientResponse>((resolve, reject) => {
       this.#round = { source, handler, resolve, reject };
       this.#wakeUp();

@@ -1,4 +1,9 @@
-import type { ToolCall, ToolResponse } from '../messages/index.js';
+import {
+  summarizeToolResultParts,
+  type ToolCall,
+  type ToolResponse,
+  type ToolResultPart,
+} from '../messages/index.js';
 import type { ToolResultOutcome } from '../observability/turn-event.js';
 import type { TurnEventEmitter } from '../observability/turn-event-emitter.js';
 import type { ToolCallLimitBreach } from './tool-call-limits.js';
@@ -72,7 +77,11 @@ export function emitToolResult(
   iteration: number,
   call: ToolCall,
   outcome: ToolResultOutcome,
-  response: { readonly responseData: string; readonly isError?: boolean },
+  response: {
+    readonly responseData: string;
+    readonly isError?: boolean;
+    readonly content?: readonly ToolResultPart[];
+  },
   durationMs: number,
   errorType?: string,
 ): void {
@@ -88,6 +97,9 @@ export function emitToolResult(
     isError: response.isError === true,
     durationMs,
     ...(errorType === undefined ? {} : { errorType }),
+    ...(response.content === undefined
+      ? {}
+      : { parts: summarizeToolResultParts(response.content), content: response.content }),
   });
 }
 

@@ -1,3 +1,4 @@
+import type { ToolResultPartSummary } from '../messages/index.js';
 import type { ToolDefinition } from '../tools/tool-callback.js';
 
 /**
@@ -38,6 +39,8 @@ export interface ToolCallEndEvent extends ToolCallStartEvent {
   readonly errorType?: string;
   /** The text the model receives; only with `includeContent: true` and when there is one. */
   readonly result?: string;
+  /** Type, media type and size of each part of a result with content parts (never the bytes). */
+  readonly parts?: readonly ToolResultPartSummary[];
 }
 
 /**

@@ -12,14 +12,14 @@ import {
   HIGHEST_PRECEDENCE,
   LOWEST_PRECEDENCE,
 } from '../advisors/index.js';
-import { checkSigningKey, type ToolApprovalOptions } from '../approval/index.js';
+import { checkApprovalOptions, type ToolApprovalOptions } from '../approval/index.js';
 import { InvalidArgumentError } from '../errors/index.js';
 import type { Message } from '../messages/index.js';
 import {
-  type ChatOptions,
   type ChatResponse,
   hasToolCalls,
   promptSystemMessage,
+  type ToolCallingChatOptions,
 } from '../model/index.js';
 import { callToolLoop } from './call-tool-loop.js';
 import { createToolCallingManager } from './create-tool-calling-manager.js';
@@ -107,7 +107,7 @@ export interface ToolCallingAdvisorOptions {
  * abort checks before every model call and tool batch; in stream mode the text of a chunk that
  * also carries tool calls still reaches the caller, and `doFinalizeLoop` runs on every ending; the
  * loop passes through untouched only for a prompt without an options object, since every
- * `ChatOptions` can carry tools.
+ * `ToolCallingChatOptions` can carry tools.
  */
 export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvisor {
   /** The default order: `HIGHEST_PRECEDENCE + 300`. */
@@ -146,14 +146,7 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
     if (!Number.isInteger(maxIterations) || maxIterations < 1) {
       throw new InvalidArgumentError('maxIterations must be a positive integer');
     }
-    const approval = options.approval ?? {};
-    if (approval === null || typeof approval !== 'object') {
-      throw new InvalidArgumentError('approval must be an object');
-    }
-    if (approval.policy !== undefined && typeof approval.policy !== 'function') {
-      throw new InvalidArgumentError('approval.policy must be a function');
-    }
-    checkSigningKey(approval.signingKey);
+    const approval = checkApprovalOptions(options.approval) ?? {};
     this.order = order;
     this.maxIterations = maxIterations;
     this.toolCallingManager = options.toolCallingManager ?? createToolCallingManager();
@@ -338,7 +331,7 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
    * and results and some providers (Anthropic) refuse such a history without the tools it names;
    * any tool call in the answer is dropped, never executed. Override to change what is sent.
    */
-  protected finalAnswerOptions(options: ChatOptions): ChatOptions {
+  protected finalAnswerOptions(options: ToolCallingChatOptions): ToolCallingChatOptions {
     return { ...options, toolChoice: 'none' };
   }
 }

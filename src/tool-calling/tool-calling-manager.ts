@@ -1,5 +1,6 @@
+import type { DurableSteps } from '../advisors/index.js';
 import type { Message } from '../messages/index.js';
-import type { ChatOptions, ChatResponse, Prompt } from '../model/index.js';
+import type { ChatResponse, Prompt, ToolCallingChatOptions } from '../model/index.js';
 import type { TurnEventEmitter } from '../observability/turn-event-emitter.js';
 import type { ToolDefinition } from '../tools/tool-callback.js';
 
@@ -18,6 +19,12 @@ export interface ToolExecutionResult {
 export interface ExecuteToolCallsOptions {
   signal?: AbortSignal;
   /**
+   * The caller's data for the tools, beside the prompt rather than in it: a loop you drive
+   * yourself sends the same prompt to the model (which cannot take a context) and to the
+   * manager. Merged over the prompt's `toolContext` (these entries win).
+   */
+  toolContext?: Readonly<Record<string, unknown>>;
+  /**
    * Calls a human denied (call id → the error text the model receives): they never run and are
    * answered with that text as an error result. A custom manager must honour it.
    */
@@ -29,6 +36,12 @@ export interface ExecuteToolCallsOptions {
   events?: TurnEventEmitter;
   /** The loop round the batch belongs to, stamped on its events. Default 1. */
   iteration?: number;
+  /**
+   * The durable engine of the turn (`ChatClientRequest.durable`): every executed call runs as one
+   * of its steps (see `DurableSteps.runToolCall`), with its idempotency key in the tool context.
+   * A custom manager must honour it, or a turn recovered after a crash runs its tools again.
+   */
+  durable?: DurableSteps;
 }
 
 /**
@@ -37,13 +50,13 @@ export interface ExecuteToolCallsOptions {
  */
 export interface ToolCallingManager {
   /** The definitions of the tools attached to `options`, in order. */
-  resolveToolDefinitions(options: ChatOptions): ToolDefinition[];
+  resolveToolDefinitions(options: ToolCallingChatOptions): ToolDefinition[];
   /**
    * Executes the calls of the first generation that has any and returns the extended history.
    * Every call id gets exactly one tool response.
    */
   executeToolCalls(
-    prompt: Prompt,
+    prompt: Prompt<ToolCallingChatOptions>,
     chatResponse: ChatResponse,
     options?: ExecuteToolCallsOptions,
   ): Promise<ToolExecutionResult>;

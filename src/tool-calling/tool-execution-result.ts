@@ -8,12 +8,18 @@ export const RETURN_DIRECT_FINISH_REASON = FinishReason.RETURN_DIRECT;
 export const METADATA_TOOL_ID = 'toolId';
 /** Generation metadata key holding the tool name a `returnDirect` generation answers. */
 export const METADATA_TOOL_NAME = 'toolName';
+/** Generation metadata key holding the content parts of a `returnDirect` result that has them. */
+export const METADATA_TOOL_CONTENT = 'toolContent';
+/** Generation metadata key holding the structured content of a `returnDirect` result. */
+export const METADATA_TOOL_STRUCTURED_CONTENT = 'toolStructuredContent';
 
 /**
  * Turns a `returnDirect` result into generations for the caller: one per tool response of the last
  * history message, in order, when that message is a tool message (else `[]`). Each generation's
  * text is the response data; its metadata holds `toolId`, `toolName` and finish reason
- * `'returnDirect'`.
+ * `'returnDirect'`, and, for a result beyond text, its parts (`toolContent`) and structured
+ * content (`toolStructuredContent`): the caller gets the image a tool returned, not only its
+ * description.
  *
  * Departure: an empty history returns `[]`; the reference throws an index error.
  */
@@ -31,6 +37,10 @@ function returnDirectGeneration(response: ToolResponse): Generation {
       finishReason: RETURN_DIRECT_FINISH_REASON,
       [METADATA_TOOL_ID]: response.id,
       [METADATA_TOOL_NAME]: response.name,
+      ...(response.content === undefined ? {} : { [METADATA_TOOL_CONTENT]: response.content }),
+      ...(response.structuredContent === undefined
+        ? {}
+        : { [METADATA_TOOL_STRUCTURED_CONTENT]: response.structuredContent }),
     },
   };
 }

@@ -1,21 +1,26 @@
 import type { ChatClientRequest, ChatClientResponse } from '../advisors/index.js';
 import {
   applyApprovalDecisions,
+  approvalBindingOf,
   batchMessage,
+  checkApprovalBinding,
   createPendingApproval,
+  DEFAULT_APPROVAL_STATE_TTL_MS,
   findCallsNeedingApproval,
   PENDING_APPROVAL_METADATA_KEY,
   type PendingToolApproval,
+  processApprovalTokens,
   readPendingApproval,
   TOOL_APPROVAL_RESUME,
   type ToolApprovalOptions,
 } from '../approval/index.js';
+import { ToolApprovalError } from '../errors/index.js';
 import type { AssistantMessage, Message } from '../messages/index.js';
 import {
-  type ChatOptions,
   type ChatResponse,
   FinishReason,
   type Generation,
+  type ToolCallingChatOptions,
   type Usage,
 } from '../model/index.js';
 
@@ -25,6 +30,8 @@ import {
  */
 export interface TurnApproval {
   readonly options: ToolApprovalOptions;
+  /** The advisor params the turn started with: a pause binds its state to their conversation. */
+  readonly params: Readonly<Record<string, unknown>>;
   /** The request's messages as the loop received them (a resume: the state's messages). */
   readonly initialMessages: readonly Message[];
   /** How many messages `doInitializeLoop` made of them: the turn's own messages follow. */
@@ -35,9 +42,10 @@ export interface TurnApproval {
 
 /**
  * Reads a resume from the request's advisor params and checks the state (shape, signature,
- * consistency) before anything runs. Returns the request the loop starts from: the resume param
- * removed, and on a resume the state's messages as the prompt.
- * @throws ToolApprovalError for a state that cannot be trusted.
+ * consistency, then its binding: the request's conversation and principal, and the expiry) before
+ * anything runs. Returns the request the loop starts from: the resume param removed, and on a
+ * resume the state's messages as the prompt.
+ * @throws ToolApprovalError for a state that cannot be trusted or does not belong here.
  */
 export function startTurnApproval(
   request: ChatClientRequest,
@@ -51,6 +59,7 @@ export function startTurnApproval(
       request,
       approval: {
         options,
+        params: request.context,
         initialMessages: request.prompt.messages,
         initializedLength: 0,
         resume: undefined,
@@ -59,11 +68,16 @@ export function startTurnApproval(
   }
   const state = readPendingApproval(param?.state, options.signingKey);
   const { [TOOL_APPROVAL_RESUME]: _resume, ...context } = request.context;
+  checkApprovalBinding(
+    state,
+    approvalBindingOf(options, context, request.prompt.options?.toolContext),
+  );
   const messages = state.messages.slice();
   return {
     request: { ...request, prompt: { ...request.prompt, messages }, context },
     approval: {
       options,
+      params: context,
       initialMessages: messages,
       initializedLength: 0,
       resume: { state, decisions: param.decisions },
@@ -92,7 +106,7 @@ export function resumedHistory(approval: TurnApproval, initialized: readonly Mes
  */
 export async function resumedBatch(
   approval: TurnApproval,
-  options: ChatOptions,
+  options: ToolCallingChatOptions,
   history: readonly Message[],
   context: Record<string, unknown>,
 ): Promise<{ response: ChatClientResponse; denied: ReadonlyMap<string, string> }> {
@@ -112,6 +126,15 @@ export async function resumedBatch(
     callbacks,
     stillNeeded,
   });
+  // Last, once the state and decisions hold: a refused resume can be corrected and sent again.
+  const store = approval.options.tokenStore ?? processApprovalTokens;
+  if (!(await store.consumeApprovalToken(resume.state.nonce, new Date(resume.state.expiresAt)))) {
+    throw new ToolApprovalError({
+      problem: 'replayed-state',
+      message:
+        'The pending approval state was already resumed (its single-use token is used): refused, nothing ran.',
+    });
+  }
   const chatResponse: ChatResponse = {
     results: [{ output: resolved.assistant, metadata: { finishReason: FinishReason.TOOL_CALLS } }],
     metadata: {},
@@ -125,7 +148,7 @@ export async function resumedBatch(
  * allocates ~1.7 KB per batch (its copies of the turn and context, measured with
  * bench/allocation-profile.ts) to find what this check already knows: nothing needs approval.
  */
-export function mayNeedApproval(approval: TurnApproval, options: ChatOptions): boolean {
+export function mayNeedApproval(approval: TurnApproval, options: ToolCallingChatOptions): boolean {
   if (approval.options.policy !== undefined) return true;
   const callbacks = options.toolCallbacks;
   if (callbacks === undefined) return false;
@@ -144,15 +167,19 @@ export async function pendingApprovalFor(
   approval: TurnApproval,
   input: {
     readonly response: ChatResponse;
-    readonly options: ChatOptions;
+    readonly options: ToolCallingChatOptions;
     readonly history: readonly Message[];
     readonly turnId: string;
     readonly iteration: number;
     readonly usage: Usage | undefined;
+    /** The states' lifetime when the turn decides it (a durable turn); else the option's. */
+    readonly ttlMs?: number;
   },
 ): Promise<PendingToolApproval | undefined> {
   const generation = batchGeneration(input.response);
-  if (generation === undefined) return undefined;
+  // The manager runs no call of a filtered response (content filter, refusal): nothing to approve.
+  if (generation === undefined || generation.metadata.finishReason === FinishReason.CONTENT_FILTER)
+    return undefined;
   const assistant = generation.output;
   const toolCalls = await findCallsNeedingApproval({
     calls: assistant.toolCalls,
@@ -170,6 +197,8 @@ export async function pendingApprovalFor(
     toolCalls,
     usage: input.usage,
     signingKey: approval.options.signingKey,
+    binding: approvalBindingOf(approval.options, approval.params, input.options.toolContext),
+    ttlMs: input.ttlMs ?? approval.options.stateTtlMs ?? DEFAULT_APPROVAL_STATE_TTL_MS,
   });
 }
 

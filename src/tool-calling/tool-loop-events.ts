@@ -1,4 +1,4 @@
-import type { ChatClientRequest } from '../advisors/index.js';
+import { type ChatClientRequest, CONVERSATION_ID } from '../advisors/index.js';
 import { ToolloopError } from '../errors/index.js';
 import type { ToolCall } from '../messages/index.js';
 import type { ChatResponse, Generation } from '../model/index.js';
@@ -9,13 +9,10 @@ import type { ToolLoopState } from './tool-loop-state.js';
 // The events the loop core produces. Each function is called only when the turn has an emitter,
 // so a turn nobody listens to builds none of these objects.
 
-/** The memory advisors' conversation-id param (the same string as `CONVERSATION_ID`). */
-const CONVERSATION_ID_PARAM = 'chat_memory_conversation_id';
-
 /** `turn-start`, once the loop is initialized. */
 export function emitTurnStart(state: ToolLoopState, initialized: ChatClientRequest): void {
   const events = state.events as TurnEventEmitter;
-  const conversationId = initialized.context[CONVERSATION_ID_PARAM];
+  const conversationId = initialized.context[CONVERSATION_ID];
   events.emit({
     type: 'turn-start',
     turnId: events.turnId,

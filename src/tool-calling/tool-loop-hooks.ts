@@ -1,7 +1,7 @@
 import type { Advisor, ChatClientRequest, ChatClientResponse } from '../advisors/index.js';
 import type { ToolApprovalOptions } from '../approval/index.js';
 import type { Message } from '../messages/index.js';
-import type { ChatOptions, ChatResponse } from '../model/index.js';
+import type { ChatResponse, ToolCallingChatOptions } from '../model/index.js';
 import type { ToolCallingManager, ToolExecutionResult } from './tool-calling-manager.js';
 import type { ToolLoopContext } from './tool-loop-context.js';
 
@@ -42,7 +42,7 @@ export interface ToolLoopHooks {
     response: ChatClientResponse,
     result: ToolExecutionResult,
   ): MaybePromise<Message[]>;
-  finalAnswerOptions(options: ChatOptions): ChatOptions;
+  finalAnswerOptions(options: ToolCallingChatOptions): ToolCallingChatOptions;
 }
 
 /** Whether a hook answered with something to await (a promise or another thenable). */

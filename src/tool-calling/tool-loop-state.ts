@@ -1,6 +1,6 @@
-import type { CallAdvisorChain, StreamAdvisorChain } from '../advisors/index.js';
+import type { CallAdvisorChain, DurableSteps, StreamAdvisorChain } from '../advisors/index.js';
 import type { Message } from '../messages/index.js';
-import type { ChatOptions } from '../model/index.js';
+import type { ToolCallingChatOptions } from '../model/index.js';
 import type { TurnEventEmitter } from '../observability/turn-event-emitter.js';
 import type { ExecuteToolCallsOptions } from './tool-calling-manager.js';
 import type { TurnApproval } from './tool-loop-approval.js';
@@ -29,10 +29,12 @@ export interface ToolLoopState {
   readonly turnId: string;
   /** Approval within this turn: where the turn started, and the resume it continues. */
   readonly approval: TurnApproval;
+  /** The durable engine the turn's steps run on; `undefined` for a turn of one process. */
+  readonly durable: DurableSteps | undefined;
   /** What the next round sends. */
   instructions: Message[];
   /** Options as last seen after `doBeforeCall`: hook changes carry to later rounds. */
-  options: ChatOptions;
+  options: ToolCallingChatOptions;
   /** The whole turn, untrimmed: what the manager sees. */
   history: Message[];
   /** Model calls started so far. */

@@ -46,4 +46,17 @@ describe('UsageAccumulator', () => {
     accumulator.addRound(last);
     expect(accumulator.apply(last)?.metadata.usage).toEqual(usage(10, 20, 30));
   });
+
+  it('sums reasoning tokens across rounds, as part of the completion tokens', () => {
+    const accumulator = new UsageAccumulator();
+    accumulator.addRound(
+      textResponse('x', { usage: { ...usage(10, 20, 30), reasoningTokens: 12 } }),
+    );
+    const last = textResponse('y', { usage: usage(5, 5, 10) });
+    accumulator.addRound(last);
+    expect(accumulator.apply(last)?.metadata.usage).toEqual({
+      ...usage(15, 25, 40),
+      reasoningTokens: 12,
+    });
+  });
 });

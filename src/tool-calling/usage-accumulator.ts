@@ -49,6 +49,7 @@ function copyUsage(usage: Usage): Usage {
   };
   if (usage.cacheReadTokens !== undefined) copy.cacheReadTokens = usage.cacheReadTokens;
   if (usage.cacheWriteTokens !== undefined) copy.cacheWriteTokens = usage.cacheWriteTokens;
+  if (usage.reasoningTokens !== undefined) copy.reasoningTokens = usage.reasoningTokens;
   return copy;
 }
 

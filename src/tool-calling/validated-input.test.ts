@@ -28,7 +28,7 @@ function recordingCallback(name: string, schema: Record<string, unknown>) {
 }
 
 describe('arguments are parsed and validated once, by the manager', () => {
-  it('hands every callback the validated arguments with the text (a user-written callback)', async () => {
+  it('hands a callback with only call() the argument text, as Spring AI does', async () => {
     const { callback, calls } = recordingCallback('lookup', {
       type: 'object',
       properties: { id: { type: 'integer' } },
@@ -38,7 +38,53 @@ describe('arguments are parsed and validated once, by the manager', () => {
       promptWith([callback]),
       toolCallResponse([toolCall('1', 'lookup', '{"id": 7}')]),
     );
-    expect(calls).toEqual([{ input: '{"id": 7}', options: { validatedInput: { id: 7 } } }]);
+    expect(calls).toEqual([{ input: '{"id": 7}', options: {} }]);
+  });
+
+  it('hands a callback with execute() the parsed input, and the model text on request', async () => {
+    const received: { input: unknown; raw: string | undefined }[] = [];
+    let textCalls = 0;
+    const callback: ToolCallback = {
+      definition: {
+        name: 'lookup',
+        description: 'lookup',
+        inputSchema: { type: 'object', properties: { id: { type: 'integer' } } },
+      },
+      metadata: {},
+      async call() {
+        textCalls++;
+        return 'text path';
+      },
+      async execute(input, context) {
+        received.push({ input, raw: context.rawArguments });
+        return 'parsed path';
+      },
+    };
+    const result = await createToolCallingManager().executeToolCalls(
+      promptWith([callback]),
+      toolCallResponse([toolCall('1', 'lookup', '{ "id": 7 }')]),
+    );
+    expect(received).toEqual([{ input: { id: 7 }, raw: '{ "id": 7 }' }]);
+    expect(textCalls).toBe(0);
+    expect(lastResponses(result.conversationHistory)[0]?.responseData).toBe('parsed path');
+  });
+
+  it('runs the replaced call() of a tool() copied with { ...tool, call } (the 0.x way to wrap one)', async () => {
+    const base = tool({ name: 'ping', execute: () => 'pong' });
+    let wrapped = 0;
+    const counted: ToolCallback = {
+      ...base,
+      call: (input, context, options) => {
+        wrapped++;
+        return base.call(input, context, options);
+      },
+    };
+    const result = await createToolCallingManager().executeToolCalls(
+      promptWith([counted]),
+      toolCallResponse([toolCall('1', 'ping')]),
+    );
+    expect(wrapped).toBe(1);
+    expect(lastResponses(result.conversationHistory)[0]?.responseData).toBe('"pong"');
   });
 
   it('runs a Zod schema once per call (a counting transform), and the tool gets its output', async () => {
@@ -72,7 +118,7 @@ describe('arguments are parsed and validated once, by the manager', () => {
     ]);
   });
 
-  it('a JSON Schema tool() trusts the validated input: it neither parses the text nor checks it again', async () => {
+  it('a JSON Schema tool() trusts the parsed input: execute neither parses nor checks it again', async () => {
     const received: unknown[] = [];
     const lookup = tool({
       name: 'lookup',
@@ -86,17 +132,16 @@ describe('arguments are parsed and validated once, by the manager', () => {
         return 'ok';
       },
     });
-    // The text is not even JSON, and the value breaks the schema: a callback that parsed or
-    // validated again would reject the call.
-    await lookup.call('not json', { context: {} }, { validatedInput: { id: 'seven' } });
+    // The value breaks the schema: a callback that validated again would reject the call.
+    await lookup.execute?.({ id: 'seven' }, { context: {} });
     expect(received).toEqual([{ id: 'seven' }]);
-    // Without validated input it parses and validates as before.
+    // call() parses and validates the text as before.
     await expect(lookup.call('{"id":"seven"}')).rejects.toMatchObject({
       code: 'TOOL_INPUT_INVALID',
     });
   });
 
-  it('an augmented callback passes the wrapped tool its own validated arguments', async () => {
+  it('an augmented callback passes the wrapped tool its own arguments', async () => {
     const { callback, calls } = recordingCallback('weather', {
       type: 'object',
       properties: { city: { type: 'string' } },
@@ -114,8 +159,6 @@ describe('arguments are parsed and validated once, by the manager', () => {
       toolCallResponse([toolCall('1', 'weather', '{"city":"Oslo","reasoning":"asked"}')]),
     );
     expect(thoughts).toEqual([{ reasoning: 'asked' }]);
-    expect(calls).toEqual([
-      { input: '{"city":"Oslo"}', options: { validatedInput: { city: 'Oslo' } } },
-    ]);
+    expect(calls).toEqual([{ input: '{"city":"Oslo"}', options: {} }]);
   });
 });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HashingEmbeddingModel } from '../embeddings/hashing-embedding-model.js';
-import { Bm25ToolIndex } from './bm25-tool-index.js';
+import { HashingEmbeddingModel } from '../embeddings/testing/hashing-embedding-model.js';
 import { HybridToolIndex } from './hybrid-tool-index.js';
 import { LexicalToolIndex } from './lexical-tool-index.js';
 import { RegexToolIndex } from './regex-tool-index.js';
@@ -68,15 +67,13 @@ function adversarialQueries(): string[] {
 
 const indexes: { name: string; create: () => ToolIndex }[] = [
   { name: 'RegexToolIndex', create: () => new RegexToolIndex() },
-  { name: 'Bm25ToolIndex', create: () => new Bm25ToolIndex() },
+  { name: 'LexicalToolIndex', create: () => new LexicalToolIndex() },
   {
-    name: 'LexicalToolIndex with every option',
+    name: 'LexicalToolIndex with prefix matching and a query expansion',
     create: () =>
       new LexicalToolIndex({
-        expansion: true,
-        wordVectors: true,
         prefix: true,
-        abbreviations: true,
+        queryExpansion: { expand: (word) => [{ word: `${word}s`, weight: 0.5 }] },
       }),
   },
   {
@@ -88,7 +85,7 @@ const indexes: { name: string; create: () => ToolIndex }[] = [
     create: () =>
       new HybridToolIndex({
         indexes: [
-          new Bm25ToolIndex(),
+          new LexicalToolIndex(),
           new VectorToolIndex({ embeddingModel: new HashingEmbeddingModel() }),
         ],
       }),
@@ -96,7 +93,7 @@ const indexes: { name: string; create: () => ToolIndex }[] = [
 ];
 
 describe.each(indexes)('$name under adversarial queries', ({ create }) => {
-  it('answers each of 100 hostile queries in under 50 ms, only with attached tools', async () => {
+  it('answers each of 100 hostile queries without hanging (best of three under 250 ms), only with attached tools', async () => {
     const index = create();
     await index.indexTools('s', references);
     await index.indexTools('other', [{ toolName: 'billing_refund_ghost', summary: 'ghost tool' }]);
@@ -107,10 +104,11 @@ describe.each(indexes)('$name under adversarial queries', ({ create }) => {
     await index.search({ sessionId: 's', query: 'warm up' });
     const slow: { query: string; ms: number }[] = [];
     for (const query of queries) {
-      // Best of three: a query that hangs is slow every time, while a busy shared CPU (or a GC
-      // pause) only delays one run.
+      // Best of three, with a bound far above a normal search (tens of microseconds): a query
+      // that backtracks or hangs takes seconds every time, while a busy shared CPU (or a GC
+      // pause) only delays one run. This is a hang check, not a speed measurement (the bench is).
       let best = Number.POSITIVE_INFINITY;
-      for (let run = 0; run < 3 && best >= 50; run++) {
+      for (let run = 0; run < 3 && best >= 250; run++) {
         const started = performance.now();
         const response = await index.search({ sessionId: 's', query });
         best = Math.min(best, performance.now() - started);
@@ -119,7 +117,7 @@ describe.each(indexes)('$name under adversarial queries', ({ create }) => {
         }
         expect(response.toolReferences.length).toBeLessThanOrEqual(10);
       }
-      if (best >= 50) slow.push({ query: query.slice(0, 40), ms: best });
+      if (best >= 250) slow.push({ query: query.slice(0, 40), ms: best });
     }
     expect(slow).toEqual([]);
   });

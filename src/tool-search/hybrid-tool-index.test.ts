@@ -1,39 +1,158 @@
 import { describe, expect, it } from 'vitest';
-import { HashingEmbeddingModel } from '../embeddings/hashing-embedding-model.js';
+import type { EmbeddingModel } from '../embeddings/embedding-model.js';
+import { HashingEmbeddingModel } from '../embeddings/testing/hashing-embedding-model.js';
 import { Bm25ToolIndex } from './bm25-tool-index.js';
 import { HybridToolIndex } from './hybrid-tool-index.js';
+import { LexicalToolIndex } from './lexical-tool-index.js';
 import { RegexToolIndex } from './regex-tool-index.js';
 import type { ToolReference } from './tool-reference.js';
+import type { ToolSearchFallback } from './tool-search-fallback.js';
 import { VectorToolIndex } from './vector-tool-index.js';
 
 const ref = (toolName: string, summary: string): ToolReference => ({ toolName, summary });
+const names = (response: { toolReferences: readonly ToolReference[] }) =>
+  response.toolReferences.map((r) => r.toolName);
+
+const tools = [
+  ref('getWeather', 'Get the current weather conditions for a city'),
+  ref('stockQuote', 'Look up the latest stock price of a listed company'),
+  ref('sendEmail', 'Send an email message to a recipient'),
+  ref('bookTable', 'Reserve a table at a restaurant'),
+];
+
+/**
+ * An embedding model whose health the test switches: `'ok'` embeds with the hashing model,
+ * `'slow'` does so after 600 ms, `'throw'` rejects, `'hang'` never answers (until its signal
+ * aborts, which it records).
+ */
+class SwitchableEmbeddingModel implements EmbeddingModel {
+  readonly id = 'switchable';
+  mode: 'ok' | 'throw' | 'hang' | 'slow' = 'ok';
+  calls = 0;
+  aborted = 0;
+  readonly #hashing = new HashingEmbeddingModel();
+
+  async embed(texts: readonly string[], options?: { signal?: AbortSignal }): Promise<number[][]> {
+    this.calls++;
+    if (this.mode === 'throw') throw new Error('embedding service unavailable');
+    if (this.mode === 'slow') await new Promise((resolve) => setTimeout(resolve, 600));
+    if (this.mode === 'hang') {
+      return new Promise((_, reject) => {
+        options?.signal?.addEventListener('abort', () => {
+          this.aborted++;
+          reject(options.signal?.reason);
+        });
+      });
+    }
+    return this.#hashing.embed(texts);
+  }
+}
+
+/** A hybrid over the lexical default and a vector index on `model`, and its two sides. */
+function hybridOf(model: EmbeddingModel, options: { retryAfterMs?: number } = {}) {
+  const lexical = new LexicalToolIndex();
+  const vector = new VectorToolIndex({ embeddingModel: model, similarityThreshold: -1 });
+  const hybrid = new HybridToolIndex({
+    indexes: [lexical, vector],
+    // Generous enough for a loaded machine; the hanging model waits them out.
+    searchTimeoutMs: 400,
+    indexTimeoutMs: 400,
+    retryAfterMs: options.retryAfterMs ?? 0,
+  });
+  return { lexical, vector, hybrid };
+}
 
 describe('HybridToolIndex', () => {
-  it('needs at least one index and one weight per index', () => {
+  it('takes an embedding model or indexes, and checks its options', () => {
+    const embeddingModel = new HashingEmbeddingModel();
+    expect(() => new HybridToolIndex({})).toThrow('give either an embeddingModel or indexes');
+    expect(() => new HybridToolIndex({ embeddingModel, indexes: [new RegexToolIndex()] })).toThrow(
+      'give either an embeddingModel or indexes',
+    );
     expect(() => new HybridToolIndex({ indexes: [] })).toThrow('at least one index is required');
     expect(() => new HybridToolIndex({ indexes: [new RegexToolIndex()], weights: [1, 2] })).toThrow(
       'weights must have one entry per index',
     );
+    expect(() => new HybridToolIndex({ embeddingModel, weights: [1, -1] })).toThrow(
+      'weights must be finite and not negative',
+    );
+    expect(() => new HybridToolIndex({ embeddingModel, fusion: 'sum' as never })).toThrow(
+      "fusion must be 'score' or 'rank'",
+    );
+    expect(() => new HybridToolIndex({ embeddingModel, searchTimeoutMs: 0 })).toThrow(
+      'searchTimeoutMs must be a positive number',
+    );
+    expect(
+      () =>
+        new HybridToolIndex({
+          indexes: [new RegexToolIndex()],
+          lexicalIndex: new RegexToolIndex(),
+        }),
+    ).toThrow('lexicalIndex and embeddingCache go with an embeddingModel');
   });
 
-  it('fuses ranks: Σ weight/(k + rank), a tool both indexes find comes first', async () => {
+  it('builds the lexical + vector pair from an embedding model and finds by both', async () => {
+    const model = new SwitchableEmbeddingModel();
+    const hybrid = new HybridToolIndex({ embeddingModel: model });
+    await hybrid.indexTools('s', tools);
+    const response = await hybrid.search({ sessionId: 's', query: 'weather in Paris' });
+    expect(names(response)[0]).toBe('getWeather');
+    expect(response.searchMetadata).toMatchObject({ searchType: 'HybridToolIndex' });
+    expect(response.searchMetadata.fallbacks).toBeUndefined();
+    // One embedding call for the four tools, one for the query.
+    expect(model.calls).toBe(2);
+  });
+
+  it('fuses scores: Σ weight × score / the index best score, by default', async () => {
+    const bm25 = new Bm25ToolIndex();
+    const vector = new VectorToolIndex({
+      embeddingModel: new HashingEmbeddingModel(),
+      similarityThreshold: -1,
+    });
+    const hybrid = new HybridToolIndex({ indexes: [bm25, vector], weights: [1, 0.5] });
+    await hybrid.indexTools('s', tools);
+    const request = { sessionId: 's', query: 'latest price of a company stock' };
+    const expected = new Map<string, number>();
+    for (const [weight, response] of [
+      [1, bm25.search({ ...request, maxResults: 50 })],
+      [0.5, await vector.search({ ...request, maxResults: 50 })],
+    ] as const) {
+      const best = response.toolReferences[0]?.relevanceScore ?? 0;
+      for (const reference of response.toolReferences) {
+        const score = reference.relevanceScore ?? 0;
+        const add = score > 0 && best > 0 ? (weight * score) / best : 0;
+        expected.set(reference.toolName, (expected.get(reference.toolName) ?? 0) + add);
+      }
+    }
+    const response = await hybrid.search(request);
+    expect(names(response)[0]).toBe('stockQuote');
+    expect(response.toolReferences.length).toBe(expected.size);
+    for (const reference of response.toolReferences) {
+      expect(reference.relevanceScore).toBeCloseTo(expected.get(reference.toolName) ?? -1);
+    }
+    const scores = response.toolReferences.map((r) => r.relevanceScore ?? 0);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+  });
+
+  it("fuses ranks with fusion 'rank': Σ weight/(k + rank), a tool both indexes find first", async () => {
     const bm25 = new Bm25ToolIndex();
     const regex = new RegexToolIndex();
-    const hybrid = new HybridToolIndex({ indexes: [bm25, regex], rankConstant: 60 });
+    const hybrid = new HybridToolIndex({
+      indexes: [bm25, regex],
+      fusion: 'rank',
+      rankConstant: 60,
+    });
     await hybrid.indexTools('s', [
       ref('alpha', 'apples and pears'),
       ref('beta', 'pears only'),
       ref('gamma', 'apples only'),
     ]);
     const response = await hybrid.search({ sessionId: 's', query: 'apples' });
-    const bm25Order = bm25
-      .search({ sessionId: 's', query: 'apples' })
-      .toolReferences.map((r) => r.toolName);
-    const regexOrder = regex
-      .search({ sessionId: 's', query: 'apples' })
-      .toolReferences.map((r) => r.toolName);
     const expected = new Map<string, number>();
-    for (const order of [bm25Order, regexOrder]) {
+    for (const order of [
+      names(bm25.search({ sessionId: 's', query: 'apples' })),
+      names(regex.search({ sessionId: 's', query: 'apples' })),
+    ]) {
       for (const [rank, name] of order.entries()) {
         expected.set(name, (expected.get(name) ?? 0) + 1 / (60 + rank + 1));
       }
@@ -41,8 +160,7 @@ describe('HybridToolIndex', () => {
     for (const reference of response.toolReferences) {
       expect(reference.relevanceScore).toBeCloseTo(expected.get(reference.toolName) ?? -1);
     }
-    expect(response.toolReferences.map((r) => r.toolName).sort()).toEqual(['alpha', 'gamma']);
-    expect(response.searchMetadata.searchType).toBe('HybridToolIndex');
+    expect(names(response).sort()).toEqual(['alpha', 'gamma']);
   });
 
   it('indexes into and clears every index, per session', async () => {
@@ -71,5 +189,166 @@ describe('HybridToolIndex', () => {
     expect(
       (await hybrid.search({ sessionId: 's', query: 'same', maxResults: 4 })).totalMatches,
     ).toBe(4);
+  });
+});
+
+describe('HybridToolIndex when the embedding model fails', () => {
+  const query = { sessionId: 's', query: 'send an email to a recipient' };
+
+  it('searches with the lexical side alone when the query embedding throws, and says so', async () => {
+    const model = new SwitchableEmbeddingModel();
+    const { lexical, hybrid } = hybridOf(model);
+    await hybrid.indexTools('s', tools);
+    model.mode = 'throw';
+    const response = await hybrid.search(query);
+    expect(names(response)).toEqual(names(await lexical.search({ ...query, maxResults: 10 })));
+    expect(names(response)[0]).toBe('sendEmail');
+    expect(response.searchMetadata.fallbacks).toEqual([
+      {
+        phase: 'search',
+        source: 'VectorToolIndex',
+        reason: 'error',
+        error: { type: 'Error', message: 'embedding service unavailable' },
+      },
+    ]);
+  });
+
+  it('stops waiting for a query embedding that hangs past searchTimeoutMs, and aborts it', async () => {
+    const model = new SwitchableEmbeddingModel();
+    const { hybrid } = hybridOf(model);
+    await hybrid.indexTools('s', tools);
+    model.mode = 'hang';
+    const response = await hybrid.search(query);
+    expect(names(response)[0]).toBe('sendEmail');
+    expect(response.searchMetadata.fallbacks).toMatchObject([
+      {
+        phase: 'search',
+        source: 'VectorToolIndex',
+        reason: 'timeout',
+        error: {
+          type: 'ToolIndexTimeoutError',
+          message: 'VectorToolIndex did not answer within 400 ms',
+        },
+      },
+    ]);
+    expect(model.aborted).toBe(1);
+  });
+
+  it('leaves a failed index out for retryAfterMs, without calling it, then tries again', async () => {
+    const model = new SwitchableEmbeddingModel();
+    const { hybrid } = hybridOf(model, { retryAfterMs: 300 });
+    await hybrid.indexTools('s', tools);
+    model.mode = 'throw';
+    await hybrid.search(query);
+    const calls = model.calls;
+    model.mode = 'ok';
+    const skipped = await hybrid.search(query);
+    expect(model.calls).toBe(calls);
+    expect(skipped.searchMetadata.fallbacks).toEqual([
+      { phase: 'search', source: 'VectorToolIndex', reason: 'unavailable' },
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    const recovered = await hybrid.search(query);
+    expect(model.calls).toBe(calls + 1);
+    expect(recovered.searchMetadata.fallbacks).toBeUndefined();
+  });
+
+  it('indexes with the lexical side alone when embedding the tools fails, and catches up later', async () => {
+    const model = new SwitchableEmbeddingModel();
+    const { lexical, vector, hybrid } = hybridOf(model);
+    model.mode = 'throw';
+    const fallbacks: ToolSearchFallback[] = [];
+    await hybrid.indexTools('s', tools, { onFallback: (fallback) => fallbacks.push(fallback) });
+    expect(fallbacks).toEqual([
+      {
+        phase: 'index',
+        source: 'VectorToolIndex',
+        reason: 'error',
+        error: { type: 'Error', message: 'embedding service unavailable' },
+      },
+    ]);
+    expect([lexical.size('s'), vector.size('s')]).toEqual([4, 0]);
+    // Still down: the search ranks lexically and says why.
+    const degraded = await hybrid.search(query);
+    expect(names(degraded)[0]).toBe('sendEmail');
+    expect(degraded.searchMetadata.fallbacks).toMatchObject([
+      { phase: 'search', source: 'VectorToolIndex', reason: 'error' },
+    ]);
+    // Back up: the next search first embeds the waiting tools, then uses them.
+    model.mode = 'ok';
+    const recovered = await hybrid.search(query);
+    expect(vector.size('s')).toBe(4);
+    expect(recovered.searchMetadata.fallbacks).toBeUndefined();
+  });
+
+  it('goes on without tool embeddings past indexTimeoutMs, and uses them once they are done', async () => {
+    const model = new SwitchableEmbeddingModel();
+    const { lexical, vector, hybrid } = hybridOf(model);
+    model.mode = 'slow';
+    const fallbacks: ToolSearchFallback[] = [];
+    await hybrid.indexTools('s', tools, { onFallback: (fallback) => fallbacks.push(fallback) });
+    expect([lexical.size('s'), vector.size('s')]).toEqual([4, 0]);
+    expect(fallbacks).toMatchObject([
+      { phase: 'index', source: 'VectorToolIndex', reason: 'timeout' },
+    ]);
+    // Still embedding in the background: not waited for.
+    const early = await hybrid.search(query);
+    expect(names(early)[0]).toBe('sendEmail');
+    expect(early.searchMetadata.fallbacks).toEqual([
+      { phase: 'search', source: 'VectorToolIndex', reason: 'unavailable' },
+    ]);
+    model.mode = 'ok';
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(vector.size('s')).toBe(4);
+    expect((await hybrid.search(query)).searchMetadata.fallbacks).toBeUndefined();
+  });
+
+  it('ends tool embeddings that hang at the vector index timeoutMs, then indexes again', async () => {
+    const model = new SwitchableEmbeddingModel();
+    const vector = new VectorToolIndex({ embeddingModel: model, timeoutMs: 500 });
+    const hybrid = new HybridToolIndex({
+      indexes: [new LexicalToolIndex(), vector],
+      indexTimeoutMs: 100,
+      retryAfterMs: 0,
+    });
+    model.mode = 'hang';
+    await hybrid.indexTools('s', tools);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(model.aborted).toBe(1);
+    model.mode = 'ok';
+    expect((await hybrid.search(query)).searchMetadata.fallbacks).toBeUndefined();
+    expect(vector.size('s')).toBe(4);
+  });
+
+  it('forgets the tools waiting to be indexed when the session is cleared', async () => {
+    const model = new SwitchableEmbeddingModel();
+    const { hybrid } = hybridOf(model);
+    model.mode = 'throw';
+    await hybrid.indexTools('s', tools);
+    await hybrid.clearIndex('s');
+    model.mode = 'ok';
+    const calls = model.calls;
+    await hybrid.indexTools('s', [tools[0] as ToolReference]);
+    await hybrid.search({ sessionId: 's', query: 'weather' });
+    // One call for the indexed tool and one for the query: nothing of the cleared set.
+    expect(model.calls).toBe(calls + 2);
+  });
+
+  it('fails only when every index fails, and passes the caller abort through', async () => {
+    const model = new SwitchableEmbeddingModel();
+    const alone = new HybridToolIndex({
+      indexes: [new VectorToolIndex({ embeddingModel: model })],
+      retryAfterMs: 0,
+    });
+    await alone.indexTools('s', tools);
+    model.mode = 'throw';
+    await expect(alone.search(query)).rejects.toThrow('embedding service unavailable');
+    await expect(alone.indexTools('t', [ref('newTool', 'Not embedded yet')])).rejects.toThrow(
+      'embedding service unavailable',
+    );
+    const { hybrid } = hybridOf(new SwitchableEmbeddingModel());
+    await hybrid.indexTools('s', tools);
+    const aborted = hybrid.search({ ...query, signal: AbortSignal.abort() });
+    await expect(aborted).rejects.toMatchObject({ name: 'AbortError' });
   });
 });

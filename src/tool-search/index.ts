@@ -1,12 +1,16 @@
 export { Bm25ToolIndex, type Bm25ToolIndexOptions } from './bm25-tool-index.js';
 export { extractToolNameReferences } from './extract-tool-name-references.js';
-export { HybridToolIndex, type HybridToolIndexOptions } from './hybrid-tool-index.js';
 export {
-  type LexicalQueryExpansion,
+  type HybridFusion,
+  HybridToolIndex,
+  type HybridToolIndexOptions,
+} from './hybrid-tool-index.js';
+export {
   LexicalToolIndex,
   type LexicalToolIndexFieldWeights,
   type LexicalToolIndexOptions,
 } from './lexical-tool-index.js';
+export type { QueryExpansion, QueryExpansionContext, WeightedWord } from './query-expansion.js';
 export {
   isValidRegexPattern,
   MAX_REGEX_PATTERN_LENGTH,
@@ -25,6 +29,7 @@ export type {
   ToolSearchRequest,
   ToolSearchResponse,
 } from './tool-reference.js';
+export type { ToolSearchFallback, ToolSearchFallbackListener } from './tool-search-fallback.js';
 export { schemaParameterText, toolSearchText } from './tool-search-text.js';
 export {
   TOOL_SEARCH_TOOL_DESCRIPTION,

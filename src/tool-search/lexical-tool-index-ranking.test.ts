@@ -1,48 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { LexicalToolIndex } from './lexical-tool-index.js';
+import type { QueryExpansion } from './query-expansion.js';
 import { generateToolSpecs } from './testing/generate-tool-library.js';
 import { pickWith, seededRandom } from './testing/seeded-random.js';
 import type { ToolReference, ToolSearchRequest } from './tool-reference.js';
 
-const coordinates = {
-  type: 'object',
-  required: ['latitude', 'longitude'],
-  properties: { latitude: { type: 'number' }, longitude: { type: 'number' } },
+/** A query expansion of a few words, so the churned index also runs its expansion path. */
+const expansion: QueryExpansion = {
+  expand: (word) =>
+    ({
+      bill: [{ word: 'invoice', weight: 0.6 }],
+      holiday: [{ word: 'pto', weight: 0.8 }],
+      server: [
+        { word: 'service', weight: 0.5 },
+        { word: 'cluster', weight: 0.3 },
+      ],
+    })[word] ?? [],
 };
-const sourced = (source: string) => ({
-  type: 'object',
-  required: ['code'],
-  properties: { code: { type: 'string', description: `A code from \`${source}\`` } },
-});
 
-/**
- * Tools that call for others (a coordinate user, a parameter naming its source) and those they
- * call for, on two servers, so a search lifts producers.
- */
-const chainTools: ToolReference[] = ['maps', 'geo'].flatMap((server) => [
-  {
-    toolName: `${server}::find_nearby_places`,
-    summary: 'Find places to visit near a location',
-    inputSchema: coordinates,
-  },
-  {
-    toolName: `${server}::find_parking`,
-    summary: 'Find parking near a spot',
-    inputSchema: coordinates,
-  },
-  { toolName: `${server}::geocode_address`, summary: 'Convert an address to coordinates' },
-  { toolName: `${server}::lookup_code`, summary: 'Look up the code of a station' },
-  {
-    toolName: `${server}::get_tickets`,
-    summary: 'Search tickets between stations',
-    inputSchema: sourced('lookup_code'),
-  },
-]);
-
-/**
- * 413 tools: the generated library's 230, 170 more whose descriptions mix two of them, the chain
- * tools, and three calculators (raised when a request implies arithmetic).
- */
+/** 400 tools: the generated library's 230 and 170 more whose descriptions mix two of them. */
 function catalogue(next: () => number): ToolReference[] {
   const specs = generateToolSpecs();
   const tools: ToolReference[] = specs.map((spec) => ({
@@ -61,30 +37,12 @@ function catalogue(next: () => number): ToolReference[] {
       category: a.domain,
     });
   }
-  for (const name of ['calculate', 'evaluate_math', 'compute']) {
-    tools.push({
-      toolName: name,
-      summary: 'Evaluates the given expression.',
-      inputSchema: { type: 'object', properties: { expression: { type: 'string' } } },
-      category: 'math',
-    });
-  }
-  return [...tools, ...chainTools.map((tool) => ({ ...tool, category: 'travel' }))];
+  return tools;
 }
 
 /** Requests made of words of the tools' descriptions, sometimes with a word none of them uses. */
 function requests(next: () => number, tools: readonly ToolReference[]): string[] {
-  const extra = [
-    'please',
-    'psychologist',
-    'wire money',
-    'tonight',
-    'quickly',
-    'supplier',
-    'and estimate the total',
-    'near the Old Town',
-    'tickets from the central station',
-  ];
+  const extra = ['please', 'bill', 'holiday', 'tonight', 'quickly', 'server', 'for the team'];
   return Array.from({ length: 150 }, () => {
     const words = pickWith(next, tools).summary.split(' ');
     const start = Math.floor(next() * words.length);
@@ -100,7 +58,7 @@ describe('LexicalToolIndex ranking', () => {
   it('ranks a session whose tools were replaced many times exactly like a freshly built one', async () => {
     const next = seededRandom(42);
     const tools = catalogue(next);
-    const index = new LexicalToolIndex({ expansion: true, wordVectors: true });
+    const index = new LexicalToolIndex({ queryExpansion: expansion, prefix: true });
     // Churn: every tool indexed with another tool's text, then random tools re-indexed with a
     // wrong or their right text, in batches; last, the tools still wrong get their right text.
     const wrong = (tool: ToolReference): ToolReference => ({
@@ -132,14 +90,10 @@ describe('LexicalToolIndex ranking', () => {
     const freshTools = lastIndexed.map((name) => byName.get(name) as ToolReference);
     await index.indexTools('fresh', freshTools);
     expect(index.size('churned')).toBe(tools.length);
-    // The same tools without tool chains, to prove some requests lift producers.
-    const unchained = new LexicalToolIndex({
-      expansion: true,
-      wordVectors: true,
-      toolChains: false,
-    });
-    await unchained.indexTools('fresh', freshTools);
-    let lifted = 0;
+    // The same tools without the expansion, to prove some requests use it.
+    const plain = new LexicalToolIndex({ prefix: true });
+    plain.indexTools('fresh', freshTools);
+    let expanded = 0;
 
     for (const [i, query] of requests(next, tools).entries()) {
       const categoryFilter = i % 5 === 0 ? pickWith(next, tools).category : undefined;
@@ -147,17 +101,17 @@ describe('LexicalToolIndex ranking', () => {
         const request = { query, maxResults, ...(categoryFilter ? { categoryFilter } : {}) };
         const fresh = await ranking(index, { ...request, sessionId: 'fresh' });
         expect(await ranking(index, { ...request, sessionId: 'churned' })).toEqual(fresh);
-        const plain = await ranking(unchained, { ...request, sessionId: 'fresh' });
-        if (JSON.stringify(plain) !== JSON.stringify(fresh)) lifted++;
+        const unexpanded = await ranking(plain, { ...request, sessionId: 'fresh' });
+        if (JSON.stringify(unexpanded) !== JSON.stringify(fresh)) expanded++;
       }
     }
-    expect(lifted).toBeGreaterThan(0);
+    expect(expanded).toBeGreaterThan(0);
   });
 
   it('returns the first k of the full ranking, whatever k and filter', async () => {
     const next = seededRandom(7);
     const tools = catalogue(next);
-    for (const options of [{}, { expansion: true, wordVectors: true, minScore: 0.2 }]) {
+    for (const options of [{}, { queryExpansion: expansion, prefix: true, minScore: 0.2 }]) {
       const index = new LexicalToolIndex(options);
       await index.indexTools('s', tools);
       for (const [i, query] of requests(next, tools).entries()) {
@@ -176,11 +130,7 @@ describe('LexicalToolIndex ranking', () => {
   });
 
   it('breaks ties by indexing order, a replaced tool counting as indexed last', async () => {
-    const index = new LexicalToolIndex({
-      expansion: true,
-      wordVectors: true,
-      fieldWeights: { name: 0 },
-    });
+    const index = new LexicalToolIndex({ queryExpansion: expansion, fieldWeights: { name: 0 } });
     const same = (toolName: string) => ({ toolName, summary: 'Send an email message' });
     await index.indexTools('s', ['d', 'b', 'a', 'c'].map(same));
     const names = async (maxResults: number) =>

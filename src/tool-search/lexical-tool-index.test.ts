@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../errors/index.js';
 import { LexicalToolIndex } from './lexical-tool-index.js';
+import type { QueryExpansion, WeightedWord } from './query-expansion.js';
 import { generateToolLibrary } from './testing/generate-tool-library.js';
 import type { ToolReference, ToolSearchResponse } from './tool-reference.js';
 
@@ -80,264 +81,50 @@ describe('LexicalToolIndex', () => {
     expect(await names(nameAndDescription, 'currency')).toEqual([]);
   });
 
-  it('indexes the values parameters allow (enum, const), and drops them when weighted 0', async () => {
+  it('indexes the values parameters allow (enum, const) with the parameter descriptions', async () => {
     const tools = [
-      ref('Movies_1_FindMovies', 'Search for movies at theaters', {
+      ref('find_films', 'Search for films at theaters', {
         inputSchema: {
           type: 'object',
           properties: {
             show_type: { type: 'string', enum: ['regular', '3d', 'imax'] },
-            genre: { type: 'string', description: 'The genre of the movie' },
+            genre: { type: 'string', description: 'The genre of the film' },
           },
         },
       }),
-      ref('Movies_1_GetTimesForMovie', 'Show times of a movie at theaters', {
+      ref('film_times', 'Show times of a film at theaters', {
         inputSchema: {
           type: 'object',
-          properties: { movie_name: { type: 'string', description: 'The title of the movie' } },
+          properties: { title: { type: 'string', description: 'The title of the film' } },
         },
       }),
     ];
     const index = new LexicalToolIndex();
     await index.indexTools('s', tools);
-    expect(await names(index, 'imax')).toEqual(['Movies_1_FindMovies']);
-    expect((await names(index, 'a 3d movie in a theater'))[0]).toBe('Movies_1_FindMovies');
-    const withoutValues = new LexicalToolIndex({ fieldWeights: { parameterValues: 0 } });
-    await withoutValues.indexTools('s', tools);
-    expect(await names(withoutValues, 'imax')).toEqual([]);
+    expect(await names(index, 'imax')).toEqual(['find_films']);
+    expect((await names(index, 'a 3d film in a theater'))[0]).toBe('find_films');
+    const withoutParameterText = new LexicalToolIndex({
+      fieldWeights: { parameterDescriptions: 0 },
+    });
+    await withoutParameterText.indexTools('s', tools);
+    expect(await names(withoutParameterText, 'imax')).toEqual([]);
   });
 
-  it('ranks tools by the kinds of value the request carries, unless valueKinds is false', async () => {
-    const object = (required: string[], ...names: string[]) => ({
-      type: 'object',
-      required,
-      properties: Object.fromEntries(names.map((name) => [name, { type: 'string' }])),
-    });
-    const tools = [
-      ref('weather_now', 'Weather in a city', { inputSchema: object(['city'], 'city') }),
-      ref('weather_on_day', 'Forecast for a city on a day', {
-        inputSchema: object(['city'], 'city', 'date'),
-      }),
-      ref('hotel_reserve', 'Reserve a hotel room', {
-        inputSchema: object(['city', 'check_in_date'], 'city', 'check_in_date'),
-      }),
-      ref('hotel_lookup', 'Look up hotel rooms in a city', {
-        inputSchema: object(['city'], 'city'),
-      }),
-    ];
+  it('matches a request in Chinese by its characters, with no glossary', async () => {
     const index = new LexicalToolIndex();
-    await index.indexTools('s', tools);
-    const plain = new LexicalToolIndex({ valueKinds: false });
-    await plain.indexTools('s', tools);
-    // A date in the request favours the tool that takes one.
-    expect((await names(plain, 'weather in Portland on April 5th'))[0]).toBe('weather_now');
-    expect((await names(index, 'weather in Portland on April 5th'))[0]).toBe('weather_on_day');
-    // A request without a date disfavours the tool that requires one.
-    expect((await names(plain, 'a hotel room in Paris'))[0]).toBe('hotel_reserve');
-    expect((await names(index, 'a hotel room in Paris'))[0]).toBe('hotel_lookup');
-    // With one, it no longer does; scores stay positive, and a request with no kind of value
-    // changes only the tools requiring one.
-    expect((await names(index, 'a hotel room in Paris on May 3rd'))[0]).toBe('hotel_reserve');
-    const response = await index.search({ sessionId: 's', query: 'hotel', maxResults: 10 });
-    const scores = Object.fromEntries(
-      response.toolReferences.map((r) => [r.toolName, r.relevanceScore as number]),
-    );
-    const plainResponse = await plain.search({ sessionId: 's', query: 'hotel', maxResults: 10 });
-    for (const reference of plainResponse.toolReferences) {
-      expect(scores[reference.toolName]).toBeGreaterThan(0);
-    }
-    const plainScore = (name: string) =>
-      plainResponse.toolReferences.find((r) => r.toolName === name)?.relevanceScore as number;
-    expect(scores.hotel_lookup).toBeCloseTo(plainScore('hotel_lookup') * 0.85, 10);
-    expect(scores.hotel_reserve).toBeCloseTo(plainScore('hotel_reserve') * 0.85 ** 2, 10);
+    await index.indexTools('s', [...payments, ref('get_dish', '根据菜谱名称查询菜谱的完整详情')]);
+    expect(await names(index, '菜谱')).toEqual(['get_dish']);
+    // An English request shares no word with a tool described only in Chinese.
+    expect(await names(index, 'recipe ingredients')).toEqual([]);
   });
 
-  it('brings a calculator to the first results when the request implies arithmetic', async () => {
-    const calculator = ref('calculate', 'Calculates/evaluates the given expression.', {
-      inputSchema: { type: 'object', properties: { expression: { type: 'string' } } },
-    });
-    const tools = [
-      ref('get_asset_price', 'Get the current price of gold, silver or oil', {
-        inputSchema: { type: 'object', properties: { symbol: { type: 'string' } } },
-      }),
-      ref('get_asset_history', 'Historical prices of gold, silver or oil'),
-      ref('get_stock_price', 'Current price of a stock'),
-      ref('convert_currency', 'Convert an amount of money between currencies'),
-      ref('gold_news', 'News about the gold market'),
-      ref('silver_news', 'News about the silver market'),
-      calculator,
-    ];
-    const request =
-      'I have 9.5g gold, please estimate its value based on the current price of gold';
-    for (const options of [{}, { expansion: true, wordVectors: true }]) {
-      const index = new LexicalToolIndex(options);
-      await index.indexTools('s', tools);
-      const found = await names(index, request, { maxResults: 3 });
-      expect(found).toContain('calculate');
-      expect(found[0]).toBe('get_asset_price');
-      // A request asking for no number worked out leaves the calculator where its words put it.
-      expect(await names(index, 'the current price of gold', { maxResults: 3 })).not.toContain(
-        'calculate',
-      );
-      const off = new LexicalToolIndex({ ...options, impliedArithmetic: false });
-      await off.indexTools('s', tools);
-      expect(await names(off, request, { maxResults: 3 })).not.toContain('calculate');
-      // A calculator replaced by a tool that evaluates nothing loses the bonus with its definition.
-      await index.indexTool('s', ref('calculate', 'Show the weather'));
-      expect(await names(index, request, { maxResults: 3 })).not.toContain('calculate');
-      await index.indexTool('s', calculator);
-      expect(await names(index, request, { maxResults: 3 })).toContain('calculate');
-    }
-  });
-
-  it('weighs a source the request names more than its other words, unless sourceNames is false', async () => {
-    const tools = [
-      ref('history_timeline', 'A history timeline of a topic'),
-      ref('search_wikipedia', 'Search articles by a query'),
-    ];
-    const request = 'Make a web page about the history of AI based on Wikipedia';
+  it('searches synchronously and reads no file: the search is a response, not a promise', () => {
     const index = new LexicalToolIndex();
-    await index.indexTools('s', tools);
-    expect(await names(index, request)).toEqual(['search_wikipedia', 'history_timeline']);
-    const off = new LexicalToolIndex({ sourceNames: false });
-    await off.indexTools('s', tools);
-    expect(await names(off, request)).toEqual(['history_timeline', 'search_wikipedia']);
-    // A lower-case word is no name.
-    expect(await names(index, request.replace('Wikipedia', 'wikipedia'))).toEqual([
-      'history_timeline',
-      'search_wikipedia',
-    ]);
-    // A name found only in a tool's description keeps the weight of any other word.
-    const described = [ref('search', 'Search Wikipedia articles by a query')];
-    const score = async (sourceNames: boolean) => {
-      const one = new LexicalToolIndex({ sourceNames });
-      await one.indexTools('s', described);
-      const response = await one.search({ sessionId: 's', query: request });
-      return response.toolReferences[0]?.relevanceScore;
-    };
-    expect(await score(true)).toBe(await score(false));
-  });
-
-  it('lifts the tools that produce what a best tool requires and the request lacks, unless toolChains is false', async () => {
-    const object = (required: string[], descriptions: Record<string, string> = {}) => ({
-      type: 'object',
-      required,
-      properties: Object.fromEntries(
-        required.map((name) => [name, { type: 'string', description: descriptions[name] ?? '' }]),
-      ),
-    });
-    const tools = [
-      ref('maps::find_nearby_places', 'Find interesting places to visit near a location', {
-        inputSchema: object(['latitude', 'longitude']),
-      }),
-      ref('maps::geocode_address', 'Convert an address or place name to coordinates', {
-        inputSchema: object(['address']),
-      }),
-      ref('travel::plan_visit', 'Plan a visit to interesting places'),
-      ref('travel::city_guide', 'A guide to the interesting places of a city'),
-      ref('travel::museum_hours', 'Opening hours of places to visit such as museums'),
-      ref('travel::nearby_events', 'Events near you this week'),
-      ref('rail::get_tickets', 'Search train tickets between two stations', {
-        inputSchema: object(['from_station'], {
-          from_station: 'Departure station code, as given by `get_station_code`',
-        }),
-      }),
-      ref('rail::get_station_code', 'Look up the code of a station by its name'),
-      ref('rail::train_timetable', 'Timetable of trains between two stations'),
-      ref('rail::train_delays', 'Delays of trains at stations'),
-      ref('rail::seat_map', 'Seat map of a train for tickets'),
-      ref('rail::ticket_refund', 'Refund train tickets'),
-    ];
-    const index = new LexicalToolIndex();
-    await index.indexTools('s', tools);
-    const plain = new LexicalToolIndex({ toolChains: false });
-    await plain.indexTools('s', tools);
-    const top = async (search: LexicalToolIndex, query: string) =>
-      names(search, query, { maxResults: 5 });
-
-    const near = 'interesting places to visit near the Forbidden City';
-    expect((await top(plain, near)).slice(0, 3)).toContain('maps::find_nearby_places');
-    expect(await top(plain, near)).not.toContain('maps::geocode_address');
-    expect(await top(index, near)).toContain('maps::geocode_address');
-    // Coordinates in the request: the geocoder is not needed.
-    expect(await top(index, `${near}, at 39.916, 116.397`)).not.toContain('maps::geocode_address');
-
-    const trains = 'train tickets from Beijing station to Shanghai station';
-    expect(await top(plain, trains)).not.toContain('rail::get_station_code');
-    expect(await top(index, trains)).toContain('rail::get_station_code');
-    // A code-like value in the request is taken as the code.
-    expect(await top(index, 'train tickets from station VNP1 to AOH2')).not.toContain(
-      'rail::get_station_code',
-    );
-    // The lifted tool scores 0.8 of the tool that needs it.
-    const response = await index.search({ sessionId: 's', query: near, maxResults: 5 });
-    const score = (name: string) =>
-      response.toolReferences.find((hit) => hit.toolName === name)?.relevanceScore as number;
-    expect(score('maps::geocode_address')).toBeCloseTo(0.8 * score('maps::find_nearby_places'), 10);
-  });
-
-  it('ranks the tools writing the file a request says to save, unless outputFiles is false', async () => {
-    const takes = (...names: string[]) => ({
-      inputSchema: {
-        type: 'object',
-        properties: Object.fromEntries(names.map((name) => [name, { type: 'string' }])),
-      },
-    });
-    const tools = [
-      ref('crypto_research', 'Research a cryptocurrency such as bitcoin in depth', takes('coin')),
-      ref('crypto_price', 'Current price of a cryptocurrency such as bitcoin', takes('coin')),
-      ref('write_file', 'Create a new file or overwrite one', takes('path', 'content')),
-      ref('read_file', 'Read the contents of a file', takes('path')),
-      ref('create_presentation', 'Create a new PowerPoint presentation', takes('id')),
-    ];
-    // Without value kinds, which would multiply both path-taking tools' scores by 1.3 here.
-    const index = new LexicalToolIndex({ valueKinds: false });
-    await index.indexTools('s', tools);
-    const plain = new LexicalToolIndex({ valueKinds: false, outputFiles: false });
-    await plain.indexTools('s', tools);
-    const scores = async (of: LexicalToolIndex, query: string) =>
-      Object.fromEntries(
-        (await of.search({ sessionId: 's', query, maxResults: 10 })).toolReferences.map((r) => [
-          r.toolName,
-          r.relevanceScore as number,
-        ]),
-      );
-
-    const report = 'Research bitcoin in depth and save it in /root/markdown/bitcoin.md';
-    const before = await scores(plain, report);
-    const after = await scores(index, report);
-    // No word of the request is the writer's; the destination adds the second-best score.
-    expect(before.write_file).toBeUndefined();
-    expect(after.write_file).toBeCloseTo(before.crypto_price as number, 10);
-    expect(after.crypto_research).toBe(before.crypto_research);
-    // A reader, and a writer of another format, gain nothing.
-    expect(after.read_file).toBe(before.read_file);
-    expect(after.create_presentation).toBeUndefined();
-    // Both writers of slides gain the second-best score: they tie with it, after it (indexed later).
-    const slides = await names(index, 'summarize bitcoin and save it to /root/ppt/btc.pptx');
-    expect(slides).toEqual([
-      'crypto_research',
-      'crypto_price',
-      'write_file',
-      'create_presentation',
-    ]);
-    // A file the request reads is no destination.
-    const reading = 'Read the bitcoin prices in /root/markdown/bitcoin.md';
-    expect(await scores(index, reading)).toEqual(await scores(plain, reading));
-  });
-
-  it('expands abbreviations and file extensions on both sides', async () => {
-    const index = new LexicalToolIndex({ abbreviations: true });
-    await index.indexTools('s', [
-      ref('get_repo_cfg', 'Read settings'),
-      ref('create_word_document', 'Create a Word document'),
-      ref('send_email', 'Send mail'),
-    ]);
-    expect(await names(index, 'repository configuration')).toEqual(['get_repo_cfg']);
-    expect(await names(index, 'save it as /root/report.docx')).toEqual(['create_word_document']);
-    const literal = new LexicalToolIndex();
-    await literal.indexTools('s', [ref('get_repo_cfg', 'Read settings')]);
-    expect(await names(literal, 'repository configuration')).toEqual([]);
+    expect(index.indexTools('s', payments)).toBeUndefined();
+    const response = index.search({ sessionId: 's', query: 'vendor bill' });
+    expect(response).not.toBeInstanceOf(Promise);
+    expect(response.toolReferences[0]?.toolName).toBe('finance_pay_vendor_bill');
+    expect(response.searchMetadata.searchType).toBe('LexicalToolIndex');
   });
 
   it('lets a query word of 4+ letters match longer words it begins, below exact hits', async () => {
@@ -352,156 +139,82 @@ describe('LexicalToolIndex', () => {
     expect(await names(exact, 'deploy')).toEqual([]);
   });
 
-  it('finds a tool described in other words only with query expansion', async () => {
-    const plain = new LexicalToolIndex();
-    const expanded = new LexicalToolIndex({ expansion: true });
-    await plain.indexTools('s', payments);
-    await expanded.indexTools('s', payments);
-    expect(await names(plain, 'wire money to a supplier')).toEqual([]);
-    expect((await names(expanded, 'wire money to a supplier'))[0]).toBe('finance_pay_vendor_bill');
-    expect((await names(expanded, 'how many vacation days does Ana have left'))[0]).toBe(
-      'hr_lookup_pto_balance',
-    );
-  });
+  describe('with a queryExpansion', () => {
+    const synonyms = (table: Record<string, readonly WeightedWord[]>): QueryExpansion => ({
+      expand: (word) => table[word] ?? [],
+    });
 
-  it('with word vectors, finds a tool that shares no word with the request', async () => {
-    const tools = [
-      ...payments,
-      ref('find_provider', 'Discover a therapist near the user', {
-        inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
-      }),
-      ref('find_movies', 'Search films showing at a theater'),
-    ];
-    const plain = new LexicalToolIndex();
-    const vectors = new LexicalToolIndex({ wordVectors: true });
-    await plain.indexTools('s', tools);
-    await vectors.indexTools('s', tools);
-    expect(await names(plain, 'I need a psychologist')).toEqual([]);
-    expect((await names(vectors, 'I need a psychologist'))[0]).toBe('find_provider');
-    expect((await names(vectors, 'any good cinema tonight'))[0]).toBe('find_movies');
-    // A word match still counts: the best lexical hit keeps the top.
-    expect((await names(vectors, 'restart the service'))[0]).toBe('devops_restart_service');
-  });
+    it('finds a tool by the words the expansion relates to the query, below its own words', async () => {
+      const index = new LexicalToolIndex({
+        queryExpansion: synonyms({
+          vacation: [{ word: 'pto', weight: 0.8 }],
+          supplier: [{ word: 'vendor', weight: 0.5 }],
+        }),
+      });
+      await index.indexTools('s', payments);
+      const plain = new LexicalToolIndex();
+      await plain.indexTools('s', payments);
+      expect(await names(plain, 'vacation left for Ana')).toEqual([]);
+      expect(await names(index, 'vacation left for Ana')).toEqual(['hr_lookup_pto_balance']);
+      const related = await index.search({ sessionId: 's', query: 'supplier' });
+      const own = await index.search({ sessionId: 's', query: 'vendor' });
+      expect(related.toolReferences[0]?.toolName).toBe('finance_pay_vendor_bill');
+      expect(related.toolReferences[0]?.relevanceScore).toBeCloseTo(
+        0.5 * (own.toolReferences[0]?.relevanceScore as number),
+        10,
+      );
+    });
 
-  it('finds a tool described only in Chinese from an English request, and the reverse', async () => {
-    const tools = [
-      ...payments,
-      ref('get-tickets', '查询12306余票信息。', {
-        inputSchema: {
-          type: 'object',
-          properties: { date: { type: 'string', description: '查询日期，格式为 "yyyy-MM-dd"' } },
-        },
-      }),
-      ref(
-        'mcp_howtocook_getRecipeById',
-        '根据菜谱名称查询指定菜谱的完整详情，包括所需食材和制作步骤',
-      ),
-      ref(
-        'get-bbc-news',
-        '获取 BBC 新闻，提供全球新闻、英国新闻、商业、政治、健康、教育、科技、娱乐等资讯',
-      ),
-    ];
-    const glossed = new LexicalToolIndex();
-    const characters = new LexicalToolIndex({ chineseGlosses: false });
-    await glossed.indexTools('s', tools);
-    await characters.indexTools('s', tools);
-    expect(await names(characters, 'which ingredients and steps does it take')).toEqual([]);
-    expect((await names(glossed, 'which ingredients and steps does it take'))[0]).toBe(
-      'mcp_howtocook_getRecipeById',
-    );
-    expect((await names(glossed, 'latest technology and politics news'))[0]).toBe('get-bbc-news');
-    expect((await names(glossed, 'check remaining train tickets'))[0]).toBe('get-tickets');
-    // The characters still match themselves, and a request in Chinese finds an English tool.
-    expect((await names(characters, '菜谱'))[0]).toBe('mcp_howtocook_getRecipeById');
-    expect((await names(glossed, '支付供应商的账单'))[0]).toBe('finance_pay_vendor_bill');
-  });
-
-  it('with word vectors, weighs a word of the name twice a word of the description', async () => {
-    // The same three words, placed in the name of one tool and the description of the other: only
-    // the name's weight tells the tools apart.
-    const therapist = ref('therapist', 'films movies');
-    const films = ref('films_movies', 'therapist');
-    for (const order of [
-      [therapist, films],
-      [films, therapist],
-    ]) {
-      const index = new LexicalToolIndex({ wordVectors: true });
-      await index.indexTools('s', order);
-      expect((await names(index, 'psychologist'))[0]).toBe('therapist');
-      expect((await names(index, 'cinema'))[0]).toBe('films_movies');
-    }
-  });
-
-  it('with word vectors, scales BM25 scores to the second-best hit, so one outlier does not flatten the rest', async () => {
-    // Made-up words have no word vector: the scores are the scaled BM25 scores alone.
-    const index = new LexicalToolIndex({ wordVectors: true });
-    await index.indexTools('s', [
-      ref('qqzalpha_qqzalpha', 'qqzalpha qqzalpha qqzbeta', { category: 'x' }),
-      ref('qqzbeta_tool', 'qqzbeta', { category: 'x' }),
-      ref('qqzgamma_tool', 'qqzgamma', { category: 'y' }),
-    ]);
-    const scores = async (query: string, categoryFilter?: string) =>
-      (await index.search({ sessionId: 's', query, categoryFilter })).toolReferences.map((hit) => [
-        hit.toolName,
-        hit.relevanceScore,
+    it('counts a weight above 1 as 1, drops words of no positive weight, splits a phrase into words', async () => {
+      const score = async (related: WeightedWord[]) => {
+        const index = new LexicalToolIndex({ queryExpansion: synonyms({ holiday: related }) });
+        await index.indexTools('s', payments);
+        const response = await index.search({ sessionId: 's', query: 'holiday' });
+        return response.toolReferences.map((hit) => [hit.toolName, hit.relevanceScore]);
+      };
+      const own = new LexicalToolIndex();
+      await own.indexTools('s', payments);
+      const ownScore = (await own.search({ sessionId: 's', query: 'pto' })).toolReferences[0]
+        ?.relevanceScore;
+      expect(await score([{ word: 'pto', weight: 5 }])).toEqual([
+        ['hr_lookup_pto_balance', ownScore],
       ]);
-    const [first, second] = await scores('qqzalpha qqzbeta');
-    expect(first?.[0]).toBe('qqzalpha_qqzalpha');
-    expect(first?.[1]).toBeGreaterThan(1.5);
-    expect(second).toEqual(['qqzbeta_tool', 1]);
-    // A lone hit scales to itself, also when the category filter leaves it alone.
-    expect(await scores('qqzgamma')).toEqual([['qqzgamma_tool', 1]]);
-    await index.indexTools('s', [
-      ref('qqzalpha_two', 'qqzalpha qqzalpha', { category: 'x' }),
-      ref('other_tool', 'qqzgamma among many other words of a long description', { category: 'y' }),
-    ]);
-    // Scaled among the tools the category filter keeps.
-    expect((await scores('qqzalpha qqzgamma', 'y'))[1]).toEqual(['other_tool', 1]);
-  });
+      expect(
+        await score([
+          { word: 'pto', weight: 0 },
+          { word: 'pto', weight: -1 },
+          { word: 'pto', weight: Number.NaN },
+        ]),
+      ).toEqual([]);
+      expect((await score([{ word: 'paid time off (PTO)', weight: 1 }]))[0]?.[0]).toBe(
+        'hr_lookup_pto_balance',
+      );
+    });
 
-  it('keeps word-vector scores in step with replaced tools, sessions and the category filter', async () => {
-    const index = new LexicalToolIndex({ wordVectors: 2 });
-    await index.indexTools('s', [
-      ref('a', 'Discover a therapist', { category: 'health' }),
-      ref('b', 'Search films', { category: 'media' }),
-    ]);
-    expect((await names(index, 'psychologist'))[0]).toBe('a');
-    await index.indexTool('s', ref('a', 'Tide tables for a harbour', { category: 'health' }));
-    expect(await names(index, 'psychologist', { maxResults: 1 })).not.toEqual(['a']);
-    expect(await names(index, 'cinema', { categoryFilter: 'health' })).toEqual([]);
-    expect(await names(index, 'cinema', { sessionId: 'other' })).toEqual([]);
-    index.clearIndex('s');
-    expect(await names(index, 'cinema')).toEqual([]);
-  });
-
-  it('weighs expansion per source, and lightens it for long queries', async () => {
-    const synonymsOnly = new LexicalToolIndex({ expansion: { relatedWords: 0 } });
-    await synonymsOnly.indexTools('s', [ref('film_search', 'Search films')]);
-    expect(await names(synonymsOnly, 'movie')).toEqual(['film_search']);
-    const scoreOf = async (index: LexicalToolIndex, query: string) =>
-      (await index.search({ sessionId: 's', query })).toolReferences[0]?.relevanceScore ?? 0;
-    const long = 'movie please now today quickly again really soon';
-    const damped = new LexicalToolIndex({ expansion: { relatedWords: 0, fullWeightWords: 1 } });
-    await damped.indexTools('s', [ref('film_search', 'Search films')]);
-    expect(await scoreOf(damped, long)).toBeLessThan(await scoreOf(synonymsOnly, long));
-  });
-
-  it('expands only query words that few tools use', async () => {
-    const tools = [
-      ref('film_search', 'Search films'),
-      ...['ratings', 'reviews', 'trailers', 'quotes'].map((what) =>
-        ref(`movie_${what}`, `Movie ${what}`),
-      ),
-    ];
-    const rareOnly = new LexicalToolIndex({ expansion: { relatedWords: 0 } });
-    const everyWord = new LexicalToolIndex({ expansion: { relatedWords: 0, maxToolShare: 1 } });
-    await rareOnly.indexTools('s', tools);
-    await everyWord.indexTools('s', tools);
-    // "movie" is in 4 of the 5 tools: they match it as it is, and its synonym "film" is not added.
-    expect(await names(rareOnly, 'movie')).not.toContain('film_search');
-    expect(await names(everyWord, 'movie')).toContain('film_search');
-    // A word no tool uses is always expanded.
-    expect(await names(rareOnly, 'flick')).toContain('film_search');
+    it('tells the expansion the query words and how many tools hold a word', async () => {
+      const seen: { word: string; queryWords: readonly string[]; count: number; with: number }[] =
+        [];
+      const index = new LexicalToolIndex({
+        queryExpansion: {
+          expand(word, context) {
+            seen.push({
+              word,
+              queryWords: context.queryWords,
+              count: context.toolCount,
+              with: context.toolsWith(word),
+            });
+            return [];
+          },
+        },
+      });
+      await index.indexTools('s', payments);
+      await index.search({ sessionId: 's', query: 'Restart the restarting Service' });
+      expect(seen).toEqual([
+        { word: 'restart', queryWords: ['restart', 'restarting', 'service'], count: 4, with: 1 },
+        { word: 'restarting', queryWords: ['restart', 'restarting', 'service'], count: 4, with: 1 },
+        { word: 'service', queryWords: ['restart', 'restarting', 'service'], count: 4, with: 1 },
+      ]);
+    });
   });
 
   it('replaces a tool indexed again under the same name, and keeps sessions apart', async () => {
@@ -563,55 +276,39 @@ describe('LexicalToolIndex', () => {
     expect(await names(index, `${'x'.repeat(5000)} vendor`)).toEqual([]);
   });
 
-  it('rejects field weights that are negative or all 0, and bad expansion settings', () => {
+  it('rejects field weights that are negative or all 0', () => {
     expect(() => new LexicalToolIndex({ fieldWeights: { name: -1 } })).toThrow(
       InvalidArgumentError,
     );
     expect(
       () =>
         new LexicalToolIndex({
-          fieldWeights: {
-            name: 0,
-            description: 0,
-            parameterNames: 0,
-            parameterDescriptions: 0,
-            parameterValues: 0,
-          },
+          fieldWeights: { name: 0, description: 0, parameterNames: 0, parameterDescriptions: 0 },
         }),
     ).toThrow('at least one field weight must be positive');
-    expect(() => new LexicalToolIndex({ expansion: { fullWeightWords: 0 } })).toThrow(
-      InvalidArgumentError,
-    );
-    expect(() => new LexicalToolIndex({ expansion: { synonyms: Number.NaN } })).toThrow(
-      InvalidArgumentError,
-    );
-    expect(() => new LexicalToolIndex({ expansion: { maxToolShare: 1.5 } })).toThrow(
-      'maxToolShare a number in [0, 1]',
-    );
-    expect(() => new LexicalToolIndex({ wordVectors: -1 })).toThrow(
-      'wordVectors must be a boolean or a number >= 0',
-    );
   });
 
-  it('rejects switches that are not booleans and limits that are not numbers', () => {
-    // A JavaScript caller's 'false' (a string) would otherwise switch the feature on.
-    const flags = [
-      'chineseGlosses',
-      'valueKinds',
-      'toolChains',
-      'outputFiles',
-      'impliedArithmetic',
-      'sourceNames',
-      'prefix',
-      'abbreviations',
-    ] as const;
-    for (const flag of flags) {
-      expect(() => new LexicalToolIndex({ [flag]: 'false' as unknown as boolean })).toThrow(
-        `${flag} must be a boolean`,
-      );
-    }
-    expect(() => new LexicalToolIndex({ expansion: 'yes' as unknown as boolean })).toThrow(
-      'expansion must be a boolean or an object',
+  it('rejects an option or a field it does not have, so a misspelt or removed one is not ignored', () => {
+    // A JavaScript caller can pass anything; the names below are not options of this index.
+    const loose = (options: object) =>
+      new LexicalToolIndex(options as ConstructorParameters<typeof LexicalToolIndex>[0]);
+    expect(() => loose({ wordVectors: true })).toThrow(
+      "LexicalToolIndex has no option 'wordVectors'",
+    );
+    expect(() => loose({ prefx: true })).toThrow("LexicalToolIndex has no option 'prefx'");
+    expect(() => loose({ fieldWeights: { names: 2 } })).toThrow(
+      "fieldWeights has no field 'names'",
+    );
+    expect(() => loose({ fieldWeights: 'heavy' })).toThrow('fieldWeights must be an object');
+  });
+
+  it('rejects a prefix that is not a boolean, a queryExpansion without expand, and bad limits', () => {
+    // A JavaScript caller's 'false' (a string) would otherwise switch prefix matching on.
+    expect(() => new LexicalToolIndex({ prefix: 'false' as unknown as boolean })).toThrow(
+      'prefix must be a boolean',
+    );
+    expect(() => new LexicalToolIndex({ queryExpansion: {} as unknown as QueryExpansion })).toThrow(
+      'queryExpansion must be an object with an expand function',
     );
     expect(() => new LexicalToolIndex({ minScore: Number.NaN })).toThrow(
       'minScore must be a finite number',
@@ -620,6 +317,6 @@ describe('LexicalToolIndex', () => {
       'defaultMaxResults must be a positive integer',
     );
     expect(() => new LexicalToolIndex({ defaultMaxResults: 2.5 })).toThrow(InvalidArgumentError);
-    expect(() => new LexicalToolIndex({ valueKinds: false, prefix: true })).not.toThrow();
+    expect(() => new LexicalToolIndex({ prefix: false, minScore: 1 })).not.toThrow();
   });
 });

@@ -1,9 +1,15 @@
 import type { ToolReference, ToolSearchRequest, ToolSearchResponse } from './tool-reference.js';
+import type { ToolSearchFallbackListener } from './tool-search-fallback.js';
 
 /** Options of an indexing call. */
 export interface IndexToolsOptions {
   /** Aborts indexing that needs I/O (e.g. embedding the tools). */
   readonly signal?: AbortSignal;
+  /**
+   * Told of each part of the indexing that failed and was left out while the call still
+   * succeeded (an index that degrades instead of failing, such as `HybridToolIndex`).
+   */
+  readonly onFallback?: ToolSearchFallbackListener;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../tools/json-schema.js';
+import type { ToolSearchFallback } from './tool-search-fallback.js';
 
 /**
  * One tool as a tool index knows it. `summary` is the tool's description; `inputSchema` and
@@ -46,6 +47,11 @@ export interface SearchMetadata {
   readonly searchTimeMs?: number;
   /** True when `categoryFilter` narrowed the candidates. */
   readonly categoryFilterApplied?: boolean;
+  /**
+   * The parts left out of this search because they failed (e.g. the vector side of a hybrid
+   * when the embedding model did not answer): the results come from the others.
+   */
+  readonly fallbacks?: readonly ToolSearchFallback[];
 }
 
 /** The result of a search: the best references first. */

@@ -4,7 +4,7 @@ import { CONVERSATION_ID } from '../memory/index.js';
 import type { Prompt } from '../model/index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
 import type { ToolCallback } from '../tools/tool-callback.js';
-import { Bm25ToolIndex } from './bm25-tool-index.js';
+import { LexicalToolIndex } from './lexical-tool-index.js';
 import { RegexToolIndex } from './regex-tool-index.js';
 import { generateToolLibrary, TOOL_LIBRARY_DOMAINS } from './testing/generate-tool-library.js';
 import type { ToolIndex } from './tool-index.js';
@@ -75,7 +75,7 @@ describe('the seed article experiment: 230 tools behind one search tool', () => 
 
   const cases: { name: string; index: () => ToolIndex }[] = [
     { name: 'RegexToolIndex', index: () => new RegexToolIndex() },
-    { name: 'Bm25ToolIndex', index: () => new Bm25ToolIndex() },
+    { name: 'LexicalToolIndex', index: () => new LexicalToolIndex() },
   ];
 
   describe.each(cases)('with $name', ({ index }) => {
@@ -124,8 +124,8 @@ describe('the seed article experiment: 230 tools behind one search tool', () => 
     );
   });
 
-  it('BM25 ranks the invoice tool first for "look up an invoice"', async () => {
-    const index = new Bm25ToolIndex();
+  it('the default index ranks the invoice tool first for "look up an invoice"', async () => {
+    const index = new LexicalToolIndex();
     const advisor = new ToolSearchToolCallingAdvisor({ toolIndex: index, maxResults: 5 });
     const model = new ScriptedChatModel([textResponse('ok')]);
     await ChatClient.create(model, { tools: library, toolCallingAdvisor: advisor })

@@ -88,9 +88,22 @@ async function run(mode: Mode, spec: ReturnType<ChatClient['prompt']>): Promise<
 }
 
 describe('ToolSearchToolCallingAdvisor construction', () => {
-  it('defaults to a LexicalToolIndex with query expansion', () => {
-    expect(new ToolSearchToolCallingAdvisor().toolIndex).toBeInstanceOf(LexicalToolIndex);
+  it('defaults to a LexicalToolIndex with its default options, field-weighted BM25', () => {
+    const toolIndex = new ToolSearchToolCallingAdvisor().toolIndex;
+    expect(toolIndex).toBeInstanceOf(LexicalToolIndex);
     expect(new ToolSearchToolCallingAdvisor({}).toolIndex).toBeInstanceOf(LexicalToolIndex);
+    // The same ranking as a LexicalToolIndex built with no options, scores included.
+    const tools = [
+      { toolName: 'finance_pay_vendor_bill', summary: 'Pay an outstanding bill of a vendor' },
+      { toolName: 'hr_lookup_pto_balance', summary: 'Look up the PTO balance of an employee' },
+    ];
+    const plain = new LexicalToolIndex();
+    toolIndex.indexTools('s', tools);
+    plain.indexTools('s', tools);
+    const request = { sessionId: 's', query: 'pay the vendor bill and look up the balance' };
+    expect(toolIndex.search(request)).toMatchObject({
+      toolReferences: plain.search(request).toolReferences,
+    });
   });
 
   it('finds a tool with its default index, which the model asks in other words', async () => {

@@ -6,6 +6,7 @@ import {
   type ChatClientResponse,
   isMemoryAdvisor,
   type StreamAdvisorChain,
+  TOOL_LOOP_TURN_ID,
 } from '../advisors/index.js';
 import { InvalidArgumentError } from '../errors/index.js';
 import type { Message } from '../messages/index.js';
@@ -26,6 +27,8 @@ import {
 } from './session-eviction.js';
 import type { ToolIndex } from './tool-index.js';
 import type { ToolReference } from './tool-reference.js';
+import type { ToolSearchFallback } from './tool-search-fallback.js';
+import { ToolSearchFallbackReporter } from './tool-search-fallback-reporter.js';
 import { isBlank } from './tool-search-text.js';
 import {
   TOOL_SEARCH_OFFERED_TOOL_NAMES_KEY,
@@ -45,9 +48,8 @@ export const DEFAULT_TOOL_SEARCH_SYSTEM_MESSAGE_SUFFIX =
 /** Options of a {@link ToolSearchToolCallingAdvisor}: the loop's options plus the search's. */
 export interface ToolSearchToolCallingAdvisorOptions extends ToolCallingAdvisorOptions {
   /**
-   * Holds every session's tools. Default: a new `LexicalToolIndex` with query expansion of rare
-   * words and word vectors (`{ expansion: true, wordVectors: true }`), the no-network index that
-   * measured best on the public tool-retrieval data sets (see the README).
+   * Holds every session's tools. Default: a new `LexicalToolIndex` (field-weighted BM25 over
+   * names, descriptions and parameters; no bundled data, no network). See docs/tool-search.md.
    */
   toolIndex?: ToolIndex;
   /** Results per search when the model gives no `maxResults`; the index's default when absent. */
@@ -76,6 +78,8 @@ interface ToolSearchTurn {
   readonly replayed: readonly Message[];
   readonly searchTool: ToolCallback;
   readonly callbacks: ReadonlyMap<string, ToolCallback>;
+  /** Reports the turn's tool-search fallbacks as turn events. */
+  readonly fallbacks: ToolSearchFallbackReporter;
 }
 
 /** What the advisor knows of an index's sessions; shared by every advisor (and copy) using it. */
@@ -168,8 +172,7 @@ export class ToolSearchToolCallingAdvisor extends ToolCallingAdvisor {
     ) {
       throw new InvalidArgumentError('maxResults must be a positive integer');
     }
-    this.toolIndex =
-      options.toolIndex ?? new LexicalToolIndex({ expansion: true, wordVectors: true });
+    this.toolIndex = options.toolIndex ?? new LexicalToolIndex();
     this.maxResults = options.maxResults;
     this.sessionIdKeyName = sessionIdKeyName;
     this.systemMessageSuffix = suffix;
@@ -291,16 +294,24 @@ export class ToolSearchToolCallingAdvisor extends ToolCallingAdvisor {
       if (!callbacks.has(callback.definition.name))
         callbacks.set(callback.definition.name, callback);
     }
-    await this.#ensureIndexed(sessionId, [...callbacks.values()].map(toolReference), loop.signal);
+    const fallbacks = new ToolSearchFallbackReporter(initialized.listeners);
+    await this.#ensureIndexed(
+      sessionId,
+      [...callbacks.values()].map(toolReference),
+      loop.signal,
+      fallbacks.report,
+    );
 
     const turn: ToolSearchTurn = {
       sessionId,
       replayed: await replayedHistory(initialized.context, loop, this.order),
       callbacks,
+      fallbacks,
       searchTool: toolSearchTool({
         toolIndex: this.toolIndex,
         ...(this.maxResults === undefined ? {} : { maxResults: this.maxResults }),
         allowedToolNames: new Set(callbacks.keys()),
+        onFallback: fallbacks.report,
       }),
     };
     const suffix = this.systemMessageSuffix;
@@ -332,6 +343,7 @@ export class ToolSearchToolCallingAdvisor extends ToolCallingAdvisor {
     const prepared = await super.doBeforeCall(request, loop);
     const turn = prepared.context[TURN_KEY] as ToolSearchTurn | undefined;
     if (turn === undefined) return prepared;
+    turn.fallbacks.start(String(prepared.context[TOOL_LOOP_TURN_ID]), loop.iteration);
     // Earlier turns a memory advisor inside the loop replays, then the turn's full history (every
     // search of the turn, also when that memory advisor trims the prompt to the latest tool
     // results), then the prompt (what an outer memory advisor or the caller put there).
@@ -369,6 +381,7 @@ export class ToolSearchToolCallingAdvisor extends ToolCallingAdvisor {
     sessionId: string,
     references: ToolReference[],
     signal: AbortSignal | undefined,
+    onFallback: (fallback: ToolSearchFallback) => void,
   ): Promise<void> {
     const sessions = indexSessions(this.toolIndex);
     const fingerprint = toolSetFingerprint(references);
@@ -383,7 +396,7 @@ export class ToolSearchToolCallingAdvisor extends ToolCallingAdvisor {
         await this.toolIndex.indexTools(
           sessionId,
           references,
-          signal === undefined ? {} : { signal },
+          signal === undefined ? { onFallback } : { signal, onFallback },
         );
         sessions.fingerprints.set(sessionId, fingerprint);
       });

@@ -6,6 +6,7 @@ import type { JsonSchema } from '../tools/json-schema.js';
 import type { ToolCallback, ToolContext } from '../tools/tool-callback.js';
 import { extractToolNameReferences } from './extract-tool-name-references.js';
 import type { ToolIndex } from './tool-index.js';
+import type { ToolSearchFallback } from './tool-search-fallback.js';
 import { TOOL_SEARCH_TOOL_NAME } from './tool-search-tool-name.js';
 
 /** The tool-context key under which the advisor puts the session whose index the tool searches. */
@@ -74,6 +75,11 @@ export interface ToolSearchToolOptions {
    * the model never learns of a tool it could not call.
    */
   readonly allowedToolNames?: ReadonlySet<string>;
+  /**
+   * Told when a search went on without a part of the index that failed (see
+   * `SearchMetadata.fallbacks`), once per part and call.
+   */
+  readonly onFallback?: (fallback: ToolSearchFallback, toolCallId: string | undefined) => void;
 }
 
 /**
@@ -94,7 +100,7 @@ export function toolSearchTool(options: ToolSearchToolOptions): ToolCallback {
       description: TOOL_SEARCH_TOOL_DESCRIPTION,
       inputSchema: TOOL_SEARCH_TOOL_INPUT_SCHEMA,
     }),
-    metadata: Object.freeze({}),
+    metadata: Object.freeze({ readOnly: true }),
     async call(input: string, context?: ToolContext): Promise<string> {
       const args = parseSearchArguments(input);
       const sessionId = context?.context[TOOL_SEARCH_TOOL_SESSION_ID_KEY];
@@ -113,6 +119,7 @@ export function toolSearchTool(options: ToolSearchToolOptions): ToolCallback {
           ? maxResults
           : Math.max(2 * maxResults, 20);
       let rankings: string[][];
+      const fellBack = new Set<string>();
       try {
         rankings = await Promise.all(
           phrasings.map(async (query) => {
@@ -123,6 +130,12 @@ export function toolSearchTool(options: ToolSearchToolOptions): ToolCallback {
               ...(args.categoryFilter === undefined ? {} : { categoryFilter: args.categoryFilter }),
               ...(context?.signal === undefined ? {} : { signal: context.signal }),
             });
+            for (const fallback of response.searchMetadata.fallbacks ?? []) {
+              const key = `${fallback.source}:${fallback.reason}`;
+              if (fellBack.has(key)) continue;
+              fellBack.add(key);
+              options.onFallback?.(fallback, context?.toolCallId);
+            }
             const names = response.toolReferences.map((reference) => reference.toolName);
             return allowedToolNames === undefined
               ? names

@@ -1,7 +1,11 @@
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { EmbeddingModel } from '../embeddings/embedding-model.js';
-import { HashingEmbeddingModel } from '../embeddings/hashing-embedding-model.js';
+import { HashingEmbeddingModel } from '../embeddings/testing/hashing-embedding-model.js';
+import type { ToolEmbeddingCache } from '../embeddings/tool-embedding-cache.js';
+import { SqliteToolEmbeddingCache } from '../memory/sqlite/index.js';
 import type { ToolReference } from './tool-reference.js';
+import type { ToolSearchFallback } from './tool-search-fallback.js';
 import { VectorToolIndex } from './vector-tool-index.js';
 
 const ref = (toolName: string, summary: string, category?: string): ToolReference => ({
@@ -14,13 +18,24 @@ const names = (response: { toolReferences: readonly ToolReference[] }) =>
 
 /** The real hashing model, with every batch it embeds recorded. */
 class RecordingEmbeddingModel implements EmbeddingModel {
+  readonly id = 'hashing-1024';
   readonly batches: string[][] = [];
   readonly #model = new HashingEmbeddingModel();
   async embed(texts: readonly string[], options?: { signal?: AbortSignal }): Promise<number[][]> {
     this.batches.push([...texts]);
     return this.#model.embed(texts, options);
   }
+  /** Texts embedded so far. */
+  get texts(): number {
+    return this.batches.reduce((sum, batch) => sum + batch.length, 0);
+  }
 }
+
+/** A library of `count` distinct tools. */
+const library = (count: number, version = ''): ToolReference[] =>
+  Array.from({ length: count }, (_, i) =>
+    ref(`tool_${i}`, `Handles request kind ${i} of the catalogue ${version}`.trim()),
+  );
 
 const tools = [
   ref('getWeather', 'Get the current weather conditions for a city'),
@@ -29,11 +44,20 @@ const tools = [
 ];
 
 describe('VectorToolIndex', () => {
-  it('requires an embedding model and a positive batch size', () => {
+  it('requires an embedding model, a positive batch size and a model id for a cache', () => {
     expect(() => new VectorToolIndex(undefined as never)).toThrow('embeddingModel is required');
     expect(
       () => new VectorToolIndex({ embeddingModel: new HashingEmbeddingModel(), batchSize: 0 }),
     ).toThrow('batchSize must be a positive integer');
+    expect(
+      () =>
+        new VectorToolIndex({ embeddingModel: new HashingEmbeddingModel(), memoryCacheSize: -1 }),
+    ).toThrow('memoryCacheSize must be a non-negative integer');
+    const cache = new SqliteToolEmbeddingCache({ database: new Database(':memory:') });
+    expect(
+      () =>
+        new VectorToolIndex({ embeddingModel: new HashingEmbeddingModel(), embeddingCache: cache }),
+    ).toThrow('an embeddingCache needs embeddingModel.id');
   });
 
   it('embeds a batch in one call with name words, description and parameter text', async () => {
@@ -158,5 +182,159 @@ describe('VectorToolIndex', () => {
   it('rejects a model that returns the wrong number of vectors', async () => {
     const index = new VectorToolIndex({ embeddingModel: { embed: async () => [] } });
     await expect(index.indexTools('s', tools)).rejects.toThrow('returned 0 vectors for 3 texts');
+  });
+
+  it('embeds a tool once per process: another session indexing it calls the model for none', async () => {
+    const model = new RecordingEmbeddingModel();
+    const index = new VectorToolIndex({ embeddingModel: model });
+    await index.indexTools('a', library(300));
+    expect(model.texts).toBe(300);
+    await index.indexTools('b', library(300));
+    expect(model.texts).toBe(300);
+    expect(index.size('b')).toBe(300);
+    expect(names(await index.search({ sessionId: 'b', query: 'request kind 7' }))).toEqual(
+      names(await index.search({ sessionId: 'a', query: 'request kind 7' })),
+    );
+  });
+
+  it('re-embeds only the tool that changed when a session is indexed again', async () => {
+    const model = new RecordingEmbeddingModel();
+    const index = new VectorToolIndex({ embeddingModel: model });
+    const tools = library(1000);
+    await index.indexTools('s', tools);
+    const changed = tools.map((tool, i) =>
+      i === 417 ? { ...tool, summary: 'Books a table at a restaurant' } : tool,
+    );
+    index.clearIndex('s');
+    await index.indexTools('s', changed);
+    expect(model.batches.at(-1)).toEqual(['tool 417\nBooks a table at a restaurant']);
+    expect(model.texts).toBe(1001);
+    expect(names(await index.search({ sessionId: 's', query: 'book a restaurant table' }))[0]).toBe(
+      'tool_417',
+    );
+  });
+
+  it('embeds a text once when two sessions index it at the same time', async () => {
+    const model = new RecordingEmbeddingModel();
+    const index = new VectorToolIndex({ embeddingModel: model });
+    await Promise.all([index.indexTools('a', library(50)), index.indexTools('b', library(50))]);
+    expect(model.texts).toBe(50);
+    expect([index.size('a'), index.size('b')]).toEqual([50, 50]);
+  });
+
+  it('keeps at most memoryCacheSize vectors beyond the sessions, none with 0', async () => {
+    const model = new RecordingEmbeddingModel();
+    const index = new VectorToolIndex({ embeddingModel: model, memoryCacheSize: 0 });
+    await index.indexTools('a', library(20));
+    await index.indexTools('b', library(20));
+    expect(model.texts).toBe(40);
+    const bounded = new RecordingEmbeddingModel();
+    const small = new VectorToolIndex({ embeddingModel: bounded, memoryCacheSize: 10 });
+    await small.indexTools('a', library(20));
+    await small.indexTools('b', library(20).slice(10));
+    expect(bounded.texts).toBe(20);
+    await small.indexTools('c', library(20).slice(0, 10));
+    expect(bounded.texts).toBe(30);
+  });
+
+  it('reads vectors from a shared cache before embedding and writes what it embedded', async () => {
+    const cache = new SqliteToolEmbeddingCache({ database: new Database(':memory:') });
+    const first = new RecordingEmbeddingModel();
+    const writer = new VectorToolIndex({ embeddingModel: first, embeddingCache: cache });
+    await writer.indexTools('s', library(100));
+    expect(first.texts).toBe(100);
+    const second = new RecordingEmbeddingModel();
+    const reader = new VectorToolIndex({ embeddingModel: second, embeddingCache: cache });
+    await reader.indexTools('s', [...library(100), ref('extra', 'A tool no index embedded yet')]);
+    expect(second.batches).toEqual([['extra\nA tool no index embedded yet']]);
+    const query = { sessionId: 's', query: 'request kind 42', maxResults: 5 };
+    expect(await reader.search(query)).toMatchObject({
+      toolReferences: (await writer.search(query)).toolReferences,
+    });
+  });
+
+  it('keys cached vectors by model id: another model embeds for itself', async () => {
+    const cache = new SqliteToolEmbeddingCache({ database: new Database(':memory:') });
+    await new VectorToolIndex({
+      embeddingModel: new RecordingEmbeddingModel(),
+      embeddingCache: cache,
+    }).indexTools('s', library(10));
+    const hashing = new HashingEmbeddingModel({ dimensions: 64 });
+    const other = new RecordingEmbeddingModel();
+    const model: EmbeddingModel = {
+      id: 'hashing-64',
+      embed: async (texts) => {
+        await other.embed(texts);
+        return hashing.embed(texts);
+      },
+    };
+    await new VectorToolIndex({ embeddingModel: model, embeddingCache: cache }).indexTools(
+      's',
+      library(10),
+    );
+    expect(other.texts).toBe(10);
+  });
+
+  it('indexes through a failing cache by embedding, and reports each failure', async () => {
+    const failing: ToolEmbeddingCache = {
+      get: async () => {
+        throw new Error('cache read refused');
+      },
+      set: async () => {
+        throw new Error('cache write refused');
+      },
+    };
+    const model = new RecordingEmbeddingModel();
+    const index = new VectorToolIndex({ embeddingModel: model, embeddingCache: failing });
+    const fallbacks: ToolSearchFallback[] = [];
+    await index.indexTools('s', library(5), { onFallback: (f) => fallbacks.push(f) });
+    expect(index.size('s')).toBe(5);
+    expect(model.texts).toBe(5);
+    expect(fallbacks).toEqual([
+      {
+        phase: 'index',
+        source: 'Object',
+        reason: 'error',
+        error: { type: 'Error', message: 'cache read refused' },
+      },
+      {
+        phase: 'index',
+        source: 'Object',
+        reason: 'error',
+        error: { type: 'Error', message: 'cache write refused' },
+      },
+    ]);
+  });
+
+  it('rejects a model that returns something other than number arrays', async () => {
+    const index = new VectorToolIndex({
+      embeddingModel: { embed: async (texts) => texts.map(() => 'nope' as never) },
+    });
+    await expect(index.indexTools('s', tools)).rejects.toThrow('not an array');
+    const none = new VectorToolIndex({ embeddingModel: { embed: async () => undefined as never } });
+    await expect(none.indexTools('s', tools)).rejects.toThrow('returned no vectors for 3 texts');
+  });
+
+  it('aborts an embed call that passes timeoutMs and fails with a timeout', async () => {
+    let aborted = 0;
+    const hanging: EmbeddingModel = {
+      embed: (_texts, options) =>
+        new Promise((_, reject) => {
+          options?.signal?.addEventListener('abort', () => {
+            aborted++;
+            reject(options.signal?.reason);
+          });
+        }),
+    };
+    const index = new VectorToolIndex({ embeddingModel: hanging, timeoutMs: 50 });
+    await expect(index.indexTools('s', tools)).rejects.toMatchObject({
+      name: 'ToolIndexTimeoutError',
+      message: 'the embedding model did not answer within 50 ms',
+    });
+    expect(aborted).toBe(1);
+    expect(index.size('s')).toBe(0);
+    expect(() => new VectorToolIndex({ embeddingModel: hanging, timeoutMs: 0 })).toThrow(
+      'timeoutMs must be a positive number',
+    );
   });
 });

@@ -1,6 +1,14 @@
+import { createHash } from 'node:crypto';
 import type { EmbeddingModel } from '../embeddings/embedding-model.js';
+import type {
+  ToolEmbeddingCache,
+  ToolEmbeddingCacheEntry,
+} from '../embeddings/tool-embedding-cache.js';
 import { IllegalStateError, InvalidArgumentError } from '../errors/index.js';
+import { errorTypeName } from '../tool-calling/tool-execution-exception-processor.js';
+import { describeError } from '../tool-calling/tool-loop-events.js';
 import { categoryMatcher } from './category-filter.js';
+import { runWithTimeout } from './run-with-timeout.js';
 import type { IndexToolsOptions, ToolIndex } from './tool-index.js';
 import type { ToolReference, ToolSearchRequest, ToolSearchResponse } from './tool-reference.js';
 import { isBlank, toolSearchText } from './tool-search-text.js';
@@ -17,6 +25,24 @@ export interface VectorToolIndexOptions {
   readonly batchSize?: number;
   /** The text embedded for a tool. Default: name words, description and parameter text. */
   readonly toolText?: (reference: ToolReference) => string;
+  /**
+   * A store shared by processes (Redis, PostgreSQL, SQLite, or your own): tool embeddings are read
+   * from it before the model is called and written to it after, keyed by a hash of the model's
+   * `id` and the tool's text, so a fleet embeds each tool once. Needs `embeddingModel.id`.
+   */
+  readonly embeddingCache?: ToolEmbeddingCache;
+  /**
+   * Tool embeddings kept in this process by text, across sessions (least recently used dropped
+   * first), so a session indexing tools another session already embedded calls no model.
+   * Default 10,000; `0` keeps only the sessions' own.
+   */
+  readonly memoryCacheSize?: number;
+  /**
+   * An `embed` call (a batch of tool texts, or a query) that takes longer is aborted and fails.
+   * Default 60,000, enough for a batch on a slow in-process model; a `HybridToolIndex` waits less
+   * (its own timeouts) and lets this one end the work it no longer waits for.
+   */
+  readonly timeoutMs?: number;
 }
 
 /** Only this many characters of a query are embedded. */
@@ -24,7 +50,7 @@ const MAX_QUERY_LENGTH = 4096;
 
 interface VectorEntry {
   readonly reference: ToolReference;
-  readonly vector: Float64Array;
+  readonly vector: Float32Array;
 }
 
 /**
@@ -32,6 +58,12 @@ interface VectorEntry {
  * parameter text), from any {@link EmbeddingModel}. Finds paraphrases that share no word with the
  * tool ("vacation days left" → a PTO-balance tool) when the model knows the language; it is only
  * as good as its embeddings.
+ *
+ * Each tool text is embedded once per process (a memory cache by text hash, shared by sessions)
+ * and, with an `embeddingCache`, once per fleet; concurrent indexing calls that need the same text
+ * share one embedding. Vectors are normalised and kept as 32-bit floats, as the caches store them,
+ * so a ranking is the same whether a vector was embedded or read. An indexing call whose embedding
+ * fails rejects and changes nothing; a failing cache only costs embeddings.
  */
 export class VectorToolIndex implements ToolIndex {
   readonly #model: EmbeddingModel;
@@ -39,6 +71,13 @@ export class VectorToolIndex implements ToolIndex {
   readonly #defaultMaxResults: number;
   readonly #batchSize: number;
   readonly #toolText: (reference: ToolReference) => string;
+  readonly #store: ToolEmbeddingCache | undefined;
+  readonly #memoryCacheSize: number;
+  readonly #timeoutMs: number;
+  /** Tool vectors by key, least recently used first. */
+  readonly #memory = new Map<string, Float32Array>();
+  /** Embeddings in progress by key; each settles `undefined` when its embedding failed. */
+  readonly #embedding = new Map<string, Promise<Float32Array | undefined>>();
   readonly #sessions = new Map<string, Map<string, VectorEntry>>();
   /**
    * Sessions with an indexing call still embedding: the count of such calls and how often the
@@ -46,6 +85,11 @@ export class VectorToolIndex implements ToolIndex {
    */
   readonly #inFlight = new Map<string, { calls: number; clears: number }>();
 
+  /**
+   * @throws InvalidArgumentError without an embedding model, with a `batchSize` or
+   *   `memoryCacheSize` that is not a positive integer (or 0 for the cache), a `timeoutMs` that is
+   *   not positive, or with an `embeddingCache` but no `embeddingModel.id`.
+   */
   constructor(options: VectorToolIndexOptions) {
     if (options?.embeddingModel === undefined) {
       throw new InvalidArgumentError('embeddingModel is required');
@@ -54,11 +98,37 @@ export class VectorToolIndex implements ToolIndex {
     if (!Number.isInteger(batchSize) || batchSize < 1) {
       throw new InvalidArgumentError('batchSize must be a positive integer');
     }
+    const memoryCacheSize = options.memoryCacheSize ?? 10_000;
+    if (!Number.isInteger(memoryCacheSize) || memoryCacheSize < 0) {
+      throw new InvalidArgumentError('memoryCacheSize must be a non-negative integer');
+    }
+    if (options.embeddingCache !== undefined && isBlank(options.embeddingModel.id)) {
+      throw new InvalidArgumentError(
+        'an embeddingCache needs embeddingModel.id: the cache keys vectors by model and text',
+      );
+    }
     this.#model = options.embeddingModel;
     this.#threshold = options.similarityThreshold ?? 0.2;
     this.#defaultMaxResults = options.defaultMaxResults ?? 10;
     this.#batchSize = batchSize;
     this.#toolText = options.toolText ?? toolSearchText;
+    this.#store = options.embeddingCache;
+    this.#memoryCacheSize = memoryCacheSize;
+    const timeoutMs = options.timeoutMs ?? 60_000;
+    if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+      throw new InvalidArgumentError('timeoutMs must be a positive number');
+    }
+    this.#timeoutMs = timeoutMs;
+  }
+
+  /** Embeds texts with the model, aborting the call after `timeoutMs`. */
+  #embed(texts: readonly string[], signal: AbortSignal | undefined): Promise<number[][]> {
+    return runWithTimeout(
+      (bounded) => this.#model.embed(texts, { signal: bounded }),
+      this.#timeoutMs,
+      `the embedding model did not answer within ${this.#timeoutMs} ms`,
+      signal,
+    );
   }
 
   /** {@inheritDoc ToolIndex.indexTools} */
@@ -73,8 +143,8 @@ export class VectorToolIndex implements ToolIndex {
     flight.calls++;
     const clearsBefore = flight.clears;
     try {
-      const vectors = await this.#embedAll(references, options.signal);
-      // Written only after every batch succeeded, so a failed indexing call leaves no half index.
+      const vectors = await this.#toolVectors(references, options);
+      // Written only after every vector is there, so a failed indexing call leaves no half index.
       if (flight.clears !== clearsBefore) return;
       let session = this.#sessions.get(sessionId);
       if (session === undefined) {
@@ -83,32 +153,11 @@ export class VectorToolIndex implements ToolIndex {
       }
       references.forEach((reference, i) => {
         session.delete(reference.toolName);
-        session.set(reference.toolName, { reference, vector: vectors[i] as Float64Array });
+        session.set(reference.toolName, { reference, vector: vectors[i] as Float32Array });
       });
     } finally {
       if (--flight.calls === 0) this.#inFlight.delete(sessionId);
     }
-  }
-
-  async #embedAll(
-    references: readonly ToolReference[],
-    signal: AbortSignal | undefined,
-  ): Promise<Float64Array[]> {
-    const vectors: Float64Array[] = [];
-    for (let start = 0; start < references.length; start += this.#batchSize) {
-      const batch = references.slice(start, start + this.#batchSize);
-      const embedded = await this.#model.embed(
-        batch.map((reference) => this.#toolText(reference)),
-        { signal },
-      );
-      if (embedded.length !== batch.length) {
-        throw new IllegalStateError(
-          `embedding model returned ${embedded.length} vectors for ${batch.length} texts`,
-        );
-      }
-      for (const vector of embedded) vectors.push(normalize(vector));
-    }
-    return vectors;
   }
 
   /** {@inheritDoc ToolIndex.indexTool} */
@@ -120,6 +169,146 @@ export class VectorToolIndex implements ToolIndex {
     return this.indexTools(sessionId, [reference], options);
   }
 
+  /**
+   * The vector of each reference: from memory, from an embedding already in progress, from the
+   * shared cache, and only then from the model (each distinct text once).
+   */
+  async #toolVectors(
+    references: readonly ToolReference[],
+    options: IndexToolsOptions,
+  ): Promise<Float32Array[]> {
+    const texts = references.map((reference) => this.#toolText(reference));
+    const keys = texts.map((text) => this.#key(text));
+    const vectors = keys.map((key) => this.#remembered(key));
+    const missing = () => keys.filter((_, i) => vectors[i] === undefined);
+    const fill = (found: ReadonlyMap<string, Float32Array>) => {
+      keys.forEach((key, i) => {
+        vectors[i] ??= found.get(key);
+      });
+    };
+
+    const pending = [...new Set(missing())].filter((key) => this.#embedding.has(key));
+    if (pending.length > 0) {
+      const settled = await Promise.all(pending.map((key) => this.#embedding.get(key)));
+      fill(new Map(pending.flatMap((key, i) => (settled[i] ? [[key, settled[i]]] : []))));
+      options.signal?.throwIfAborted();
+    }
+
+    const store = this.#store;
+    if (store !== undefined && missing().length > 0) {
+      const wanted = [...new Set(missing())];
+      try {
+        const stored = await store.get(wanted);
+        const found = new Map<string, Float32Array>();
+        wanted.forEach((key, i) => {
+          const vector = stored[i];
+          if (vector !== undefined) found.set(key, vector);
+        });
+        for (const [key, vector] of found) this.#remember(key, vector);
+        fill(found);
+      } catch (error) {
+        reportCacheFailure(store, error, options);
+      }
+      options.signal?.throwIfAborted();
+    }
+
+    const textOf = new Map<string, string>();
+    keys.forEach((key, i) => {
+      if (vectors[i] === undefined) textOf.set(key, texts[i] as string);
+    });
+    if (textOf.size > 0) {
+      const embedded = await this.#embedTexts(textOf, options.signal);
+      fill(embedded);
+      if (store !== undefined) {
+        const entries: ToolEmbeddingCacheEntry[] = [...embedded].map(([key, vector]) => ({
+          key,
+          vector,
+        }));
+        try {
+          await store.set(entries);
+        } catch (error) {
+          reportCacheFailure(store, error, options);
+        }
+      }
+    }
+    return vectors as Float32Array[];
+  }
+
+  /** Embeds texts by key, in batches; others needing the same keys meanwhile wait for these. */
+  async #embedTexts(
+    textOf: ReadonlyMap<string, string>,
+    signal: AbortSignal | undefined,
+  ): Promise<Map<string, Float32Array>> {
+    const settle = new Map<string, (vector: Float32Array | undefined) => void>();
+    for (const key of textOf.keys()) {
+      this.#embedding.set(
+        key,
+        new Promise((resolve) => {
+          settle.set(key, resolve);
+        }),
+      );
+    }
+    const embedded = new Map<string, Float32Array>();
+    try {
+      const keys = [...textOf.keys()];
+      for (let start = 0; start < keys.length; start += this.#batchSize) {
+        const batch = keys.slice(start, start + this.#batchSize);
+        const vectors = await this.#embed(
+          batch.map((key) => textOf.get(key) as string),
+          signal,
+        );
+        if (!Array.isArray(vectors) || vectors.length !== batch.length) {
+          throw new IllegalStateError(
+            `embedding model returned ${Array.isArray(vectors) ? vectors.length : 'no'} vectors for ${batch.length} texts`,
+          );
+        }
+        batch.forEach((key, i) => {
+          const raw = vectors[i];
+          if (!Array.isArray(raw)) {
+            throw new IllegalStateError('embedding model returned a vector that is not an array');
+          }
+          const vector = unitVector(raw);
+          embedded.set(key, vector);
+          this.#remember(key, vector);
+          settle.get(key)?.(vector);
+        });
+      }
+      return embedded;
+    } finally {
+      for (const [key, resolve] of settle) {
+        resolve(embedded.get(key));
+        this.#embedding.delete(key);
+      }
+    }
+  }
+
+  /** The cache key of a tool text: a hash of the model id and the text. */
+  #key(text: string): string {
+    return createHash('sha256')
+      .update(this.#model.id ?? '')
+      .update('\u0000')
+      .update(text)
+      .digest('hex');
+  }
+
+  #remembered(key: string): Float32Array | undefined {
+    const vector = this.#memory.get(key);
+    if (vector !== undefined) {
+      this.#memory.delete(key);
+      this.#memory.set(key, vector);
+    }
+    return vector;
+  }
+
+  #remember(key: string, vector: Float32Array): void {
+    if (this.#memoryCacheSize === 0) return;
+    this.#memory.delete(key);
+    this.#memory.set(key, vector);
+    if (this.#memory.size > this.#memoryCacheSize) {
+      this.#memory.delete(this.#memory.keys().next().value as string);
+    }
+  }
+
   /** {@inheritDoc ToolIndex.search} */
   async search(request: ToolSearchRequest): Promise<ToolSearchResponse> {
     const started = performance.now();
@@ -127,11 +316,13 @@ export class VectorToolIndex implements ToolIndex {
     const toolReferences: ToolReference[] = [];
     let categoryFilterApplied = false;
     if (session !== undefined && session.size > 0 && !isBlank(request.query)) {
-      const [embedded] = await this.#model.embed([request.query.slice(0, MAX_QUERY_LENGTH)], {
-        signal: request.signal,
-      });
-      if (embedded === undefined) throw new IllegalStateError('embedding model returned no vector');
-      const query = normalize(embedded);
+      const embedded = await this.#embed(
+        [request.query.slice(0, MAX_QUERY_LENGTH)],
+        request.signal,
+      );
+      const first = Array.isArray(embedded) ? embedded[0] : undefined;
+      if (first === undefined) throw new IllegalStateError('embedding model returned no vector');
+      const query = unitVector(first);
       const entries = [...session.values()];
       const inCategory = categoryMatcher(
         entries.map((entry) => entry.reference),
@@ -173,17 +364,31 @@ export class VectorToolIndex implements ToolIndex {
   }
 }
 
-function normalize(vector: readonly number[]): Float64Array {
+function reportCacheFailure(
+  cache: ToolEmbeddingCache,
+  error: unknown,
+  options: IndexToolsOptions,
+): void {
+  options.onFallback?.({
+    phase: 'index',
+    source: errorTypeName(cache),
+    reason: 'error',
+    error: describeError(error),
+  });
+}
+
+/** The vector scaled to length 1, as 32-bit floats (the zero vector stays zero). */
+function unitVector(vector: readonly number[]): Float32Array {
   let norm = 0;
   for (const value of vector) norm += value * value;
   norm = Math.sqrt(norm);
-  const out = new Float64Array(vector.length);
+  const out = new Float32Array(vector.length);
   if (norm === 0 || !Number.isFinite(norm)) return out;
   for (let i = 0; i < vector.length; i++) out[i] = (vector[i] as number) / norm;
   return out;
 }
 
-function dot(a: Float64Array, b: Float64Array): number {
+function dot(a: Float32Array, b: Float32Array): number {
   const length = Math.min(a.length, b.length);
   let sum = 0;
   for (let i = 0; i < length; i++) sum += (a[i] as number) * (b[i] as number);

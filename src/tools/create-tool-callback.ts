@@ -9,26 +9,33 @@ import { peekToolSignal } from './deferred-tool-signal.js';
 import { describeValueType } from './describe-value-type.js';
 import { parseToolArguments } from './input/parse-tool-arguments.js';
 import type { ToolInputValidation } from './schema/tool-input-schema.js';
+import type { ResolvedToolOutputSchema } from './schema/tool-output-schema.js';
 import type { ToolCallback, ToolCallOptions, ToolContext } from './tool-callback.js';
+import { pairExecute } from './tool-execute.js';
 import type { PreparedTool } from './tool-options.js';
+import { isToolResult, type ToolResult, toolResultProblem } from './tool-result.js';
+import { toolResultText } from './tool-result-converter.js';
 
 const EMPTY_TOOL_CONTEXT: ToolContext = Object.freeze({ context: Object.freeze({}) });
 
 /**
  * Builds the {@link ToolCallback} of a prepared tool around the function that does the work.
- * `call` uses the manager's validated input when it is given (a raw JSON Schema is then not
- * checked again; a Standard Schema runs once for its conversion), else parses and validates the
- * raw arguments first and never runs the tool on bad input
+ * `execute` takes the manager's parsed input, already checked against the definition's JSON
+ * Schema (a raw JSON Schema is not checked again; a Standard Schema runs once, for its
+ * conversion) and resolves to text or a `ToolResult`; `call` parses and validates the raw
+ * arguments first (or takes the deprecated `validatedInput`), resolves to the text form, and
+ * never runs the tool on bad input
  * (`InvalidToolInputError` with JSON-pointer issues); what the tool throws comes back as a
  * `ToolExecutionError`, except an abort error while `context.signal` is aborted, which passes
  * through untouched. A tool whose `context.signal` is already aborted is not started (an
- * `AbortError` is thrown).
+ * `AbortError` is thrown). With an output schema, a result that breaks it is a
+ * `ToolExecutionError` listing the issues; one that passes is kept as `structuredContent`.
  */
 export function createToolCallback(
   tool: PreparedTool,
   invoke: (input: unknown, context: ToolContext) => unknown,
 ): ToolCallback {
-  const { definition, metadata, inputSchema, resultConverter } = tool;
+  const { definition, metadata, inputSchema, outputSchema, resultConverter } = tool;
   const toolName = definition.name;
   // Validation is synchronous for the common schemas, so `callValidated` waits only for a promise
   // and a call is one `then` on the tool's promise: 2.1 KB less allocated per loop-overhead
@@ -39,7 +46,7 @@ export function createToolCallback(
     context: ToolContext | undefined,
     schemaChecked: boolean,
     onProgress: ((value: unknown) => void) | undefined,
-  ): Promise<string> {
+  ): Promise<string | ToolResult> {
     // Input checked against the JSON Schema needs nothing more when that schema is all the tool
     // has; a Standard Schema still runs once here, for its conversion (transforms, defaults).
     if (schemaChecked && inputSchema.checksJsonSchemaOnly) return run(value, context, onProgress);
@@ -61,7 +68,7 @@ export function createToolCallback(
     checked: ToolInputValidation,
     context: ToolContext | undefined,
     onProgress: ((value: unknown) => void) | undefined,
-  ): Promise<string> {
+  ): Promise<string | ToolResult> {
     if (!checked.ok) {
       return Promise.reject(new InvalidToolInputError({ toolName, issues: checked.issues }));
     }
@@ -72,7 +79,7 @@ export function createToolCallback(
     input: unknown,
     context: ToolContext | undefined,
     onProgress: ((value: unknown) => void) | undefined,
-  ): Promise<string> {
+  ): Promise<string | ToolResult> {
     const signal = peekToolSignal(context);
     if (signal?.aborted) {
       return Promise.reject(
@@ -92,31 +99,69 @@ export function createToolCallback(
     }
     // A bound function rather than an arrow made per call: V8 keeps the optimized code of such an
     // arrow only while one lives, so every full GC between calls threw it away (recompiled on the
-    // next calls, measured with `node --trace-opt`); `textIn` lives as long as the tool.
-    return Promise.resolve(result).then(textIn.bind(undefined, context), (error: unknown) => {
+    // next calls, measured with `node --trace-opt`); `resultIn` lives as long as the tool.
+    return Promise.resolve(result).then(resultIn.bind(undefined, context), (error: unknown) => {
       throw asToolExecutionError(toolName, error, peekToolSignal(context));
     });
   }
-  function textIn(context: ToolContext | undefined, result: unknown): string {
-    return toText(result, context);
+  function resultIn(
+    context: ToolContext | undefined,
+    result: unknown,
+  ): string | ToolResult | Promise<string | ToolResult> {
+    if (outputSchema === undefined) return converted(result, context);
+    return checkOutput(result, context);
   }
-  function toText(result: unknown, context: ToolContext | undefined): string {
-    let text: unknown;
+  /** Checks the result against the output schema; what passes is kept as structured content. */
+  function checkOutput(
+    result: unknown,
+    context: ToolContext | undefined,
+  ): ToolResult | Promise<ToolResult> {
+    const given = isToolResult(result) ? result : undefined;
+    const value = given === undefined ? result : given.structuredContent;
+    let checked: ToolInputValidation | PromiseLike<ToolInputValidation>;
     try {
-      text = resultConverter(result);
+      checked = (outputSchema as ResolvedToolOutputSchema).validate(value);
+    } catch (error) {
+      throw asToolExecutionError(toolName, error, peekToolSignal(context));
+    }
+    const finish = (validation: ToolInputValidation): ToolResult => {
+      if (!validation.ok) throw outputSchemaError(toolName, validation.issues);
+      const structured = plainJson(validation.value, context);
+      if (given !== undefined) return { ...given, structuredContent: structured };
+      const text = converted(validation.value, context);
+      return typeof text === 'string'
+        ? { text, structuredContent: structured }
+        : { ...text, structuredContent: structured };
+    };
+    return isPromiseLike(checked) ? Promise.resolve(checked).then(finish) : finish(checked);
+  }
+  /** The structured value as plain JSON data (dates as ISO strings, bytes as base64, …). */
+  function plainJson(value: unknown, context: ToolContext | undefined): unknown {
+    try {
+      return JSON.parse(toolResultText(value));
+    } catch (error) {
+      throw asToolExecutionError(toolName, error, peekToolSignal(context));
+    }
+  }
+  function converted(result: unknown, context: ToolContext | undefined): string | ToolResult {
+    let output: unknown;
+    try {
+      output = resultConverter(result);
     } catch (error) {
       throw asToolExecutionError(toolName, error, peekToolSignal(context));
     }
     // A converter written in plain JavaScript may return anything.
-    if (typeof text !== 'string') {
-      throw new ToolExecutionError({
-        toolName,
-        message: `The resultConverter of tool '${toolName}' returned ${describeValueType(text)} instead of a string`,
-      });
+    if (typeof output === 'string' || isToolResult(output)) return output;
+    const problem = typeof output === 'object' ? toolResultProblem(output) : undefined;
+    if (typeof output === 'object' && output !== null && problem === undefined) {
+      return output as ToolResult;
     }
-    return text;
+    throw new ToolExecutionError({
+      toolName,
+      message: `The resultConverter of tool '${toolName}' returned ${problem === undefined ? describeValueType(output) : `a result whose ${problem}`} instead of a string or a ToolResult`,
+    });
   }
-  return Object.freeze({
+  const callback: ToolCallback = {
     definition,
     metadata,
     call(input: string, context?: ToolContext, options?: ToolCallOptions): Promise<string> {
@@ -125,15 +170,47 @@ export function createToolCallback(
       try {
         const validated = options?.validatedInput;
         if (validated !== undefined) {
-          return callValidated(validated, context, true, options?.onProgress);
+          return callValidated(validated, context, true, options?.onProgress).then(textOf);
         }
         const parsed = parseToolArguments(input);
         if (!parsed.ok) throw new InvalidToolInputError({ toolName, issues: parsed.issues });
-        return callValidated(parsed.value, context, false, options?.onProgress);
+        return callValidated(parsed.value, context, false, options?.onProgress).then(textOf);
       } catch (error) {
         return Promise.reject(error);
       }
     },
+    execute(
+      input: Record<string, unknown>,
+      context: ToolContext,
+      options?: ToolCallOptions,
+    ): Promise<string | ToolResult> {
+      try {
+        return callValidated(input, context, true, options?.onProgress);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
+  };
+  pairExecute(callback.execute as NonNullable<ToolCallback['execute']>, callback.call);
+  return Object.freeze(callback);
+}
+
+/** The text form of what a tool resolved to. */
+function textOf(result: string | ToolResult): string {
+  return typeof result === 'string' ? result : result.text;
+}
+
+function outputSchemaError(
+  toolName: string,
+  issues: readonly { path: string; message: string }[],
+): ToolExecutionError {
+  const listed = issues
+    .slice(0, 20)
+    .map((issue) => `${issue.path === '' ? '(root)' : issue.path}: ${issue.message}`)
+    .join('; ');
+  return new ToolExecutionError({
+    toolName,
+    message: `Tool '${toolName}' returned a result that does not match its output schema: ${listed}${issues.length > 20 ? `; and ${issues.length - 20} more` : ''}`,
   });
 }
 

@@ -1,7 +1,12 @@
 export { assertUniqueToolNames } from './assert-unique-tool-names.js';
 export { asToolExecutionError, createToolCallback } from './create-tool-callback.js';
 export { escapeJsonPointerToken, jsonPointer } from './input/json-pointer.js';
-export { compileJsonSchema, validateJsonSchema } from './input/json-schema-validator.js';
+export {
+  compileJsonSchema,
+  isTrustedJsonSchema,
+  trustJsonSchema,
+  validateJsonSchema,
+} from './input/json-schema-validator.js';
 export {
   DEFAULT_MAX_TOOL_ARGUMENTS_BYTES,
   DEFAULT_MAX_TOOL_ARGUMENTS_DEPTH,
@@ -19,6 +24,8 @@ export {
   type InferStandardOutput,
   isStandardJsonSchema,
   isStandardSchema,
+  type JsonSchemaOutputDemand,
+  type NeedsStandardJsonSchema,
   type StandardJsonSchemaConverter,
   type StandardJsonSchemaOptions,
   type StandardJsonSchemaV1,
@@ -34,8 +41,15 @@ export {
   type ResolvedToolInputSchema,
   resolveToolInputSchema,
   type ToolInputSchema,
+  type ToolInputSchemaBound,
+  type ToolInputSchemaDemand,
   type ToolInputValidation,
 } from './schema/tool-input-schema.js';
+export {
+  type ResolvedToolOutputSchema,
+  resolveToolOutputSchema,
+  type ToolOutputSchema,
+} from './schema/tool-output-schema.js';
 export {
   type InferTypedJsonSchemaInput,
   jsonSchema,
@@ -62,6 +76,7 @@ export {
   toolCallbacksFrom,
   toolMethodDecorator,
 } from './tool-decorator.js';
+export { executeOf, pairExecute } from './tool-execute.js';
 export { assertToolName, isPortableToolName, splitCamelCase } from './tool-name.js';
 export {
   type FunctionToolOptions,
@@ -71,9 +86,19 @@ export {
   type ToolOptionsBase,
 } from './tool-options.js';
 export {
+  isToolResult,
+  type ToolResult,
+  type ToolResultBytes,
+  type ToolResultOptions,
+  type ToolResultPartInput,
+  toolResult,
+  toolResultProblem,
+} from './tool-result.js';
+export {
   type BinaryToolResult,
   defaultToolResultConverter,
   type ToolResultConverter,
+  toolResultText,
 } from './tool-result-converter.js';
 export {
   type CollectedToolSources,

@@ -1,5 +1,6 @@
 import type { Message } from '../messages/index.js';
 import type { JsonSchema } from './json-schema.js';
+import type { ToolResult } from './tool-result.js';
 
 /** What the model sees of a tool: its name, description and input schema. */
 export interface ToolDefinition {
@@ -9,6 +10,11 @@ export interface ToolDefinition {
   readonly description: string;
   /** JSON Schema (draft 2020-12) of the tool's argument object. */
   readonly inputSchema: JsonSchema;
+  /**
+   * JSON Schema of the tool's structured result (`structuredContent`), when it declares one: an
+   * MCP server advertises it. Never sent to a model: providers take no output schema for tools.
+   */
+  readonly outputSchema?: JsonSchema;
 }
 
 /** How the loop treats a tool; none of this reaches the model. */
@@ -17,12 +23,16 @@ export interface ToolMetadata {
   readonly returnDirect?: boolean;
   /** Run this tool alone, never concurrently with other calls of its batch. Default `false`. */
   readonly sequential?: boolean;
-  /** Abort the tool after this many milliseconds; overrides the manager's default timeout. */
+  /**
+   * Abort the tool after this many milliseconds (any length; `Infinity`: never); overrides the
+   * manager's default timeout.
+   */
   readonly timeoutMs?: number;
   /**
    * The tool only reads: it changes nothing in its environment. Safe to retry and, later, to run
-   * without approval. Exposed over MCP as the `readOnlyHint` annotation; an MCP tool's
-   * `readOnlyHint` arrives here. Default: not stated.
+   * without approval. Exposed over MCP as the `readOnlyHint` annotation; the `readOnlyHint` of a
+   * tool of a trusted MCP server arrives here (an untrusted server's tools are `false`, whatever
+   * they say). Default: not stated.
    */
   readonly readOnly?: boolean;
   /**
@@ -77,6 +87,11 @@ export interface ToolContext<Ctx extends object = ToolContextMap> {
   readonly context: Readonly<Ctx>;
   /** Id of the tool call being executed. */
   readonly toolCallId?: string;
+  /**
+   * The argument text exactly as the model wrote it, for a tool that wants it (logging, a
+   * signature over the bytes); the tool's input is the parsed and validated value.
+   */
+  readonly rawArguments?: string;
   /** The conversation so far, up to and including the assistant message that requested the call. */
   readonly messages?: readonly Message[];
   /**
@@ -84,15 +99,22 @@ export interface ToolContext<Ctx extends object = ToolContextMap> {
    * abort the call (no caller signal and no timeout).
    */
   readonly signal?: AbortSignal;
+  /**
+   * In a durable turn (`toolloop/durable`), a key that is the same every time this call runs: the
+   * durable execution's id, the loop round and the call id. A tool with an effect outside the
+   * process (a payment, an email) passes it to its API as the idempotency key, so a run repeated
+   * after a crash has no second effect. `undefined` outside a durable turn.
+   */
+  readonly idempotencyKey?: string;
 }
 
-/** What the caller of {@link ToolCallback.call} knows about the input beyond its text. */
+/** What the caller of {@link ToolCallback.execute} or {@link ToolCallback.call} passes besides the input. */
 export interface ToolCallOptions {
   /**
-   * The arguments already parsed from `input` and checked against `definition.inputSchema` (the
-   * tool-calling manager does this for every call it executes). A callback given it must use it
-   * and must not parse the text or check it against that schema again; absent, the callback
-   * parses and checks `input` itself.
+   * @deprecated Since 0.2: implement {@link ToolCallback.execute}, which receives the parsed
+   * input itself. The manager no longer passes it; a `tool()` callback's `call` still honours it
+   * (the arguments parsed from `input` and checked against `definition.inputSchema`: not parsed
+   * or checked again).
    */
   readonly validatedInput?: Record<string, unknown>;
   /**
@@ -105,15 +127,44 @@ export interface ToolCallOptions {
 
 /**
  * A tool the loop can execute: the definition the model sees, metadata for the loop, and the
- * execution logic. `call` takes the raw JSON arguments (and, from the tool-calling manager, the
- * same arguments already parsed and validated: see {@link ToolCallOptions}) and returns
- * model-ready text; it throws `InvalidToolInputError` for input it rejects and
- * `ToolExecutionError` when the tool fails.
+ * execution logic, in one of two forms (see docs/tool-contract.md):
+ *
+ * - `call` (required; Spring AI's contract): the raw JSON argument text in, model-ready text out.
+ *   Every caller can use it: the MCP server, a hand-written loop, a wrapper.
+ * - `execute` (optional; the 1.0 contract): the arguments already parsed from the model's text
+ *   and checked against `definition.inputSchema` in, text or a {@link ToolResult} (content
+ *   parts, structured data) out. The tool-calling manager calls it instead of `call` when it is
+ *   there, so the input is parsed once and a schema library's conversion runs once.
+ *
+ * Both throw `InvalidToolInputError` for input the tool rejects and `ToolExecutionError` when the
+ * tool fails. `tool()`, `@tool` methods, MCP tools and augmented tools implement both.
  */
 export interface ToolCallback {
   readonly definition: ToolDefinition;
   readonly metadata: ToolMetadata;
+  /** Runs the tool on the raw JSON argument text; resolves to the result as text. */
   call(input: string, context?: ToolContext, options?: ToolCallOptions): Promise<string>;
+  /**
+   * Runs the tool on arguments already parsed and checked against `definition.inputSchema` (it
+   * must not parse or check them again); resolves to text or a {@link ToolResult}. The model's
+   * text is `context.rawArguments`. Optional: without it the manager calls `call`.
+   */
+  execute?(
+    input: Record<string, unknown>,
+    context: ToolContext,
+    options?: ToolCallOptions,
+  ): Promise<string | ToolResult>;
+  /**
+   * The arguments a call approved with an edit runs with: the human's `edited` arguments,
+   * completed from the model's `original` ones where the tool needs fields a human does not
+   * write. An augmented tool keeps the model-written extra fields (its reasoning, say) that the
+   * edit leaves out; a field the edit gives wins. The result is then checked against
+   * `definition.inputSchema`. Absent: the edit is taken as it is.
+   */
+  completeEditedArguments?(
+    edited: Record<string, unknown>,
+    original: Record<string, unknown>,
+  ): Record<string, unknown>;
 }
 
 /** What a {@link ToolCallbackProvider} is told about the request it lists tools for. */

@@ -191,7 +191,7 @@ describe('@tool on class methods', () => {
   it('refuses anything but a class method', () => {
     const decorator = tool({ name: 'x' }) as unknown as (value: unknown, context: unknown) => void;
     expect(() => decorator(() => 1, { kind: 'field', name: 'x' })).toThrow(
-      '@tool decorates class methods only',
+      "@tool cannot decorate 'x', a field: it decorates class methods only",
     );
     expect(() => decorator(() => 1, 'legacyKey')).toThrow(ToolDefinitionError);
   });

@@ -1,59 +1,63 @@
 import { InvalidArgumentError, ToolDefinitionError } from '../errors/index.js';
 import { assertUniqueToolNames } from './assert-unique-tool-names.js';
 import { createToolCallback } from './create-tool-callback.js';
-import type { InferToolInput, ToolInputSchema } from './schema/tool-input-schema.js';
+import type { InferToolInput, ToolInputSchemaBound } from './schema/tool-input-schema.js';
 import type { ToolCallback, ToolContext, ToolContextMap } from './tool-callback.js';
 import { type PreparedTool, prepareTool, type ToolMethodOptions } from './tool-options.js';
 
 /**
- * The TC39 method decorator `@tool(options)` returns. The method is called as
- * `method.call(instance, input, context)` with the validated input and the caller's context.
+ * The method decorator `@tool(options)` returns. It works under both decorator flavours
+ * TypeScript compiles: TC39 decorators (the default) and `experimentalDecorators` (NestJS,
+ * TypeORM, Angular projects), so one class can be written the same way in either project. The
+ * method is called as `method.call(instance, input, context)` with the validated input and the
+ * caller's context; the input type is checked against the schema in both flavours.
  */
-export type ToolMethodDecorator<Schema extends ToolInputSchema | undefined> = <
-  This,
-  Ctx extends object = ToolContextMap,
->(
-  method: (this: This, input: InferToolInput<Schema>, context: ToolContext<Ctx>) => unknown,
-  context: ClassMethodDecoratorContext<This>,
-) => void;
+export interface ToolMethodDecorator<Schema extends ToolInputSchemaBound | undefined> {
+  /** TC39 decorators: `(method, context)`. */
+  <This, Ctx extends object = ToolContextMap>(
+    method: (this: This, input: InferToolInput<Schema>, context: ToolContext<Ctx>) => unknown,
+    context: ClassMethodDecoratorContext<This>,
+  ): void;
+  /** `experimentalDecorators`: `(prototype or class, method name, property descriptor)`. */
+  <Ctx extends object = ToolContextMap>(
+    target: object,
+    propertyKey: string | symbol,
+    descriptor: {
+      value?: (input: InferToolInput<Schema>, context: ToolContext<Ctx>) => unknown;
+    },
+  ): void;
+}
 
 // Keyed by the method function itself: `Symbol.metadata` does not exist on Node 20.
 const toolMethods = new WeakMap<object, PreparedTool>();
 const TOOL_DECORATOR = Symbol('toolloop.toolDecorator');
 
 /**
- * Creates the `@tool` decorator for a class method (TC39 decorators; no `experimentalDecorators`).
- * The name defaults to the method name and the description to the method name's words
- * (`getWeather` → "get weather"), also when an explicit name is given. TC39 decorators cannot see
- * parameter types, so a method without `inputSchema` takes no arguments and must declare no
- * parameters; a method that needs only the context declares `inputSchema: z.object({})` (or
- * `{ type: 'object', properties: {} }`) and takes `(input, context)`. Everything is checked when
- * the class is defined; an ECMAScript `#private` method is refused with a `ToolDefinitionError`,
- * since nothing outside the class can reach it. Write `@tool` above any other decorator that
- * replaces the method, so that the registered function is the final one.
+ * Creates the `@tool` decorator for a class method. The name defaults to the method name and the
+ * description to the method name's words (`getWeather` → "get weather"), also when an explicit
+ * name is given. Decorators cannot see parameter types, so a method without `inputSchema` takes no
+ * arguments and must declare no parameters; a method that needs only the context declares
+ * `inputSchema: z.object({})` (or `{ type: 'object', properties: {} }`) and takes
+ * `(input, context)`. Everything is checked when the class is defined; an ECMAScript `#private`
+ * method is refused with a `ToolDefinitionError`, since nothing outside the class can reach it.
+ * Write `@tool` above any other decorator that replaces the method, so that the registered
+ * function is the final one.
+ *
+ * Both TC39 decorators and TypeScript's `experimentalDecorators` work (told apart at run time by
+ * how the decorator is called). Under TC39 decorators, compile with a `target` of ES2022 to
+ * ES2024: with `target: "esnext"` (what `tsc --init` writes) TypeScript leaves the `@` syntax in
+ * the output, and no Node.js release can parse it yet (Node 20 and 24 stop with
+ * `SyntaxError: Invalid or unexpected token` at the `@`). `tool({ name, execute })` needs no
+ * decorator at all.
  */
-export function toolMethodDecorator<Schema extends ToolInputSchema | undefined = undefined>(
+export function toolMethodDecorator<Schema extends ToolInputSchemaBound | undefined = undefined>(
   options: ToolMethodOptions<Schema> = {},
 ): ToolMethodDecorator<Schema> {
   if (typeof options !== 'object' || options === null) {
     throw new ToolDefinitionError('@tool takes an options object, e.g. @tool({ description })');
   }
-  const decorator = function toolDecorator(method: unknown, context: unknown): void {
-    const decoratorContext = context as Partial<ClassMethodDecoratorContext> | undefined;
-    if (typeof method !== 'function' || decoratorContext?.kind !== 'method') {
-      throw new ToolDefinitionError(
-        '@tool decorates class methods only (TC39 decorators; turn experimentalDecorators off)',
-      );
-    }
-    const methodName =
-      typeof decoratorContext.name === 'string' ? decoratorContext.name : undefined;
-    if (decoratorContext.private === true) {
-      // Registration finds tools among an object's own and inherited properties, where a
-      // #private method never is: without this check the decorator would be silently ignored.
-      throw new ToolDefinitionError(
-        `@tool cannot register the private method '${String(decoratorContext.name)}': a #private method cannot be reached from outside its class. Make it a public method (a TypeScript 'private' modifier works).`,
-      );
-    }
+  const register = (method: (...args: unknown[]) => unknown, key: string | symbol) => {
+    const methodName = typeof key === 'string' ? key : undefined;
     if (options.name === undefined && methodName === undefined) {
       throw new ToolDefinitionError('@tool on a method named by a symbol needs an explicit name');
     }
@@ -73,6 +77,37 @@ export function toolMethodDecorator<Schema extends ToolInputSchema | undefined =
     }
     const defaults = methodName === undefined ? {} : { name: methodName, describeAs: methodName };
     toolMethods.set(method, prepareTool(options, defaults));
+  };
+  const decorator = function toolDecorator(...args: unknown[]): void {
+    const [first, second, third] = args;
+    if (typeof second === 'string' || typeof second === 'symbol') {
+      // experimentalDecorators: (target, key, descriptor); a property decorator gets no descriptor.
+      const descriptor = third as PropertyDescriptor | undefined;
+      if (typeof descriptor?.value !== 'function') {
+        const what = descriptor?.get || descriptor?.set ? 'an accessor' : 'a property';
+        throw new ToolDefinitionError(
+          `@tool cannot decorate '${String(second)}', ${what}: it decorates class methods only`,
+        );
+      }
+      register(descriptor.value as (...args: unknown[]) => unknown, second);
+      return;
+    }
+    const context = second as Partial<ClassMethodDecoratorContext> | undefined;
+    if (typeof first !== 'function' || context?.kind !== 'method') {
+      const what =
+        typeof context?.kind === 'string' ? ` '${String(context.name)}', a ${context.kind}` : '';
+      throw new ToolDefinitionError(
+        `@tool cannot decorate${what}: it decorates class methods only`,
+      );
+    }
+    if (context.private === true) {
+      // Registration finds tools among an object's own and inherited properties, where a
+      // #private method never is: without this check the decorator would be silently ignored.
+      throw new ToolDefinitionError(
+        `@tool cannot register the private method '${String(context.name)}': a #private method cannot be reached from outside its class. Make it a public method (a TypeScript 'private' modifier works).`,
+      );
+    }
+    register(first as (...args: unknown[]) => unknown, context.name as string | symbol);
   };
   Object.defineProperty(decorator, TOOL_DECORATOR, { value: true });
   return decorator as ToolMethodDecorator<Schema>;

@@ -3,8 +3,14 @@ import type {
   InferToolInput,
   ResolvedToolInputSchema,
   ToolInputSchema,
+  ToolInputSchemaBound,
 } from './schema/tool-input-schema.js';
 import { resolveToolInputSchema } from './schema/tool-input-schema.js';
+import {
+  type ResolvedToolOutputSchema,
+  resolveToolOutputSchema,
+  type ToolOutputSchema,
+} from './schema/tool-output-schema.js';
 import type {
   ToolApprovalCheck,
   ToolContext,
@@ -17,7 +23,7 @@ import { defaultToolResultConverter, type ToolResultConverter } from './tool-res
 
 /** Options shared by function tools and `@tool` methods. */
 export interface ToolOptionsBase<
-  Schema extends ToolInputSchema | undefined = ToolInputSchema | undefined,
+  Schema extends ToolInputSchemaBound | undefined = ToolInputSchema | undefined,
 > {
   /** Tells the model what the tool does; defaults to the name split into words. */
   description?: string;
@@ -30,7 +36,10 @@ export interface ToolOptionsBase<
   returnDirect?: boolean;
   /** Never run concurrently with other calls of the same batch. Default `false`. */
   sequential?: boolean;
-  /** Abort the tool after this many milliseconds (a positive number). */
+  /**
+   * Abort the tool after this many milliseconds: a positive number of any size (a limit past
+   * `setTimeout`'s 24.8-day maximum is kept exactly), or `Infinity` for none.
+   */
   timeoutMs?: number;
   /** The tool changes nothing (see `ToolMetadata.readOnly`; MCP `readOnlyHint`). */
   readOnly?: boolean;
@@ -48,7 +57,18 @@ export interface ToolOptionsBase<
   needsApproval?:
     | boolean
     | ((input: InferToolInput<Schema>, context: ToolContext) => boolean | Promise<boolean>);
-  /** Turns the tool's return value into text for the model; default {@link defaultToolResultConverter}. */
+  /**
+   * The shape of the tool's result, checked on every result: a Standard Schema with JSON Schema
+   * (Zod ≥ 4.2) or a JSON Schema object, with an object root. A result that breaks it goes back
+   * to the model as the tool's error; a result that passes is kept as the response's
+   * `structuredContent` (as the schema outputs it) beside its JSON text, and an MCP server
+   * advertises the schema and returns the structured content.
+   */
+  outputSchema?: ToolOutputSchema;
+  /**
+   * Turns the tool's return value into text (or a `ToolResult`) for the model; default
+   * {@link defaultToolResultConverter}.
+   */
   resultConverter?: ToolResultConverter;
   /**
    * Accept a name outside OpenAI's and Anthropic's rule `^[a-zA-Z0-9_-]{1,64}$` (for a provider that
@@ -63,7 +83,7 @@ export interface ToolOptionsBase<
  * tool expects, inferred from the annotation of `execute`'s second parameter.
  */
 export interface FunctionToolOptions<
-  Schema extends ToolInputSchema | undefined = ToolInputSchema | undefined,
+  Schema extends ToolInputSchemaBound | undefined = ToolInputSchema | undefined,
   Result = unknown,
   Ctx extends object = ToolContextMap,
 > extends ToolOptionsBase<Schema> {
@@ -80,7 +100,7 @@ export interface FunctionToolOptions<
 
 /** Options of `@tool` on a class method. */
 export interface ToolMethodOptions<
-  Schema extends ToolInputSchema | undefined = ToolInputSchema | undefined,
+  Schema extends ToolInputSchemaBound | undefined = ToolInputSchema | undefined,
 > extends ToolOptionsBase<Schema> {
   /** Defaults to the method name. */
   name?: string;
@@ -100,6 +120,8 @@ export interface PreparedTool {
   readonly definition: ToolDefinition;
   readonly metadata: ToolMetadata;
   readonly inputSchema: ResolvedToolInputSchema;
+  /** The resolved output schema, when the tool declares one. */
+  readonly outputSchema?: ResolvedToolOutputSchema;
   readonly resultConverter: ToolResultConverter;
 }
 
@@ -111,7 +133,10 @@ export interface PreparedTool {
  */
 export function prepareTool(
   // needsApproval's input type varies with the schema; it is checked to be a function here.
-  options: Omit<ToolOptionsBase, 'needsApproval'> & { name?: unknown; needsApproval?: unknown },
+  options: Omit<ToolOptionsBase<ToolInputSchemaBound | undefined>, 'needsApproval'> & {
+    name?: unknown;
+    needsApproval?: unknown;
+  },
   defaults: { name?: string; describeAs?: string } = {},
 ): PreparedTool {
   if (typeof options !== 'object' || options === null) {
@@ -154,6 +179,10 @@ export function prepareTool(
       ? splitCamelCase(defaults.describeAs ?? name)
       : options.description;
   const inputSchema = resolveToolInputSchema(options.inputSchema, name);
+  const outputSchema =
+    options.outputSchema === undefined
+      ? undefined
+      : resolveToolOutputSchema(options.outputSchema, name);
   const metadata: { -readonly [K in keyof ToolMetadata]: ToolMetadata[K] } = {
     returnDirect: options.returnDirect ?? false,
     sequential: options.sequential ?? false,
@@ -170,9 +199,19 @@ export function prepareTool(
     );
   }
   return {
-    definition: Object.freeze({ name, description, inputSchema: inputSchema.jsonSchema }),
+    definition: Object.freeze(
+      outputSchema === undefined
+        ? { name, description, inputSchema: inputSchema.jsonSchema }
+        : {
+            name,
+            description,
+            inputSchema: inputSchema.jsonSchema,
+            outputSchema: outputSchema.jsonSchema,
+          },
+    ),
     metadata: Object.freeze(metadata),
     inputSchema,
+    ...(outputSchema === undefined ? {} : { outputSchema }),
     resultConverter: options.resultConverter ?? defaultToolResultConverter,
   };
 }

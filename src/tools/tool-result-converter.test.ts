@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../errors/index.js';
-import { defaultToolResultConverter as convert } from './tool-result-converter.js';
+import { defaultToolResultConverter } from './tool-result-converter.js';
+
+/** The converter on values that are not a `ToolResult`: always text. */
+const convert = (value: unknown): string => defaultToolResultConverter(value) as string;
 
 describe('defaultToolResultConverter', () => {
   it('turns undefined (a void tool) into the JSON string "Done"', () => {

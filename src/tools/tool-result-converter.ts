@@ -1,7 +1,11 @@
 import { InvalidArgumentError } from '../errors/index.js';
+import { isToolResult, type ToolResult } from './tool-result.js';
 
-/** Turns whatever a tool returned into the text the model reads. */
-export type ToolResultConverter = (result: unknown) => string;
+/**
+ * Turns whatever a tool returned into the text the model reads, or into a {@link ToolResult}
+ * (content parts, structured data) for a result beyond text.
+ */
+export type ToolResultConverter = (result: unknown) => string | ToolResult;
 
 /** Binary content with its media type; tools may return it to send bytes (images, files). */
 export interface BinaryToolResult {
@@ -16,6 +20,7 @@ export const VOID_RESULT_TEXT = '"Done"';
 
 /**
  * The reference's result conversion, in JavaScript terms:
+ * - a {@link ToolResult} made by `toolResult()` → itself (its parts reach the model);
  * - `undefined` (a void tool) → `"Done"` as a JSON string (`'"Done"'`); `null` → `'null'`;
  * - a string that is a whole JSON document is forwarded verbatim, any other string is JSON-encoded.
  *   The check is strict `JSON.parse`, deliberately not the reference's lenient first-token check,
@@ -29,9 +34,18 @@ export const VOID_RESULT_TEXT = '"Done"';
  * Throws {@link InvalidArgumentError} for a result JSON cannot express (a circular structure, a
  * function, a symbol); called inside a tool, that becomes the tool's error for the model.
  */
-export const defaultToolResultConverter: ToolResultConverter = function defaultToolResultConverter(
+export const defaultToolResultConverter = function defaultToolResultConverter(
   result: unknown,
-): string {
+): string | ToolResult {
+  if (isToolResult(result)) return result;
+  return toolResultText(result);
+} satisfies ToolResultConverter;
+
+/**
+ * The text the model reads for a value (the default conversion without the `ToolResult` case):
+ * see {@link defaultToolResultConverter}.
+ */
+export function toolResultText(result: unknown): string {
   if (result === undefined) return VOID_RESULT_TEXT;
   if (result === null) return 'null';
   if (typeof result === 'string') return isJsonDocument(result) ? result : JSON.stringify(result);
@@ -53,7 +67,7 @@ export const defaultToolResultConverter: ToolResultConverter = function defaultT
     );
   }
   return json ?? 'null';
-};
+}
 
 function isJsonDocument(text: string): boolean {
   // Most tool results are plain text: reject them without the thrown (and costly) parse error.

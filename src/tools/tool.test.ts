@@ -325,7 +325,7 @@ describe('tool() with execute (function tools)', () => {
     const error = await rejectionOf(numeric.call('{}'));
     expect(error).toBeInstanceOf(ToolExecutionError);
     expect((error as Error).message).toBe(
-      "The resultConverter of tool 'numeric' returned a number instead of a string",
+      "The resultConverter of tool 'numeric' returned a number instead of a string or a ToolResult",
     );
   });
 

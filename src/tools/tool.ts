@@ -1,13 +1,19 @@
 import { ToolDefinitionError } from '../errors/index.js';
 import { createToolCallback } from './create-tool-callback.js';
-import type { ToolInputSchema } from './schema/tool-input-schema.js';
+import type {
+  ToolInputSchema,
+  ToolInputSchemaBound,
+  ToolInputSchemaDemand,
+} from './schema/tool-input-schema.js';
 import type { ToolCallback, ToolContextMap } from './tool-callback.js';
 import { type ToolMethodDecorator, toolMethodDecorator } from './tool-decorator.js';
 import { type FunctionToolOptions, prepareTool, type ToolMethodOptions } from './tool-options.js';
 
 /**
  * Defines a tool. With an `execute` function it returns a {@link ToolCallback} (the function-tool
- * style); without one it returns the `@tool` decorator for a class method.
+ * style); without one it returns the `@tool` decorator for a class method, which works under TC39
+ * decorators and under `experimentalDecorators` alike (with TC39 decorators, compile with a
+ * `target` of ES2022 to ES2024: no Node.js release parses the `@` syntax `target: "esnext"` leaves).
  *
  * ```ts
  * const currentWeather = tool({
@@ -28,21 +34,23 @@ import { type FunctionToolOptions, prepareTool, type ToolMethodOptions } from '.
  * a {@link ToolDefinitionError} right here.
  */
 export function tool<
-  Schema extends ToolInputSchema | undefined = undefined,
+  Schema extends ToolInputSchemaBound | undefined = undefined,
   Result = unknown,
   Ctx extends object = ToolContextMap,
->(options: FunctionToolOptions<Schema, Result, Ctx>): ToolCallback;
+>(options: FunctionToolOptions<Schema, Result, Ctx> & ToolInputSchemaDemand<Schema>): ToolCallback;
 /** The decorator form: options without `execute` give the `@tool` decorator for a class method. */
-export function tool<Schema extends ToolInputSchema | undefined = undefined>(
-  options?: ToolMethodOptions<Schema>,
+export function tool<Schema extends ToolInputSchemaBound | undefined = undefined>(
+  options?: ToolMethodOptions<Schema> & ToolInputSchemaDemand<Schema>,
 ): ToolMethodDecorator<Schema>;
+// The overloads type the options; here they are only passed on to checks made at run time (a
+// schema the types refuse, such as a Zod 3 one, is refused there too).
 export function tool(
-  options?: FunctionToolOptions | ToolMethodOptions,
+  options?: object,
 ): ToolCallback | ToolMethodDecorator<ToolInputSchema | undefined> {
   if (typeof options === 'object' && options !== null && 'execute' in options) {
-    return functionTool(options);
+    return functionTool(options as FunctionToolOptions);
   }
-  return toolMethodDecorator(options);
+  return toolMethodDecorator(options as ToolMethodOptions | undefined);
 }
 
 function functionTool(options: FunctionToolOptions): ToolCallback {

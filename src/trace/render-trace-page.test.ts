@@ -7,7 +7,7 @@ import { TurnEventRecorder } from './turn-event-recorder.js';
 
 function embeddedData(html: string): {
   title: string;
-  includeContent: boolean;
+  content: 'shown' | 'not-recorded' | 'hidden';
   events: TurnEvent[];
 } {
   const match =
@@ -61,14 +61,31 @@ describe('renderTracePage', () => {
     expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
   });
 
-  it('leaves content out unless includeContent is on', () => {
-    const redacted = renderTracePage(sampleTurnEvents());
-    for (const sentinel of Object.values(SENTINELS)) expect(redacted).not.toContain(sentinel);
+  it('shows the content a recording carries, and leaves it out when includeContent is false', () => {
+    const recorder = new TurnEventRecorder({ recordContent: true });
+    for (const event of sampleTurnEvents()) recorder.listener(event);
+    const shown = renderTracePage(recorder.events);
+    for (const sentinel of Object.values(SENTINELS)) expect(shown).toContain(sentinel);
+    expect(embeddedData(shown).content).toBe('shown');
+
+    const hidden = renderTracePage(recorder.events, { includeContent: false });
+    for (const sentinel of Object.values(SENTINELS)) expect(hidden).not.toContain(sentinel);
     expect(
-      embeddedData(redacted).events.filter((event) => event.type === 'tool-result'),
+      embeddedData(hidden).events.filter((event) => event.type === 'tool-result'),
     ).toHaveLength(2);
-    const full = renderTracePage(sampleTurnEvents(), { includeContent: true });
-    for (const sentinel of Object.values(SENTINELS)) expect(full).toContain(sentinel);
+    expect(embeddedData(hidden).content).toBe('hidden');
+    expect(hidden).toContain('includeContent: false');
+  });
+
+  it('says how to record content when the recording has none', () => {
+    const recorder = new TurnEventRecorder();
+    for (const event of sampleTurnEvents()) recorder.listener(event);
+    for (const options of [{}, { includeContent: true }]) {
+      const page = renderTracePage(recorder.events, options);
+      expect(embeddedData(page).content).toBe('not-recorded');
+      expect(page).toContain('recordContent: true');
+      expect(page).toContain('--include-content');
+    }
   });
 });
 

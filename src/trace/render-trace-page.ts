@@ -10,11 +10,16 @@ export interface TracePageOptions {
   /** The page title. Default: "toolloop trace". */
   title?: string;
   /**
-   * Show tool arguments and results, answer text and error messages (when the events carry
-   * them). Off by default: the page is a file that may be shared.
+   * Whether the page shows tool arguments and results, answer text and error messages. Default:
+   * whatever the events carry, so a recording made with `recordContent: true` shows its content;
+   * `false` leaves it out (for a page to share when the recording is not). A recording made
+   * without content has none to show either way, and the page says how to record it.
    */
   includeContent?: boolean;
 }
+
+/** What the page says about content: shown, never recorded, or recorded but left out. */
+type ContentState = 'shown' | 'not-recorded' | 'hidden';
 
 const SCRIPT_HASH = createHash('sha256').update(TRACE_PAGE_SCRIPT).digest('base64');
 
@@ -33,6 +38,15 @@ function jsonForScript(value: unknown): string {
   });
 }
 
+/** True when redacting the event would remove something: it was recorded with its content. */
+function carriesContent(event: TurnEvent): boolean {
+  const redacted = redactTurnEvent(event);
+  return (
+    redacted === undefined ||
+    (redacted !== event && JSON.stringify(redacted) !== JSON.stringify(event))
+  );
+}
+
 /**
  * Renders recorded turn events (one turn or a whole conversation) as one self-contained HTML
  * page: per turn, its rounds with the model calls and tool calls on a time axis, durations,
@@ -44,10 +58,16 @@ export function renderTracePage(
   events: readonly TurnEvent[],
   options: TracePageOptions = {},
 ): string {
-  const includeContent = options.includeContent === true;
   const title = options.title ?? 'toolloop trace';
-  const shown = includeContent ? events : events.flatMap((event) => redactTurnEvent(event) ?? []);
-  const data = jsonForScript({ title, includeContent, events: shown });
+  const recorded = events.some(carriesContent);
+  const content: ContentState = !recorded
+    ? 'not-recorded'
+    : options.includeContent === false
+      ? 'hidden'
+      : 'shown';
+  const shown =
+    content === 'hidden' ? events.flatMap((event) => redactTurnEvent(event) ?? []) : events;
+  const data = jsonForScript({ title, content, events: shown });
   const policy = `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${SCRIPT_HASH}'; img-src data:`;
   return `<!doctype html>
 <html lang="en">

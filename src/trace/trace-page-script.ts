@@ -94,12 +94,16 @@ export const TRACE_PAGE_SCRIPT = String.raw`(function () {
         call.outcome = e.outcome;
         call.result = e.result;
         call.errorType = e.errorType;
+        call.parts = e.parts;
         break;
       case 'limit-exceeded':
         turn.marks.push({ at: e.timestamp, text: 'Limit reached: ' + (e.scope === 'total' ? 'total tool calls' : 'calls of ' + e.toolName) + ' (' + e.limit + ')' });
         break;
       case 'iteration-cap':
         turn.marks.push({ at: e.timestamp, text: 'Iteration cap reached (' + e.maxIterations + ' model calls)' });
+        break;
+      case 'tool-search-fallback':
+        turn.marks.push({ at: e.timestamp, text: 'Tool search without ' + e.source + ' (' + (e.phase === 'index' ? 'indexing' : 'search') + ': ' + e.reason + ')' });
         break;
       case 'approval-pending':
         turn.marks.push({ at: e.timestamp, text: 'Waiting for approval: ' + e.toolCalls.map(function (c) { return c.name; }).join(', ') });
@@ -130,7 +134,8 @@ export const TRACE_PAGE_SCRIPT = String.raw`(function () {
   var facts = el('p', 'facts');
   facts.textContent = turns.length + (turns.length === 1 ? ' turn · ' : ' turns · ') + totals.model + ' model calls · ' + totals.tool + ' tool calls · ' + totals.input + ' in / ' + totals.output + ' out tokens · ' + totals.errors + ' errors';
   summary.appendChild(facts);
-  if (!data.includeContent) summary.appendChild(el('p', 'note', 'Tool arguments, results and answers were not recorded (content export is off).'));
+  if (data.content === 'not-recorded') summary.appendChild(el('p', 'note', 'Tool arguments, results and answers were not recorded. To record them: new TurnEventRecorder({ recordContent: true }), toolloop chat --record <file> --include-content, or the config key spring.ai.tools.observations.include-content=true.'));
+  if (data.content === 'hidden') summary.appendChild(el('p', 'note', 'Tool arguments, results and answers were recorded but are left out of this page (includeContent: false, or toolloop trace --redact).'));
   root.appendChild(summary);
 
   function details(call) {
@@ -147,8 +152,14 @@ export const TRACE_PAGE_SCRIPT = String.raw`(function () {
       lines.push('outcome: ' + (call.outcome || 'no result recorded') + (call.errorType ? ' (' + call.errorType + ')' : ''));
       if (call.pieces) lines.push('arguments streamed in ' + call.pieces + (call.pieces === 1 ? ' piece' : ' pieces'));
       if (call.progress) lines.push('progress updates: ' + call.progress);
-      lines.push('arguments: ' + (call.args ? call.args : '(not recorded)'));
-      lines.push('result: ' + (call.result ? call.result : '(not recorded)'));
+      var missing = data.content === 'hidden' ? '(left out of this page)' : '(not recorded)';
+      lines.push('arguments: ' + (call.args ? call.args : missing));
+      lines.push('result: ' + (call.result ? call.result : missing));
+      if (call.parts) {
+        lines.push('parts: ' + call.parts.map(function (p) {
+          return p.type + (p.mediaType ? ' ' + p.mediaType : '') + (p.source === 'url' ? ' (url)' : ' (' + p.bytes + ' bytes)');
+        }).join(', '));
+      }
     }
     return lines.join('\n');
   }

@@ -4,11 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TurnEvent } from '../../src/observability/index.js';
 import { FixtureHttpServer, sendEvents } from '../integration/support/fixture-http-server.js';
-import {
-  fixtureText,
-  frameChunksAsSse,
-  skipWithoutProviderFixtures,
-} from '../integration/support/provider-fixtures.js';
+import { fixtureText, frameChunksAsSse } from '../integration/support/provider-fixtures.js';
 import { assertCliBuilt, cleanEnv, cliPath } from './cli-process.js';
 import { writeToolsModule } from './tools-module.js';
 
@@ -91,6 +87,13 @@ function tracePageEvents(recording: string, args: string[] = []): TurnEvent[] {
   return (JSON.parse(data![1]!) as { events: TurnEvent[] }).events;
 }
 
+/** An OpenAI Chat Completions stream answering with `pieces` of text. */
+function textStream(pieces: string[]): string {
+  const chunk = (delta: object, finish: string | null) =>
+    `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'local', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  return `${pieces.map((piece) => chunk({ content: piece }, null)).join('')}${chunk({}, 'stop')}data: [DONE]\n\n`;
+}
+
 /** `name#id` of every tool call the page draws (from the model's calls). */
 function drawnToolCalls(events: readonly TurnEvent[]): string[] {
   return events.flatMap((event) =>
@@ -128,7 +131,8 @@ describe.skipIf(!haveTmux)('toolloop chat in a terminal', () => {
       'trip',
     ]);
     await waitFor((text) => /^you> /m.test(text), 'the first prompt');
-    expect(screen()).toContain('toolloop chat: conversation "trip"');
+    expect(screen()).toContain(`toolloop chat: conversation "trip", kept in ${memory}.`);
+    expect(screen()).toContain(`model: scripted, playing ${script}`);
 
     await type('What is the weather in Paris?');
     const answered = screen();
@@ -247,94 +251,174 @@ describe.skipIf(!haveTmux)('toolloop chat in a terminal', () => {
     expect(result?.type === 'tool-result' && result.result).toContain('sunny');
   }, 90_000);
 
-  it.skipIf(skipWithoutProviderFixtures())(
-    'against a local OpenAI-compatible server: streamed answer, recorded tool call, memory kept across runs',
-    async () => {
-      const server = new FixtureHttpServer();
-      await server.start();
-      try {
-        // Turn 1: the recorded xAI stream calling `weather`, then a streamed answer in pieces.
-        const answer = ['Fog', 'gy in San', ' Francisco', ' today.'];
-        const textStream =
-          answer
-            .map(
-              (piece) =>
-                `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'local', choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })}\n\n`,
-            )
-            .join('') +
-          `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'local', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`;
-        server.reply(
-          sendEvents(
-            frameChunksAsSse(
-              fixtureText('openai-chat-completions/xai-tool-call.chunks.txt'),
-              'openai',
-            ),
+  it('against a local OpenAI-compatible server: says which model and URL it talks to and where the conversation is kept, never the key', async () => {
+    const server = new FixtureHttpServer();
+    await server.start();
+    try {
+      server.replyAlways(sendEvents(textStream(['Hello', ' there.'])));
+      const data = join(dir, 'xdg-data');
+      startChat(['--tools', module], {
+        OPENAI_BASE_URL: `${server.baseUrl}/v1`,
+        OPENAI_MODEL: 'local-model',
+        OPENAI_API_KEY: 'sk-banner-SECRET-0123456789',
+        XDG_DATA_HOME: data,
+      });
+      await waitFor((text) => /^you> /m.test(text), 'the first prompt');
+      const banner = screen();
+      expect(banner).toContain(
+        `toolloop chat: conversation "default", kept in ${join(data, 'toolloop', 'chat.sqlite')} (--memory chooses another place, or none).`,
+      );
+      expect(banner).toContain(`model: local-model (openai) at ${server.baseUrl}/v1`);
+      expect(banner).not.toContain('SECRET');
+      await type('Hi');
+      expect(screen()).toContain('assistant> Hello there.');
+      tmux('send-keys', '-t', session, 'C-d');
+      await waitFor((text) => text.includes('EXIT='), 'the chat to exit');
+      expect(existsSync(join(data, 'toolloop', 'chat.sqlite'))).toBe(true);
+    } finally {
+      await server.stop();
+    }
+  }, 90_000);
+
+  it('Ctrl-C clears a typed line, then explains how to leave, and a second Ctrl-C leaves; during an answer it stops the answer', async () => {
+    const server = new FixtureHttpServer();
+    await server.start();
+    try {
+      // The first answer starts and then hangs, until Ctrl-C stops it; the second is whole.
+      server.reply(
+        async (_request, response) => {
+          response.writeHead(200, { 'content-type': 'text/event-stream' });
+          response.write(`${textStream(['Thinking']).split('\n\n')[0]}\n\n`);
+        },
+        sendEvents(textStream(['Done.'])),
+      );
+      startChat(['--memory', 'none'], {
+        OPENAI_BASE_URL: `${server.baseUrl}/v1`,
+        OPENAI_MODEL: 'local-model',
+      });
+      await waitFor((text) => /^you> /m.test(text), 'the first prompt');
+      expect(screen()).toContain(
+        'toolloop chat: conversation "default" (memory off: nothing is kept).',
+      );
+
+      tmux('send-keys', '-t', session, '-l', 'Tell me a long story');
+      tmux('send-keys', '-t', session, 'Enter');
+      await waitFor((text) => text.includes('assistant> Thinking'), 'the answer to start');
+      tmux('send-keys', '-t', session, 'C-c');
+      await waitFor((text) => text.includes('(stopped)'), 'the answer to stop');
+      await waitFor((text) => /^you> $/m.test(text.split('\n').at(-1) ?? ''), 'the prompt again');
+
+      tmux('send-keys', '-t', session, '-l', 'half a question');
+      await waitFor((text) => text.includes('you> half a question'), 'the typed text');
+      tmux('send-keys', '-t', session, 'C-c');
+      await waitFor((text) => !text.includes('half a question'), 'the line to be cleared');
+      expect(screen()).not.toContain('EXIT=');
+
+      tmux('send-keys', '-t', session, 'C-c');
+      await waitFor(
+        (text) => text.includes('(To leave, press Ctrl-C again, or Ctrl-D, or type /exit)'),
+        'the hint',
+      );
+      expect(screen()).not.toContain('EXIT=');
+      await type('And a short one?');
+      expect(screen()).toContain('assistant> Done.');
+
+      // Typing in between starts over: one Ctrl-C only explains again.
+      tmux('send-keys', '-t', session, 'C-c');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(screen()).not.toContain('EXIT=');
+      tmux('send-keys', '-t', session, 'C-c');
+      await waitFor((text) => text.includes('EXIT='), 'the chat to leave on the second Ctrl-C');
+      expect(screen()).toContain('EXIT=0');
+    } finally {
+      await server.stop();
+    }
+  }, 90_000);
+
+  it('against a local OpenAI-compatible server: streamed answer, recorded tool call, memory kept across runs', async () => {
+    const server = new FixtureHttpServer();
+    await server.start();
+    try {
+      // Turn 1: the recorded xAI stream calling `weather`, then a streamed answer in pieces.
+      const answer = ['Fog', 'gy in San', ' Francisco', ' today.'];
+      const textStream =
+        answer
+          .map(
+            (piece) =>
+              `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'local', choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })}\n\n`,
+          )
+          .join('') +
+        `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'local', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`;
+      server.reply(
+        sendEvents(
+          frameChunksAsSse(
+            fixtureText('openai-chat-completions/xai-tool-call.chunks.txt'),
+            'openai',
           ),
-          sendEvents(textStream),
-          sendEvents(textStream),
-        );
-        const memory = join(dir, 'openai.sqlite');
-        const env = { OPENAI_BASE_URL: `${server.baseUrl}/v1`, OPENAI_MODEL: 'local-model' };
-        const recording = join(dir, 'openai-turns.jsonl');
-        startChat(['--tools', module, '--memory', memory, '--record', recording], env);
-        await waitFor((text) => /^you> /m.test(text), 'the first prompt');
-        await type('Weather in San Francisco?');
-        const shown = screen();
-        expect(shown).toContain('[tool] weather {"location":"San Francisco"}');
-        expect(shown).toMatch(
-          /\[tool\] weather returned \{"location":"San Francisco","sky":"foggy"\}/,
-        );
-        expect(shown).toContain('assistant> Foggy in San Francisco today.');
+        ),
+        sendEvents(textStream),
+        sendEvents(textStream),
+      );
+      const memory = join(dir, 'openai.sqlite');
+      const env = { OPENAI_BASE_URL: `${server.baseUrl}/v1`, OPENAI_MODEL: 'local-model' };
+      const recording = join(dir, 'openai-turns.jsonl');
+      startChat(['--tools', module, '--memory', memory, '--record', recording], env);
+      await waitFor((text) => /^you> /m.test(text), 'the first prompt');
+      await type('Weather in San Francisco?');
+      const shown = screen();
+      expect(shown).toContain('[tool] weather {"location":"San Francisco"}');
+      expect(shown).toMatch(
+        /\[tool\] weather returned \{"location":"San Francisco","sky":"foggy"\}/,
+      );
+      expect(shown).toContain('assistant> Foggy in San Francisco today.');
 
-        const first = server.requests[0]?.body as {
-          model: string;
-          stream: boolean;
-          tools: { function: { name: string } }[];
-        };
-        expect(first.model).toBe('local-model');
-        expect(first.stream).toBe(true);
-        expect(first.tools.map((t) => t.function.name).sort()).toEqual([
-          'failing',
-          'getWeather',
-          'weather',
-        ]);
-        const second = server.requests[1]?.body as {
-          messages: { role: string; content?: string }[];
-        };
-        expect(second.messages.at(-1)).toMatchObject({ role: 'tool' });
-        expect(second.messages.at(-1)?.content).toContain('foggy');
+      const first = server.requests[0]?.body as {
+        model: string;
+        stream: boolean;
+        tools: { function: { name: string } }[];
+      };
+      expect(first.model).toBe('local-model');
+      expect(first.stream).toBe(true);
+      expect(first.tools.map((t) => t.function.name).sort()).toEqual([
+        'failing',
+        'getWeather',
+        'weather',
+      ]);
+      const second = server.requests[1]?.body as {
+        messages: { role: string; content?: string }[];
+      };
+      expect(second.messages.at(-1)).toMatchObject({ role: 'tool' });
+      expect(second.messages.at(-1)?.content).toContain('foggy');
 
-        tmux('send-keys', '-t', session, 'C-d');
-        await waitFor((text) => text.includes('EXIT='), 'the chat to exit on Ctrl-D');
-        expect(screen()).toContain('EXIT=0');
-        spawnSync('tmux', ['kill-session', '-t', session]);
+      tmux('send-keys', '-t', session, 'C-d');
+      await waitFor((text) => text.includes('EXIT='), 'the chat to exit on Ctrl-D');
+      expect(screen()).toContain('EXIT=0');
+      spawnSync('tmux', ['kill-session', '-t', session]);
 
-        // A new run of the chat continues the stored conversation: the model is sent turn 1.
-        startChat(['--tools', module, '--memory', memory, '--record', recording], env);
-        await waitFor((text) => /^you> /m.test(text), 'the prompt of the second run');
-        await type('And tomorrow?');
-        const third = server.requests[2]?.body as {
-          messages: { role: string; content?: string }[];
-        };
-        expect(third.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
-        expect(third.messages[0]?.content).toBe('Weather in San Francisco?');
-        expect(third.messages[1]?.content).toBe('Foggy in San Francisco today.');
-        expect(readFileSync(memory).length).toBeGreaterThan(0);
-        tmux('send-keys', '-t', session, 'C-d');
-        await waitFor((text) => text.includes('EXIT='), 'the second run to exit');
-        // Both runs appended to one recording: two turns, the recorded call of the first drawn.
-        const events = tracePageEvents(recording);
-        expect(new Set(events.map((event) => event.turnId)).size).toBe(2);
-        const calls = drawnToolCalls(events);
-        expect(calls).toHaveLength(1);
-        expect(calls[0]).toMatch(/^weather#/);
-        expect(
-          events.filter((event) => event.type === 'model-call-end').map((e) => e.iteration),
-        ).toEqual([1, 2, 1]);
-      } finally {
-        await server.stop();
-      }
-    },
-    90_000,
-  );
+      // A new run of the chat continues the stored conversation: the model is sent turn 1.
+      startChat(['--tools', module, '--memory', memory, '--record', recording], env);
+      await waitFor((text) => /^you> /m.test(text), 'the prompt of the second run');
+      await type('And tomorrow?');
+      const third = server.requests[2]?.body as {
+        messages: { role: string; content?: string }[];
+      };
+      expect(third.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+      expect(third.messages[0]?.content).toBe('Weather in San Francisco?');
+      expect(third.messages[1]?.content).toBe('Foggy in San Francisco today.');
+      expect(readFileSync(memory).length).toBeGreaterThan(0);
+      tmux('send-keys', '-t', session, 'C-d');
+      await waitFor((text) => text.includes('EXIT='), 'the second run to exit');
+      // Both runs appended to one recording: two turns, the recorded call of the first drawn.
+      const events = tracePageEvents(recording);
+      expect(new Set(events.map((event) => event.turnId)).size).toBe(2);
+      const calls = drawnToolCalls(events);
+      expect(calls).toHaveLength(1);
+      expect(calls[0]).toMatch(/^weather#/);
+      expect(
+        events.filter((event) => event.type === 'model-call-end').map((e) => e.iteration),
+      ).toEqual([1, 2, 1]);
+    } finally {
+      await server.stop();
+    }
+  }, 90_000);
 });

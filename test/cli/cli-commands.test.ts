@@ -47,7 +47,7 @@ describe('toolloop help and exit codes', () => {
     [['chat', '--model', 'scripted'], '--model scripted needs --script <file>'],
     [['chat'], 'no model: pass --model'],
     [['mcp', 'serve'], 'give the tools module to serve'],
-    [['mcp', 'serve', 'x.js', '--http', 'abc'], '--http needs a port from 0 to 65535'],
+    [['mcp', 'serve', 'x.js', '--http', 'abc'], '--http needs a decimal port from 1 to 65535'],
     [['mcp', 'tools'], 'give at least one configuration file'],
   ])('toolloop %j is a usage error: exit 2 with the reason on stderr', (args, reason) => {
     const run = runCli(args);

@@ -18,7 +18,7 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (
-      /^(OPENAI_|ANTHROPIC_|SPRING_|TOOLLOOP_(MODEL|TOOLS|MEMORY|MCP|CHAT|PROVIDERS|OBSERVABILITY))/.test(
+      /^(OPENAI_|ANTHROPIC_|GEMINI_|GOOGLE_API_KEY|GOOGLE_GEMINI_|SPRING_|TOOLLOOP_(MODEL|TOOLS|MEMORY|MCP|CHAT|PROVIDERS|OBSERVABILITY))/.test(
         name,
       )
     )

@@ -22,7 +22,7 @@ function recording(recordContent: boolean): string {
 }
 
 describe('toolloop trace', () => {
-  it('writes the trace page of a recording to a file, content hidden by default', () => {
+  it('writes the trace page of a recording to a file, with the content the recording carries', () => {
     const file = recording(true);
     const output = join(dir, 'page.html');
     const run = runCli(['trace', file, '--output', output, '--title', 'Checkout turns']);
@@ -32,13 +32,22 @@ describe('toolloop trace', () => {
     expect(page).toMatch(/^<!doctype html>/i);
     expect(page).toContain('Checkout turns');
     expect(page).toContain('lookup_account');
-    expect(page).not.toContain(SENTINELS.argument);
+    expect(page).toContain(SENTINELS.argument);
   });
 
-  it('prints the page on standard output, with content when asked', () => {
-    const run = runCli(['trace', recording(true), '--include-content']);
+  it('prints the page on standard output, without content when told to redact', () => {
+    const run = runCli(['trace', recording(true), '--redact']);
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toContain(SENTINELS.argument);
+    expect(run.stdout).toContain('lookup_account');
+    expect(run.stdout).not.toContain(SENTINELS.argument);
+    expect(run.stdout).toContain('--redact');
+  });
+
+  it('says, for a recording without content, how to record it', () => {
+    const run = runCli(['trace', recording(false)]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).not.toContain(SENTINELS.argument);
+    expect(run.stdout).toContain('--include-content');
   });
 
   it('exits 1 for an unreadable or invalid recording, and 2 without a file', () => {

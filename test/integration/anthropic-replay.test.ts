@@ -10,11 +10,7 @@ import {
   sendEvents,
   sendJson,
 } from './support/fixture-http-server.js';
-import {
-  fixtureText,
-  frameChunksAsSse,
-  skipWithoutProviderFixtures,
-} from './support/provider-fixtures.js';
+import { fixtureText, frameChunksAsSse } from './support/provider-fixtures.js';
 
 const DIR = 'anthropic-messages';
 const API_KEY = 'sk-ant-replay-test-key-0123456789';
@@ -99,7 +95,7 @@ function splitMessages(text: string): string[] {
   return messages.map((lines) => lines.join('\n'));
 }
 
-describe.skipIf(skipWithoutProviderFixtures())('Anthropic Messages replay over HTTP', () => {
+describe('Anthropic Messages replay over HTTP', () => {
   let server: FixtureHttpServer;
   let model: AnthropicChatModel;
 
@@ -195,7 +191,9 @@ describe.skipIf(skipWithoutProviderFixtures())('Anthropic Messages replay over H
   });
 
   it('streams tool_use_response.txt: text deltas, then the whole fragmented call', async () => {
-    server.reply(sendEvents(fixtureText(`${DIR}/tool_use_response.txt`), 11));
+    // The SDK's fixture file ends without the blank line that ends its last event (message_stop)
+    // on the wire; it is served as the API sends it.
+    server.reply(sendEvents(`${fixtureText(`${DIR}/tool_use_response.txt`)}\n\n`, 11));
     const chunks = await collect(model.stream(simplePrompt));
     const texts = chunks
       .map((chunk) => chunk.results[0]?.output.text)
@@ -221,6 +219,19 @@ describe.skipIf(skipWithoutProviderFixtures())('Anthropic Messages replay over H
         cacheWriteTokens: 0,
       },
     });
+  });
+
+  it('runs no call of tool_use_response.txt served as stored: its last event, message_stop, is never ended', async () => {
+    server.reply(sendEvents(fixtureText(`${DIR}/tool_use_response.txt`), 11));
+    const response = aggregateChatResponses(await collect(model.stream(simplePrompt)));
+    expect(response.results[0]!.output.toolCalls).toEqual([
+      {
+        id: 'toolu_01NRLabsLyVHZPKxbKvkfSMn',
+        name: 'get_weather',
+        arguments: '{"location":"Paris"}',
+        metadata: { truncated: true },
+      },
+    ]);
   });
 
   it('marks the call cut off by max_tokens as truncated (incomplete_partial_json_response.txt)', async () => {

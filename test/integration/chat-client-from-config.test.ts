@@ -159,7 +159,7 @@ describe('chatClientFromConfig', () => {
     expect(await built.client.prompt('hi').call().content()).toBe('scripted m1');
     const unknown = await loadConfig({ env: false, overrides: { model: 'nope:x' } });
     await expect(chatClientFromConfig(unknown, { registry })).rejects.toThrow(
-      'unknown model provider \'nope\' in "nope:x": registered are anthropic, openai, scripted',
+      'unknown model provider \'nope\' in "nope:x": registered are anthropic, google, openai, openai-responses, scripted',
     );
     await expect(chatClientFromConfig(await loadConfig({ env: false }))).rejects.toThrow(
       /no model configured: set toolloop.model/,

@@ -31,8 +31,8 @@ export interface RepositoryFixture {
 export interface ChatMemoryContractOptions {
   /** Backend name, as the repository puts it in a `MemoryError`. */
   backend: string;
-  /** A fresh, isolated repository (its own file, key prefix or tables). */
-  create(): Promise<RepositoryFixture>;
+  /** A fresh, isolated repository (its own file, key prefix or tables), with these settings. */
+  create(settings?: { maxMediaBytes?: number }): Promise<RepositoryFixture>;
   /**
    * A fresh repository whose driver calls go through `injector` (`repository`), and a clean one
    * over the same storage (`sibling`) to check the state with.
@@ -260,6 +260,64 @@ function rendezvous(parties: number): (name: string) => Promise<void> {
  */
 export function chatMemoryRepositoryContract(options: ChatMemoryContractOptions): void {
   const runs = options.propertyRuns ?? 50;
+
+  describe('tool results with content parts', () => {
+    const PNG = Buffer.alloc(3000, 7).toString('base64');
+    const turn: Message[] = [
+      { role: 'user', text: 'Screenshot please' },
+      { role: 'assistant', text: null, toolCalls: [{ id: 'c1', name: 'shot', arguments: '{}' }] },
+      {
+        role: 'tool',
+        responses: [
+          {
+            id: 'c1',
+            name: 'shot',
+            responseData: 'A page\n[image image/png, 2.9 KB]',
+            content: [
+              { type: 'text', text: 'A page' },
+              { type: 'image', mediaType: 'image/png', data: PNG },
+              { type: 'file', mediaType: 'text/csv', text: 'a,b\n1,2', uri: 'file:///t.csv' },
+              { type: 'resource-link', uri: 'https://x.test/r', name: 'r' },
+            ],
+            structuredContent: { width: 800, tags: ['a', null, 1.5] },
+          },
+        ],
+      },
+    ];
+
+    it('keeps parts and structured content losslessly, through saveAll and append', async () => {
+      const { repository } = await options.create();
+      await repository.saveAll('parts', turn);
+      expect(await repository.findByConversationId('parts')).toEqual(turn);
+      await repository.append('parts', turn);
+      expect(await repository.findByConversationId('parts')).toEqual([...turn, ...turn]);
+    });
+
+    it('refuses media over maxMediaBytes with a MemoryError and writes nothing', async () => {
+      const { repository } = await options.create({ maxMediaBytes: 2048 });
+      await repository.saveAll('big', [{ role: 'user', text: 'before' }]);
+      const failure = repository.append('big', turn);
+      await expect(failure).rejects.toBeInstanceOf(MemoryError);
+      await expect(failure).rejects.toThrow(
+        `${options.backend} chat memory: messages[2] holds 2.9 KB of tool result media (image image/png 2.9 KB from 'shot', file text/csv 7 B from 'shot'), over the store's limit of 2.0 KB per message (maxMediaBytes); nothing was written`,
+      );
+      await expect(repository.saveAll('big', turn)).rejects.toBeInstanceOf(MemoryError);
+      expect(await repository.findByConversationId('big')).toEqual([
+        { role: 'user', text: 'before' },
+      ]);
+    });
+
+    it('refuses a part that is not valid (a URL of another scheme) and writes nothing', async () => {
+      const { repository } = await options.create();
+      const bad = structuredClone(turn);
+      const response = (bad[2] as { responses: { content: unknown[] }[] }).responses[0];
+      response?.content.push({ type: 'image', mediaType: 'image/png', url: 'ftp://x.test/a.png' });
+      await expect(repository.append('bad', bad)).rejects.toThrow(
+        "messages[2] is not a valid message: responses[0].content[4] is not a valid part: its url has the scheme 'ftp:'",
+      );
+      expect(await repository.findByConversationId('bad')).toEqual([]);
+    });
+  });
 
   describe('repository basics (reference tests)', () => {
     it('lists, saves, finds, overwrites and deletes conversations', async () => {

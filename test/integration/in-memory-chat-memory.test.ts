@@ -5,6 +5,6 @@ import { chatMemoryRepositoryContract } from './chat-memory-contract.js';
 describe('InMemoryChatMemoryRepository meets the chat memory contract', () => {
   chatMemoryRepositoryContract({
     backend: 'in-memory',
-    create: async () => ({ repository: new InMemoryChatMemoryRepository() }),
+    create: async (settings = {}) => ({ repository: new InMemoryChatMemoryRepository(settings) }),
   });
 });

@@ -5,11 +5,7 @@ import { aggregateChatResponses, type ChatResponse, type Prompt } from '../../sr
 import { OpenAiChatModel } from '../../src/openai/index.js';
 import type { ToolCallback } from '../../src/tools/tool-callback.js';
 import { FixtureHttpServer, sendEvents, sendJson } from './support/fixture-http-server.js';
-import {
-  fixtureText,
-  frameChunksAsSse,
-  skipWithoutProviderFixtures,
-} from './support/provider-fixtures.js';
+import { fixtureText, frameChunksAsSse } from './support/provider-fixtures.js';
 
 const DIR = 'openai-chat-completions';
 const API_KEY = 'sk-replay-test-key-0123456789';
@@ -242,7 +238,7 @@ function expectAssembled(response: ChatResponse, expected: Expected): void {
   }
 }
 
-describe.skipIf(skipWithoutProviderFixtures())('OpenAI Chat Completions replay over HTTP', () => {
+describe('OpenAI Chat Completions replay over HTTP', () => {
   let server: FixtureHttpServer;
   let model: OpenAiChatModel;
 

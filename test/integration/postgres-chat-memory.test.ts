@@ -43,11 +43,16 @@ describe.skipIf(database.skip)(
       backend: 'postgres',
       propertyRuns: 30,
       storesRawRows: true,
-      create: async () => {
+      create: async (settings = {}) => {
         const tablePrefix = `chat_${++tables}`;
         const raw = pool();
         return {
-          repository: new PostgresChatMemoryRepository({ pool: pool(), schema, tablePrefix }),
+          repository: new PostgresChatMemoryRepository({
+            pool: pool(),
+            schema,
+            tablePrefix,
+            ...settings,
+          }),
           sibling: new PostgresChatMemoryRepository({ pool: pool(), schema, tablePrefix }),
           storeRawRow: async (conversationId: string, text: string) => {
             // JSONB holds JSON only: text that is not JSON cannot be stored here at all.

@@ -2,10 +2,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AnthropicChatModel } from '../../src/anthropic/index.js';
 import { OpenAiCompatibleEmbeddingModel } from '../../src/embeddings/index.js';
 import { ChatModelError, InvalidArgumentError } from '../../src/errors/index.js';
+import { GoogleChatModel } from '../../src/google/index.js';
 import { ChatClient } from '../../src/index.js';
 import { userMessage } from '../../src/messages/index.js';
 import type { Prompt } from '../../src/model/index.js';
-import { OpenAiChatModel } from '../../src/openai/index.js';
+import { OpenAiChatModel, OpenAiResponsesChatModel } from '../../src/openai/index.js';
 import { FixtureHttpServer, sendJson } from './support/fixture-http-server.js';
 
 // A provider configured only through its conventional environment variables talks to the base
@@ -95,6 +96,58 @@ describe('providers configured from the environment', () => {
     const model = new OpenAiChatModel({ env: { OPENAI_BASE_URL: `${server.baseUrl}/v1` } });
     await model.call(prompt);
     expect(server.requests[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it('OpenAiResponsesChatModel reads the same OPENAI_* variables and posts to /responses', async () => {
+    server.reply(
+      sendJson({
+        id: 'resp_1',
+        status: 'completed',
+        output: [{ type: 'message', id: 'm', content: [{ type: 'output_text', text: 'Hello' }] }],
+      }),
+    );
+    const model = new OpenAiResponsesChatModel({
+      env: {
+        OPENAI_API_KEY: OPENAI_KEY,
+        OPENAI_BASE_URL: `${server.baseUrl}/v1`,
+        OPENAI_MODEL: 'local-model',
+      },
+    });
+    expect(await ChatClient.create(model).prompt('Hi').call().content()).toBe('Hello');
+    expect(server.requests[0]?.url).toBe('/v1/responses');
+    expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${OPENAI_KEY}`);
+    expect(server.requests[0]?.body).toMatchObject({ model: 'local-model' });
+  });
+
+  it('GoogleChatModel sends GEMINI_API_KEY as x-goog-api-key to GOOGLE_GEMINI_BASE_URL, never in the URL or an error', async () => {
+    const key = 'AIza-ENV-SENTINEL-5e1b9d3f7a2c6e0b4d8f';
+    server.reply(
+      sendJson({
+        candidates: [{ content: { parts: [{ text: 'Hello' }] }, finishReason: 'STOP' }],
+      }),
+      sendJson(
+        { error: { code: 400, status: 'INVALID_ARGUMENT', message: `bad key ${key}` } },
+        400,
+      ),
+    );
+    const model = new GoogleChatModel({
+      env: { GEMINI_API_KEY: key, GOOGLE_GEMINI_BASE_URL: server.baseUrl },
+    });
+    expect((await model.call(prompt)).results[0]?.output.text).toBe('Hello');
+    expect(server.requests[0]?.url).toBe('/v1beta/models/gemini-2.5-flash:generateContent');
+    expect(server.requests[0]?.headers['x-goog-api-key']).toBe(key);
+    const error = await model.call(prompt).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ChatModelError);
+    expect((error as ChatModelError).message).toContain('INVALID_ARGUMENT');
+    expect((error as ChatModelError).message).not.toContain(key);
+    for (const request of server.requests) expect(request.url).not.toContain(key);
+  });
+
+  it('GoogleChatModel refuses to call the public Gemini API without a key, before any request', () => {
+    expect(() => new GoogleChatModel({ env: {} })).toThrow(InvalidArgumentError);
+    expect(
+      () => new GoogleChatModel({ env: { GOOGLE_GEMINI_BASE_URL: server.baseUrl } }),
+    ).not.toThrow();
   });
 
   it('AnthropicChatModel sends ANTHROPIC_API_KEY as x-api-key to ANTHROPIC_BASE_URL', async () => {

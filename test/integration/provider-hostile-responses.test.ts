@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnthropicChatModel } from '../../src/anthropic/index.js';
 import { ChatModelError } from '../../src/errors/index.js';
+import { GoogleChatModel } from '../../src/google/index.js';
 import { userMessage } from '../../src/messages/index.js';
 import type { ChatModel, ChatResponse, Prompt } from '../../src/model/index.js';
-import { OpenAiChatModel } from '../../src/openai/index.js';
+import { OpenAiChatModel, OpenAiResponsesChatModel } from '../../src/openai/index.js';
 import { FixtureHttpServer, sendEvents, sendJson } from './support/fixture-http-server.js';
 
 // Every answer a broken or hostile server can give, in both adapters, call and stream, over real
@@ -31,7 +32,8 @@ const HOSTILE_VALUES: unknown[] = [
   { type: 'constructor', text: {} },
 ];
 
-type Provider = 'openai' | 'anthropic';
+type Provider = 'openai' | 'anthropic' | 'openai-responses' | 'google';
+const PROVIDERS = ['openai', 'anthropic', 'openai-responses', 'google'] as const;
 type Mode = 'call' | 'stream';
 
 const VALID_BODY: Record<Provider, unknown> = {
@@ -75,6 +77,64 @@ const VALID_BODY: Record<Provider, unknown> = {
     ],
     stop_reason: 'tool_use',
     usage: { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 2 },
+  },
+  'openai-responses': {
+    id: 'resp_1',
+    object: 'response',
+    model: 'gpt-test',
+    status: 'completed',
+    output: [
+      {
+        type: 'reasoning',
+        id: 'rs_1',
+        summary: [{ type: 'summary_text', text: 'Need the weather.' }],
+        encrypted_content: 'gAAAA-sealed',
+      },
+      {
+        type: 'message',
+        id: 'msg_1',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: 'Checking.' }],
+      },
+      {
+        type: 'function_call',
+        id: 'fc_1',
+        call_id: 'call_1',
+        name: 'weather',
+        arguments: '{"city":"Paris"}',
+      },
+    ],
+    usage: {
+      input_tokens: 10,
+      output_tokens: 5,
+      total_tokens: 15,
+      input_tokens_details: { cached_tokens: 2 },
+      output_tokens_details: { reasoning_tokens: 3 },
+    },
+  },
+  google: {
+    candidates: [
+      {
+        index: 0,
+        content: {
+          role: 'model',
+          parts: [
+            { text: 'Need the weather.', thought: true },
+            { text: 'Checking.' },
+            { functionCall: { name: 'weather', args: { city: 'Paris' } }, thoughtSignature: 'sig' },
+          ],
+        },
+        finishReason: 'STOP',
+      },
+    ],
+    usageMetadata: {
+      promptTokenCount: 10,
+      candidatesTokenCount: 5,
+      thoughtsTokenCount: 3,
+      totalTokenCount: 18,
+    },
+    modelVersion: 'gemini-test',
+    responseId: 'r1',
   },
 };
 
@@ -138,6 +198,134 @@ const VALID_EVENTS: Record<Provider, Record<string, unknown>[]> = {
     { type: 'message_delta', delta: { stop_reason: 'tool_use' }, usage: { output_tokens: 5 } },
     { type: 'message_stop' },
   ],
+  'openai-responses': [
+    {
+      type: 'response.created',
+      response: { id: 'resp_1', model: 'gpt-test', status: 'in_progress' },
+    },
+    {
+      type: 'response.output_item.added',
+      output_index: 0,
+      item: { type: 'reasoning', id: 'rs_1', summary: [] },
+    },
+    {
+      type: 'response.output_item.done',
+      output_index: 0,
+      item: {
+        type: 'reasoning',
+        id: 'rs_1',
+        summary: [{ type: 'summary_text', text: 'Need the weather.' }],
+        encrypted_content: 'gAAAA-sealed',
+      },
+    },
+    {
+      type: 'response.output_text.delta',
+      output_index: 1,
+      item_id: 'msg_1',
+      content_index: 0,
+      delta: 'Checking.',
+    },
+    {
+      type: 'response.output_item.done',
+      output_index: 1,
+      item: { type: 'message', id: 'msg_1', content: [{ type: 'output_text', text: 'Checking.' }] },
+    },
+    {
+      type: 'response.output_item.added',
+      output_index: 2,
+      item: {
+        type: 'function_call',
+        id: 'fc_1',
+        call_id: 'call_1',
+        name: 'weather',
+        arguments: '',
+      },
+    },
+    {
+      type: 'response.function_call_arguments.delta',
+      output_index: 2,
+      item_id: 'fc_1',
+      delta: '{"city":"Paris"}',
+    },
+    {
+      type: 'response.output_item.done',
+      output_index: 2,
+      item: {
+        type: 'function_call',
+        id: 'fc_1',
+        call_id: 'call_1',
+        name: 'weather',
+        arguments: '{"city":"Paris"}',
+      },
+    },
+    {
+      type: 'response.completed',
+      response: {
+        id: 'resp_1',
+        status: 'completed',
+        usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15 },
+      },
+    },
+  ],
+  google: [
+    {
+      candidates: [{ content: { role: 'model', parts: [{ text: 'Checking.' }] } }],
+      responseId: 'r1',
+      modelVersion: 'gemini-test',
+    },
+    {
+      candidates: [
+        {
+          content: {
+            role: 'model',
+            parts: [
+              { functionCall: { name: 'weather', willContinue: true }, thoughtSignature: 'sig' },
+            ],
+          },
+        },
+      ],
+    },
+    {
+      candidates: [
+        {
+          content: {
+            role: 'model',
+            parts: [
+              {
+                functionCall: {
+                  partialArgs: [{ jsonPath: '$.city', stringValue: 'Par', willContinue: true }],
+                  willContinue: true,
+                },
+              },
+            ],
+          },
+        },
+      ],
+    },
+    {
+      candidates: [
+        {
+          content: {
+            role: 'model',
+            parts: [
+              {
+                functionCall: {
+                  partialArgs: [{ jsonPath: '$.city', stringValue: 'is' }],
+                  willContinue: true,
+                },
+              },
+            ],
+          },
+        },
+      ],
+    },
+    {
+      candidates: [
+        { content: { role: 'model', parts: [{ functionCall: {} }] }, finishReason: 'STOP' },
+      ],
+      usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
+    },
+  ],
 };
 
 function streamText(provider: Provider, events: unknown[]): string {
@@ -151,7 +339,7 @@ function streamText(provider: Provider, events: unknown[]): string {
 
 /** The named cases of the report, and others like them. */
 const NAMED: { name: string; provider: Provider; mode: Mode; answer: string }[] = [
-  ...(['openai', 'anthropic'] as const).flatMap((provider) => [
+  ...PROVIDERS.flatMap((provider) => [
     { name: 'a null body', provider, mode: 'call' as const, answer: 'null' },
     { name: 'an array body', provider, mode: 'call' as const, answer: '[]' },
     { name: 'a string body', provider, mode: 'call' as const, answer: '"hello"' },
@@ -273,6 +461,84 @@ const NAMED: { name: string; provider: Provider; mode: Mode; answer: string }[] 
       { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: {} } },
     ]),
   },
+  {
+    name: 'output_index 4294967294',
+    provider: 'openai-responses',
+    mode: 'stream',
+    answer: streamText('openai-responses', [
+      { type: 'response.output_text.delta', output_index: 4_294_967_294, delta: 'a' },
+    ]),
+  },
+  {
+    name: 'output_index -1',
+    provider: 'openai-responses',
+    mode: 'stream',
+    answer: streamText('openai-responses', [
+      {
+        type: 'response.output_item.added',
+        output_index: -1,
+        item: { type: 'function_call', call_id: 'c', name: 'weather' },
+      },
+    ]),
+  },
+  {
+    name: 'output: {}',
+    provider: 'openai-responses',
+    mode: 'call',
+    answer: JSON.stringify({ id: 'r', status: 'completed', output: {} }),
+  },
+  {
+    name: 'a message content part whose text is an object',
+    provider: 'openai-responses',
+    mode: 'call',
+    answer: JSON.stringify({
+      status: 'completed',
+      output: [{ type: 'message', content: [{ type: 'output_text', text: {} }] }],
+    }),
+  },
+  {
+    name: 'candidate index 4294967294',
+    provider: 'google',
+    mode: 'stream',
+    answer: streamText('google', [
+      { candidates: [{ index: 4_294_967_294, content: { parts: [{ text: 'a' }] } }] },
+    ]),
+  },
+  {
+    name: 'a partialArgs path with position 4294967294',
+    provider: 'google',
+    mode: 'stream',
+    answer: streamText('google', [
+      {
+        candidates: [
+          {
+            content: {
+              parts: [
+                {
+                  functionCall: {
+                    name: 'weather',
+                    partialArgs: [{ jsonPath: '$.days[4294967294]', numberValue: 1 }],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    ]),
+  },
+  {
+    name: 'a text part whose text is an object',
+    provider: 'google',
+    mode: 'call',
+    answer: JSON.stringify({ candidates: [{ content: { parts: [{ text: {} }] } }] }),
+  },
+  {
+    name: 'parts: {}',
+    provider: 'google',
+    mode: 'call',
+    answer: JSON.stringify({ candidates: [{ content: { parts: {} }, finishReason: 'STOP' }] }),
+  },
 ];
 
 /** Every path of a JSON value, as lists of keys. */
@@ -321,7 +587,8 @@ function generated(provider: Provider, mode: Mode): Case[] {
           provider,
           mode,
           answer,
-          touchesArguments: path.includes('arguments') || path.includes('input'),
+          touchesArguments:
+            path.includes('arguments') || path.includes('input') || path.includes('args'),
         });
       }
     }
@@ -340,7 +607,10 @@ function generated(provider: Provider, mode: Mode): Case[] {
               provider,
               mutated.filter((item) => item !== undefined),
             ),
-            touchesArguments: path.includes('arguments') || path.includes('partial_json'),
+            touchesArguments:
+              path.includes('arguments') ||
+              path.includes('partial_json') ||
+              path.includes('partialArgs'),
           });
         }
       }
@@ -389,6 +659,18 @@ describe('hostile provider responses', () => {
       retryDelay: { initialMs: 0 },
     });
     models.anthropic = new AnthropicChatModel({
+      baseUrl: server.baseUrl,
+      apiKey: 'sk-hostile-0123456789',
+      maxRetries: 1,
+      retryDelay: { initialMs: 0 },
+    });
+    models['openai-responses'] = new OpenAiResponsesChatModel({
+      baseUrl: `${server.baseUrl}/v1`,
+      apiKey: 'sk-hostile-0123456789',
+      maxRetries: 1,
+      retryDelay: { initialMs: 0 },
+    });
+    models.google = new GoogleChatModel({
       baseUrl: server.baseUrl,
       apiKey: 'sk-hostile-0123456789',
       maxRetries: 1,
@@ -466,12 +748,9 @@ describe('hostile provider responses', () => {
     },
   );
 
-  it.each([
-    ['openai', 'call'],
-    ['openai', 'stream'],
-    ['anthropic', 'call'],
-    ['anthropic', 'stream'],
-  ] as const)(
+  it.each(
+    PROVIDERS.flatMap((provider) => [[provider, 'call'] as const, [provider, 'stream'] as const]),
+  )(
     '%s %s: every field of a valid answer replaced by each hostile value',
     {
       timeout: 60_000,
@@ -491,4 +770,4 @@ describe('hostile provider responses', () => {
 });
 
 /** Named cases plus generated ones; the README quotes this figure. */
-const HOSTILE_CASE_COUNT = 2_158;
+const HOSTILE_CASE_COUNT = 4_910;

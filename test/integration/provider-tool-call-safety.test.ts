@@ -3,9 +3,10 @@ import { z } from 'zod';
 import { AnthropicChatModel } from '../../src/anthropic/index.js';
 import { ChatClient } from '../../src/client/index.js';
 import { ChatModelError } from '../../src/errors/index.js';
+import { GoogleChatModel } from '../../src/google/index.js';
 import { userMessage } from '../../src/messages/index.js';
 import type { ChatModel, ChatResponse, Prompt } from '../../src/model/index.js';
-import { OpenAiChatModel } from '../../src/openai/index.js';
+import { OpenAiChatModel, OpenAiResponsesChatModel } from '../../src/openai/index.js';
 import { tool } from '../../src/tools/tool.js';
 import {
   FixtureHttpServer,
@@ -73,6 +74,62 @@ function anthropicToolUse(id: string, partialJson: unknown[]) {
   ];
 }
 
+type Provider = 'openai' | 'anthropic' | 'openai-responses' | 'google';
+
+/** Server-sent events with `data:` lines only (the Responses API, Gemini). */
+function dataEvents(payloads: unknown[]): string {
+  return payloads.map((payload) => `data: ${JSON.stringify(payload)}\n\n`).join('');
+}
+
+const RESPONSES_START = { type: 'response.created', response: { id: 'resp_1', model: 'gpt-test' } };
+
+function responsesCall(callId: string, deltas: string[]) {
+  return [
+    {
+      type: 'response.output_item.added',
+      output_index: 0,
+      item: {
+        type: 'function_call',
+        id: `fc_${callId}`,
+        call_id: callId,
+        name: 'delete_files',
+        arguments: '',
+      },
+    },
+    ...deltas.map((delta) => ({
+      type: 'response.function_call_arguments.delta',
+      output_index: 0,
+      delta,
+    })),
+  ];
+}
+
+function responsesCallDone(callId: string, args: unknown) {
+  return {
+    type: 'response.output_item.done',
+    output_index: 0,
+    item: {
+      type: 'function_call',
+      id: `fc_${callId}`,
+      call_id: callId,
+      name: 'delete_files',
+      arguments: args,
+    },
+  };
+}
+
+const RESPONSES_COMPLETED = {
+  type: 'response.completed',
+  response: { id: 'resp_1', status: 'completed', usage: { input_tokens: 1, output_tokens: 1 } },
+};
+
+/** A Gemini stream event with the given parts of candidate 0. */
+function googleParts(parts: unknown[], finishReason?: string) {
+  return {
+    candidates: [{ content: { role: 'model', parts }, ...(finishReason ? { finishReason } : {}) }],
+  };
+}
+
 const FINAL = {
   openai: sendEvents(
     openAiEvents(
@@ -94,12 +151,40 @@ const FINAL = {
       { type: 'message_stop' },
     ]),
   ),
+  'openai-responses': sendEvents(
+    dataEvents([
+      RESPONSES_START,
+      { type: 'response.output_text.delta', output_index: 0, delta: 'Nothing was deleted.' },
+      {
+        type: 'response.output_item.done',
+        output_index: 0,
+        item: {
+          type: 'message',
+          id: 'msg_1',
+          content: [{ type: 'output_text', text: 'Nothing was deleted.' }],
+        },
+      },
+      RESPONSES_COMPLETED,
+    ]),
+  ),
+  google: sendEvents(dataEvents([googleParts([{ text: 'Nothing was deleted.' }], 'STOP')])),
 };
 
-function model(provider: 'openai' | 'anthropic', baseUrl: string): ChatModel {
-  return provider === 'openai'
-    ? new OpenAiChatModel({ baseUrl: `${baseUrl}/v1`, apiKey: API_KEY, maxRetries: 0 })
-    : new AnthropicChatModel({ baseUrl, apiKey: API_KEY, maxRetries: 0 });
+function model(provider: Provider, baseUrl: string): ChatModel {
+  switch (provider) {
+    case 'openai':
+      return new OpenAiChatModel({ baseUrl: `${baseUrl}/v1`, apiKey: API_KEY, maxRetries: 0 });
+    case 'anthropic':
+      return new AnthropicChatModel({ baseUrl, apiKey: API_KEY, maxRetries: 0 });
+    case 'openai-responses':
+      return new OpenAiResponsesChatModel({
+        baseUrl: `${baseUrl}/v1`,
+        apiKey: API_KEY,
+        maxRetries: 0,
+      });
+    case 'google':
+      return new GoogleChatModel({ baseUrl, apiKey: API_KEY, maxRetries: 0 });
+  }
 }
 
 async function runStream(client: ChatClient, text: string, tools: unknown[]): Promise<string> {
@@ -117,8 +202,22 @@ async function runStream(client: ChatClient, text: string, tools: unknown[]): Pr
 function toolResultsSent(body: unknown): string[] {
   const text = JSON.stringify(body);
   const results: string[] = [];
-  const messages = (body as { messages: Record<string, unknown>[] }).messages;
-  for (const message of messages) {
+  const request = body as {
+    messages?: Record<string, unknown>[];
+    input?: Record<string, unknown>[];
+    contents?: { parts: Record<string, unknown>[] }[];
+  };
+  for (const item of request.input ?? []) {
+    if (item.type === 'function_call_output') results.push(String(item.output));
+  }
+  for (const content of request.contents ?? []) {
+    for (const part of content.parts) {
+      const response = (part.functionResponse as { response?: Record<string, unknown> } | undefined)
+        ?.response;
+      if (response) results.push(String(response.error ?? response.output));
+    }
+  }
+  for (const message of request.messages ?? []) {
     if (message.role === 'tool') results.push(String(message.content));
     if (Array.isArray(message.content)) {
       for (const block of message.content as Record<string, unknown>[]) {
@@ -138,7 +237,7 @@ beforeEach(async () => {
 afterEach(() => server.stop());
 
 describe('tool calls cut off by the end of a stream never run', () => {
-  const cutOff: [string, 'openai' | 'anthropic', FixtureReply][] = [
+  const cutOff: [string, Provider, FixtureReply][] = [
     [
       'OpenAI: [DONE] right after the call name, no finish_reason',
       'openai',
@@ -204,6 +303,113 @@ describe('tool calls cut off by the end of a stream never run', () => {
         ]),
       ),
     ],
+    [
+      'Responses: the response ends incomplete while the call is still open',
+      'openai-responses',
+      sendEvents(
+        dataEvents([
+          RESPONSES_START,
+          ...responsesCall('call_a', ['{"pa']),
+          {
+            type: 'response.incomplete',
+            response: {
+              id: 'resp_1',
+              status: 'incomplete',
+              incomplete_details: { reason: 'max_output_tokens' },
+            },
+          },
+        ]),
+      ),
+    ],
+    [
+      'Responses: the call ends incomplete (status incomplete on the done item)',
+      'openai-responses',
+      sendEvents(
+        dataEvents([
+          RESPONSES_START,
+          ...responsesCall('call_a', ['{}']),
+          {
+            ...responsesCallDone('call_a', '{}'),
+            item: { ...responsesCallDone('call_a', '{}').item, status: 'incomplete' },
+          },
+          RESPONSES_COMPLETED,
+        ]),
+      ),
+    ],
+    [
+      'Gemini: the output limit stops the candidate while streamed arguments are open',
+      'google',
+      sendEvents(
+        dataEvents([
+          googleParts([{ functionCall: { name: 'delete_files', willContinue: true } }]),
+          googleParts([
+            {
+              functionCall: {
+                partialArgs: [{ jsonPath: '$.path', stringValue: '/ho', willContinue: true }],
+                willContinue: true,
+              },
+            },
+          ]),
+          googleParts([], 'MAX_TOKENS'),
+        ]),
+      ),
+    ],
+    [
+      'Gemini: the call is closed while its string value is still open',
+      'google',
+      sendEvents(
+        dataEvents([
+          googleParts([
+            {
+              functionCall: {
+                name: 'delete_files',
+                partialArgs: [{ jsonPath: '$.path', stringValue: '/', willContinue: true }],
+                willContinue: true,
+              },
+            },
+          ]),
+          googleParts([{ functionCall: {} }], 'STOP'),
+        ]),
+      ),
+    ],
+    [
+      'Anthropic: input_json_delta before its content_block_start (the call would run with {})',
+      'anthropic',
+      sendEvents(
+        anthropicEvents([
+          ANTHROPIC_START,
+          {
+            type: 'content_block_delta',
+            index: 0,
+            delta: { type: 'input_json_delta', partial_json: '{"path":"/"}' },
+          },
+          ...anthropicToolUse('toolu_a', []),
+          { type: 'content_block_stop', index: 0 },
+          {
+            type: 'message_delta',
+            delta: { stop_reason: 'tool_use' },
+            usage: { output_tokens: 9 },
+          },
+          { type: 'message_stop' },
+        ]),
+      ),
+    ],
+    [
+      'Anthropic: stop_reason tool_use, then the connection ends without message_stop',
+      'anthropic',
+      sendEvents(
+        anthropicEvents([
+          ANTHROPIC_START,
+          ...anthropicToolUse('toolu_a', ['{"path":"/tmp"}']),
+          { type: 'content_block_stop', index: 0 },
+          {
+            type: 'message_delta',
+            delta: { stop_reason: 'tool_use' },
+            usage: { output_tokens: 9 },
+          },
+        ]),
+      ),
+    ],
   ];
 
   it.each(cutOff)(
@@ -226,7 +432,7 @@ describe('tool calls cut off by the end of a stream never run', () => {
     },
   );
 
-  const failed: [string, 'openai' | 'anthropic', FixtureReply][] = [
+  const failed: [string, Provider, FixtureReply][] = [
     [
       'OpenAI: the connection ends after the call, no [DONE] and no finish_reason',
       'openai',
@@ -261,6 +467,22 @@ describe('tool calls cut off by the end of a stream never run', () => {
         `${anthropicEvents([ANTHROPIC_START, ...anthropicToolUse('toolu_a', ['{}']), { type: 'content_block_stop', index: 0 }])}data: [DONE]\n\n`,
       ),
     ],
+    [
+      'Responses: the connection ends after a finished call, no response.completed',
+      'openai-responses',
+      sendEvents(
+        dataEvents([
+          RESPONSES_START,
+          ...responsesCall('call_a', ['{}']),
+          responsesCallDone('call_a', '{}'),
+        ]),
+      ),
+    ],
+    [
+      'Gemini: the connection ends after a whole call, no finish reason',
+      'google',
+      sendEvents(dataEvents([googleParts([{ functionCall: { name: 'delete_files', args: {} } }])])),
+    ],
   ];
 
   it.each(failed)('%s: the request fails and nothing runs', async (_name, provider, reply) => {
@@ -281,7 +503,7 @@ describe('tool calls cut off by the end of a stream never run', () => {
 });
 
 describe('tool-call arguments that are not text never run', () => {
-  const nonText: [string, 'openai' | 'anthropic', 'call' | 'stream', FixtureReply][] = [
+  const nonText: [string, Provider, 'call' | 'stream', FixtureReply][] = [
     [
       'OpenAI body with arguments as an object',
       'openai',
@@ -347,6 +569,37 @@ describe('tool-call arguments that are not text never run', () => {
         ]),
       ),
     ],
+    [
+      'Responses body with arguments as an object',
+      'openai-responses',
+      'call',
+      sendJson({
+        id: 'resp_1',
+        status: 'completed',
+        output: [
+          {
+            type: 'function_call',
+            id: 'fc_a',
+            call_id: 'call_a',
+            name: 'delete_files',
+            arguments: { path: 5 },
+          },
+        ],
+      }),
+    ],
+    [
+      'Responses stream with arguments as an object',
+      'openai-responses',
+      'stream',
+      sendEvents(
+        dataEvents([
+          RESPONSES_START,
+          ...responsesCall('call_a', []),
+          responsesCallDone('call_a', { path: 5 }),
+          RESPONSES_COMPLETED,
+        ]),
+      ),
+    ],
   ];
 
   it.each(nonText)('%s: "arguments must be JSON text"', async (_name, provider, mode, reply) => {
@@ -363,7 +616,19 @@ describe('tool-call arguments that are not text never run', () => {
               },
             ],
           })
-        : FINAL[provider];
+        : mode === 'call' && provider === 'openai-responses'
+          ? sendJson({
+              id: 'resp_2',
+              status: 'completed',
+              output: [
+                {
+                  type: 'message',
+                  id: 'msg_2',
+                  content: [{ type: 'output_text', text: 'Nothing was deleted.' }],
+                },
+              ],
+            })
+          : FINAL[provider];
     server.reply(reply, final);
     const { deleteFiles, runs } = deleteFilesTool();
     const client = ChatClient.create(model(provider, server.baseUrl));
@@ -377,6 +642,166 @@ describe('tool-call arguments that are not text never run', () => {
     const results = toolResultsSent(server.requests[1]?.body);
     expect(results).toHaveLength(1);
     expect(results[0]).toContain('arguments must be JSON text');
+  });
+});
+
+describe('Gemini function calls whose args are not an object never run', () => {
+  it.each([
+    ['a string that looks like arguments', '{"path":"/"}'],
+    ['a number', 5],
+    ['a list', [{ path: '/' }]],
+  ])('%s: "arguments must be a JSON object"', async (_name, args) => {
+    tally.scenarios++;
+    server.reply(
+      sendJson({
+        candidates: [
+          {
+            content: { role: 'model', parts: [{ functionCall: { name: 'delete_files', args } }] },
+            finishReason: 'STOP',
+          },
+        ],
+      }),
+      sendJson({
+        candidates: [
+          {
+            content: { role: 'model', parts: [{ text: 'Nothing was deleted.' }] },
+            finishReason: 'STOP',
+          },
+        ],
+      }),
+    );
+    const { deleteFiles, runs } = deleteFilesTool();
+    const answer = await ChatClient.create(model('google', server.baseUrl))
+      .prompt('Clean up')
+      .tools(deleteFiles)
+      .call()
+      .content();
+    tally.toolRunsOnBadCalls += runs.length;
+    expect(runs).toEqual([]);
+    expect(answer).toBe('Nothing was deleted.');
+    const results = toolResultsSent(server.requests[1]?.body);
+    expect(results).toHaveLength(1);
+    expect(results[0]).toContain('arguments must be a JSON object');
+  });
+});
+
+describe('tool calls of a response stopped by a content filter or a refusal never run', () => {
+  const filtered: [string, 'openai' | 'anthropic', 'call' | 'stream', FixtureReply][] = [
+    [
+      'OpenAI body, finish_reason content_filter',
+      'openai',
+      'call',
+      sendJson({
+        id: 'c1',
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: 'assistant',
+              content: null,
+              tool_calls: [
+                {
+                  id: 'call_a',
+                  type: 'function',
+                  function: { name: 'delete_files', arguments: '{"path":"/"}' },
+                },
+              ],
+            },
+            finish_reason: 'content_filter',
+          },
+        ],
+      }),
+    ],
+    [
+      'OpenAI stream, finish_reason content_filter',
+      'openai',
+      'stream',
+      sendEvents(
+        openAiEvents(
+          [
+            openAiDelta({
+              tool_calls: [
+                {
+                  index: 0,
+                  id: 'call_a',
+                  function: { name: 'delete_files', arguments: '{"path":"/"}' },
+                },
+              ],
+            }),
+            openAiDelta({}, 'content_filter'),
+          ],
+          '[DONE]',
+        ),
+      ),
+    ],
+    [
+      'Anthropic body, stop_reason refusal',
+      'anthropic',
+      'call',
+      sendJson({
+        id: 'm1',
+        type: 'message',
+        role: 'assistant',
+        model: 'c',
+        content: [{ type: 'tool_use', id: 'toolu_a', name: 'delete_files', input: { path: '/' } }],
+        stop_reason: 'refusal',
+        usage: { input_tokens: 5, output_tokens: 5 },
+      }),
+    ],
+    [
+      'Anthropic stream, stop_reason refusal',
+      'anthropic',
+      'stream',
+      sendEvents(
+        anthropicEvents([
+          ANTHROPIC_START,
+          ...anthropicToolUse('toolu_a', ['{"path":"/"}']),
+          { type: 'content_block_stop', index: 0 },
+          { type: 'message_delta', delta: { stop_reason: 'refusal' }, usage: { output_tokens: 9 } },
+          { type: 'message_stop' },
+        ]),
+      ),
+    ],
+  ];
+
+  it.each(filtered)('%s: the model is told why', async (_name, provider, mode, reply) => {
+    tally.scenarios++;
+    const final =
+      mode === 'call'
+        ? provider === 'openai'
+          ? sendJson({
+              id: 'c2',
+              choices: [
+                {
+                  index: 0,
+                  message: { role: 'assistant', content: 'Nothing was deleted.' },
+                  finish_reason: 'stop',
+                },
+              ],
+            })
+          : sendJson({
+              id: 'm2',
+              type: 'message',
+              role: 'assistant',
+              model: 'c',
+              content: [{ type: 'text', text: 'Nothing was deleted.' }],
+              stop_reason: 'end_turn',
+              usage: { input_tokens: 5, output_tokens: 5 },
+            })
+        : FINAL[provider];
+    server.reply(reply, final);
+    const { deleteFiles, runs } = deleteFilesTool();
+    const client = ChatClient.create(model(provider, server.baseUrl));
+    const answer =
+      mode === 'call'
+        ? await client.prompt('Clean up').tools(deleteFiles).call().content()
+        : await runStream(client, 'Clean up', [deleteFiles]);
+    tally.toolRunsOnBadCalls += runs.length;
+    expect(runs).toEqual([]);
+    expect(answer).toBe('Nothing was deleted.');
+    const results = toolResultsSent(server.requests[1]?.body);
+    expect(results).toHaveLength(1);
+    expect(results[0]).toContain('content filter');
   });
 });
 
@@ -449,14 +874,64 @@ describe('tool calls without an id get unique ids', () => {
           ]),
         ),
     },
+    'openai-responses': {
+      call: () =>
+        sendJson({
+          status: 'completed',
+          output: [
+            { type: 'function_call', name: 'a', arguments: '{}' },
+            { type: 'function_call', call_id: '', name: 'b', arguments: '{}' },
+          ],
+        }),
+      stream: () =>
+        sendEvents(
+          dataEvents([
+            { type: 'response.created', response: {} },
+            {
+              type: 'response.output_item.added',
+              output_index: 0,
+              item: { type: 'function_call', name: 'a', arguments: '' },
+            },
+            {
+              type: 'response.output_item.done',
+              output_index: 0,
+              item: { type: 'function_call', name: 'a', arguments: '{}' },
+            },
+            {
+              type: 'response.output_item.done',
+              output_index: 1,
+              item: { type: 'function_call', call_id: '', name: 'b', arguments: '{}' },
+            },
+            { type: 'response.completed', response: { status: 'completed' } },
+          ]),
+        ),
+    },
+    // Gemini never gives ids; a response without a responseId still gets distinct ones.
+    google: {
+      call: () =>
+        sendJson(
+          googleParts(
+            [{ functionCall: { name: 'a', args: {} } }, { functionCall: { name: 'b', args: {} } }],
+            'STOP',
+          ),
+        ),
+      stream: () =>
+        sendEvents(
+          dataEvents([
+            googleParts([{ functionCall: { name: 'a', args: {} } }]),
+            googleParts([{ functionCall: { name: 'b', willContinue: true } }]),
+            googleParts([{ functionCall: {} }], 'STOP'),
+          ]),
+        ),
+    },
   };
 
-  it.each([
-    ['openai', 'call'],
-    ['openai', 'stream'],
-    ['anthropic', 'call'],
-    ['anthropic', 'stream'],
-  ] as const)('%s %s: 20 concurrent responses, every id distinct', async (provider, mode) => {
+  it.each(
+    (['openai', 'anthropic', 'openai-responses', 'google'] as const).flatMap((provider) => [
+      [provider, 'call'] as const,
+      [provider, 'stream'] as const,
+    ]),
+  )('%s %s: 20 concurrent responses, every id distinct', async (provider, mode) => {
     for (let index = 0; index < CONCURRENT; index++) server.reply(idless[provider][mode]());
     const chatModel = model(provider, server.baseUrl);
     const responses = await Promise.all(
@@ -472,15 +947,21 @@ describe('tool calls without an id get unique ids', () => {
     );
     expect(ids).toHaveLength(CONCURRENT * 2);
     expect(new Set(ids).size).toBe(ids.length);
-    const prefix = provider === 'openai' ? /^call_[0-9a-f]{32}$/ : /^toolu_[0-9a-f]{32}$/;
+    const prefix =
+      provider === 'anthropic'
+        ? /^toolu_[0-9a-f]{32}$/
+        : provider === 'google'
+          ? /^call_[0-9a-f]{24}$/
+          : /^call_[0-9a-f]{32}$/;
     for (const id of ids) expect(id).toMatch(prefix);
   });
 });
 
 describe('tool-call safety figures', () => {
   it('ran no tool on a cut-off or invalid call', () => {
-    // 4 + 3 cut-off streams, 3 non-text argument cases.
-    expect(tally.scenarios).toBe(10);
+    // 8 + 5 cut-off streams, 2 + 1 Anthropic out-of-order or unterminated streams, 5 non-text
+    // argument cases, 3 Gemini args that are no object, 4 filtered responses.
+    expect(tally.scenarios).toBe(27);
     expect(tally.toolRunsOnBadCalls).toBe(0);
   });
 });

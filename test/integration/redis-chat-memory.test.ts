@@ -40,11 +40,11 @@ describe.skipIf(redis.skip)('RedisChatMemoryRepository meets the chat memory con
     backend: 'redis',
     propertyRuns: 30,
     storesRawRows: true,
-    create: async () => {
+    create: async (settings = {}) => {
       const keyPrefix = `${runPrefix}${++prefixes}:`;
       const raw = connect();
       return {
-        repository: new RedisChatMemoryRepository({ client: connect(), keyPrefix }),
+        repository: new RedisChatMemoryRepository({ client: connect(), keyPrefix, ...settings }),
         sibling: new RedisChatMemoryRepository({ client: connect(), keyPrefix }),
         storeRawRow: async (conversationId: string, text: string) => {
           const encoded = Buffer.from(conversationId, 'utf16le').toString('base64url');

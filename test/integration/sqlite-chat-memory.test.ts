@@ -26,12 +26,16 @@ describe('SqliteChatMemoryRepository meets the chat memory contract', () => {
   chatMemoryRepositoryContract({
     backend: 'sqlite',
     storesRawRows: true,
-    create: async () => {
+    create: async (settings = {}) => {
       // synchronous=NORMAL keeps 10,000 appends fast; the durability test runs with FULL.
       const file = join(directory, `memory-${++files}.db`);
       const raw = open(file);
       return {
-        repository: new SqliteChatMemoryRepository({ database: open(file), synchronous: 'NORMAL' }),
+        repository: new SqliteChatMemoryRepository({
+          database: open(file),
+          synchronous: 'NORMAL',
+          ...settings,
+        }),
         sibling: new SqliteChatMemoryRepository({ database: open(file), synchronous: 'NORMAL' }),
         storeRawRow: async (conversationId: string, text: string) => {
           raw

@@ -2,12 +2,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AnthropicChatModel } from '../../src/anthropic/index.js';
 import { ChatClient } from '../../src/client/index.js';
+import { GoogleChatModel } from '../../src/google/index.js';
 import type { ChatModel } from '../../src/model/index.js';
 import type { ToolCallDeltaEvent, TurnEvent } from '../../src/observability/index.js';
-import { OpenAiChatModel } from '../../src/openai/index.js';
+import { OpenAiChatModel, OpenAiResponsesChatModel } from '../../src/openai/index.js';
 import { tool } from '../../src/tools/tool.js';
 import { FixtureHttpServer, sendEvents } from './support/fixture-http-server.js';
-import { fixtureText, skipWithoutProviderFixtures } from './support/provider-fixtures.js';
+import { fixtureText, frameChunksAsSse, responsesStreamsOf } from './support/provider-fixtures.js';
 
 // `.stream().events()` of a whole ChatClient turn against recorded provider streams served over
 // real HTTP: the provider's argument pieces reach the reader as tool-call-delta events, before
@@ -79,7 +80,7 @@ beforeEach(async () => {
 });
 afterEach(() => server.stop());
 
-describe.skipIf(skipWithoutProviderFixtures())('.stream().events() over recorded streams', () => {
+describe('.stream().events() over recorded streams', () => {
   it('OpenAI: two parallel calls arrive piece by piece, then run; the follow-up request is unchanged', async () => {
     const recorded = fixtureText(
       'openai-chat-completions/f82268f2fefd5cfbc7eeb59c297688be2f6ca0849a6e4f17851b517310841d9b.bin.txt',
@@ -269,4 +270,79 @@ describe('.stream().events() over hostile streams', () => {
       expect(events.at(-1)).toMatchObject({ type: 'turn-finish', text: 'Nothing was deleted.' });
     },
   );
+
+  it('Responses: the calculator call of a reasoning model arrives in its 13 recorded pieces, then runs', async () => {
+    const steps = responsesStreamsOf(
+      fixtureText('openai-responses/azure-reasoning-encrypted-content.1.chunks.txt'),
+    ).map((lines) => sendEvents(frameChunksAsSse(lines, 'data'), 9));
+    server.reply(...steps);
+    const runs: unknown[] = [];
+    const calculator = tool({
+      name: 'calculator',
+      description: 'Basic arithmetic',
+      inputSchema: z.object({ a: z.number(), b: z.number(), op: z.string() }),
+      execute: ({ a, b, op }) => {
+        runs.push({ a, b, op });
+        return op === 'add' ? a + b : a * b;
+      },
+    });
+    const model = new OpenAiResponsesChatModel({
+      baseUrl: `${server.baseUrl}/openai/v1`,
+      apiKey: OPENAI_KEY,
+      maxRetries: 0,
+    });
+    const events = await collect(
+      ChatClient.create(model).prompt('(12 + 7) * 3 * 10?').tools(calculator).stream().events(),
+    );
+    const deltas = expectDeltasBeforeEachCall(events);
+    expect(deltas.size).toBe(3);
+    expect([...deltas.values()][0]?.length).toBe(1 + 13);
+    expect(runs).toHaveLength(3);
+  });
+
+  it('Gemini: four parallel calls, one streamed in pieces by Vertex AI each, arrive before they run', async () => {
+    server.reply(
+      sendEvents(
+        frameChunksAsSse(
+          fixtureText('google-gemini/google-stream-no-args-tool-call.chunks.txt'),
+          'data',
+        ),
+      ),
+      sendEvents(frameChunksAsSse(fixtureText('google-gemini/google-text.chunks.txt'), 'data')),
+    );
+    const runs: string[] = [];
+    const readTheme = tool({
+      name: 'read_theme',
+      description: 'Reads the theme',
+      inputSchema: z.object({}),
+      execute: () => {
+        runs.push('theme');
+        return 'dark';
+      },
+    });
+    const readScreen = tool({
+      name: 'read_screen',
+      description: 'Reads a screen',
+      inputSchema: z.object({ id: z.string() }),
+      execute: ({ id }) => {
+        runs.push(id);
+        return `screen ${id}`;
+      },
+    });
+    const model = new GoogleChatModel({
+      baseUrl: server.baseUrl,
+      apiKey: OPENAI_KEY,
+      maxRetries: 0,
+    });
+    const events = await collect(
+      ChatClient.create(model)
+        .prompt('Theme, then A, B, C')
+        .tools(readTheme, readScreen)
+        .stream()
+        .events(),
+    );
+    const deltas = expectDeltasBeforeEachCall(events);
+    expect(deltas.size).toBe(4);
+    expect(runs.sort()).toEqual(['A', 'B', 'C', 'theme']);
+  });
 });

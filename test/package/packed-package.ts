@@ -7,18 +7,23 @@ import { fileURLToPath } from 'node:url';
 export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
- * Packs the built package with `npm pack` into `directory` and returns the tarball's path.
- * Builds only when dist is missing: npm test builds first, and building again here would race the
- * other package tests reading dist.
+ * Packs the built package at `packageRoot` (toolloop by default, or one of packages/) with
+ * `npm pack` into `directory` and returns the tarball's path. Builds only when dist is missing:
+ * npm test builds first, and building again here (the prepack script, hence --ignore-scripts)
+ * would race the other package tests reading dist.
  */
-export function packPackage(directory: string): string {
-  if (!existsSync(join(projectRoot, 'dist', 'index.js'))) {
-    execFileSync('npm', ['run', 'build', '--silent'], { cwd: projectRoot, stdio: 'pipe' });
+export function packPackage(directory: string, packageRoot = projectRoot): string {
+  if (!existsSync(join(packageRoot, 'dist', 'index.js'))) {
+    execFileSync('npm', ['run', 'build', '--silent'], { cwd: packageRoot, stdio: 'pipe' });
   }
-  const output = execFileSync('npm', ['pack', '--silent', '--pack-destination', directory], {
-    cwd: projectRoot,
-    encoding: 'utf8',
-  });
+  const output = execFileSync(
+    'npm',
+    ['pack', '--silent', '--ignore-scripts', '--pack-destination', directory],
+    {
+      cwd: packageRoot,
+      encoding: 'utf8',
+    },
+  );
   return join(directory, output.trim().split('\n').pop() as string);
 }
 

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,6 +53,13 @@ describe('the published package', () => {
     const result = run(bin('attw'), [tarball, '--profile', 'esm-only'], workDir);
     expect(result.status, result.output).toBe(0);
   }, 120_000);
+
+  it('weighs at most 1.5 MB packed and ships no data table', () => {
+    // The word tables live in the opt-in @toolloop/word-vectors (packages/word-vectors).
+    expect(statSync(tarball).size).toBeLessThanOrEqual(1_500_000);
+    expect(files.filter((file) => /^lexicon\/|\.bin\.gz$|^packages\//.test(file))).toEqual([]);
+    expect(manifest.optionalDependencies).toBeUndefined();
+  });
 
   it('ships the licence and no source maps, tests or test-data generators', () => {
     expect(files).toContain('LICENSE');

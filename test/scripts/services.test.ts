@@ -52,10 +52,14 @@ function redisAnswers(): boolean {
   );
 }
 
-/** A PATH where redis-server is missing and apt-get only records how it was called. */
-function pathWithoutRedis(): { path: string; aptLog: string } {
+/**
+ * A PATH where redis-server is missing and apt-get only records how it was called, printing
+ * `simulation` (a recorded `apt-get install -s` output) when asked to simulate an install.
+ */
+function pathWithoutRedis(simulation = ''): { path: string; aptLog: string } {
   const bin = join(work, 'bin');
   const aptLog = join(work, 'apt-get.log');
+  const simulationFile = join(work, 'apt-simulation.txt');
   if (!existsSync(bin)) {
     mkdirSync(bin);
     for (const dir of (process.env.PATH ?? '').split(delimiter)) {
@@ -65,10 +69,18 @@ function pathWithoutRedis(): { path: string; aptLog: string } {
         symlinkSync(join(dir, name), join(bin, name));
       }
     }
-    writeFileSync(join(bin, 'apt-get'), `#!/bin/sh\necho "$*" >> '${aptLog}'\n`);
+    writeFileSync(
+      join(bin, 'apt-get'),
+      `#!/bin/sh
+echo "$*" >> '${aptLog}'
+[ "$2" = -s ] && cat '${simulationFile}'
+exit 0
+`,
+    );
     chmodSync(join(bin, 'apt-get'), 0o755);
   }
   writeFileSync(aptLog, '');
+  writeFileSync(simulationFile, simulation);
   return { path: bin, aptLog };
 }
 
@@ -117,7 +129,7 @@ describe.skipIf(!haveRedis || !havePostgres)('scripts/services.sh', () => {
     ['on a fresh machine', {}],
     ['under CI', { CI: 'true' }],
   ])(
-    '%s installs only the missing package, without upgrading installed ones',
+    '%s installs only the missing package, after a simulated install showed it changes nothing installed',
     (_, env) => {
       const { path, aptLog } = pathWithoutRedis();
       const run = services([], { PATH: path, ...env });
@@ -128,8 +140,46 @@ describe.skipIf(!haveRedis || !havePostgres)('scripts/services.sh', () => {
         return;
       }
       const calls = readFileSync(aptLog, 'utf8').trim().split('\n');
-      expect(calls[0]).toBe('update -qq');
-      expect(calls[1]).toBe('install -y -qq --no-upgrade redis-server');
+      expect(calls).toEqual([
+        'update -qq',
+        'install -s --no-upgrade redis-server',
+        'install -y -qq --no-upgrade redis-server',
+      ]);
+    },
+    120_000,
+  );
+
+  it.runIf(process.getuid?.() === 0)(
+    'leaves out a package whose install would upgrade installed ones, and says how to install it',
+    () => {
+      const upgrading = readFileSync(
+        join(projectRoot, 'test', 'scripts', 'fixtures', 'apt-simulate-libkrb5-dev.txt'),
+        'utf8',
+      );
+      const { path, aptLog } = pathWithoutRedis(upgrading);
+      const run = services([], { PATH: path });
+      services(['stop', (run.started ?? []).join(' ')]);
+      expect(run.status, run.stderr).toBe(0);
+      expect(readFileSync(aptLog, 'utf8').trim().split('\n')).toEqual([
+        'update -qq',
+        'install -s --no-upgrade redis-server',
+      ]);
+      expect(run.stderr).toContain('not installing redis-server (the Redis chat memory tests)');
+      expect(run.stderr).toContain('upgrade libkrb5-3 1.20.1-2+deb12u3 -> 1.20.1-2+deb12u5');
+      expect(run.stderr).toContain('sudo apt-get install --no-upgrade redis-server');
+      expect(run.stdout).not.toContain('REDIS_URL');
+      expect(run.stdout).toContain('DATABASE_URL');
+
+      // Under CI it is installed all the same (the CI machine is thrown away after the run).
+      const ci = pathWithoutRedis(upgrading);
+      const ciRun = services([], { PATH: ci.path, CI: 'true' });
+      services(['stop', (ciRun.started ?? []).join(' ')]);
+      expect(readFileSync(ci.aptLog, 'utf8').trim().split('\n')).toEqual([
+        'update -qq',
+        'install -s --no-upgrade redis-server',
+        'install -y -qq --no-upgrade redis-server',
+      ]);
+      expect(ciRun.stderr).toContain('CI: installing redis-server');
     },
     120_000,
   );

@@ -24,41 +24,48 @@ export function refusedHostOrOrigin(
   allowedOrigins: readonly string[],
 ): string | undefined {
   const host = request.headers.host;
-  if (host === undefined || !matches(host.toLowerCase(), allowedHosts, hostWithoutPort)) {
+  if (host === undefined || !matches(host, HOST, allowedHosts)) {
     return `Host ${JSON.stringify(host ?? '')} is not allowed`;
   }
   const origin = request.headers.origin;
-  if (origin !== undefined && !matches(origin.toLowerCase(), allowedOrigins, originWithoutPort)) {
+  if (origin !== undefined && !matches(origin, ORIGIN, allowedOrigins)) {
     return `Origin ${JSON.stringify(origin)} is not allowed`;
   }
   return undefined;
 }
 
-function matches(
-  value: string,
-  allowed: readonly string[],
-  withoutPort: (value: string) => string,
-): boolean {
-  const bare = withoutPort(value);
+// The whole header must be a host (a name, an IPv4 address or a bracketed IPv6 address) and an
+// optional port: `[::1].evil.com`, `evil.com@127.0.0.1` or `127.0.0.1/x` are not loopback names.
+const HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/;
+const ORIGIN = /^(https?:\/\/(?:\[[0-9a-f:.]+\]|[a-z0-9.-]+))(:\d{1,5})?$/;
+
+/** The value matches an entry exactly, or matches an entry without a port once its port is gone. */
+function matches(value: string, form: RegExp, allowed: readonly string[]): boolean {
+  const lower = value.toLowerCase();
+  const parsed = form.exec(lower);
+  if (parsed === null) return false;
+  const bare = parsed[1] as string;
   return allowed.some((entry) => {
     const expected = entry.toLowerCase();
-    return expected === value || expected === bare;
+    return expected === lower || expected === bare;
   });
 }
 
-function hostWithoutPort(host: string): string {
-  if (host.startsWith('[')) {
-    const end = host.indexOf(']');
-    return end === -1 ? host : host.slice(0, end + 1);
-  }
-  const colon = host.lastIndexOf(':');
-  return colon === -1 ? host : host.slice(0, colon);
+/**
+ * True for an address of this machine's loopback interface (127.0.0.0/8, `::1`, and their
+ * IPv4-mapped IPv6 forms). A request from any other address came from another machine (or
+ * through a proxy on another machine).
+ */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  const plain = address.toLowerCase().replace(/^::ffff:/, '');
+  return plain === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(plain);
 }
 
-function originWithoutPort(origin: string): string {
-  const scheme = origin.indexOf('://');
-  if (scheme === -1) return origin;
-  return origin.slice(0, scheme + 3) + hostWithoutPort(origin.slice(scheme + 3));
+/** True for a host name or address that only this machine reaches (`localhost`, 127.x, `::1`). */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return bare === 'localhost' || isLoopbackAddress(bare);
 }
 
 /** The bearer token of a request, or `undefined`. */

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import {
   createServer,
@@ -8,12 +9,10 @@ import {
 import type { AddressInfo } from 'node:net';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
-  type CallToolResult,
   CreateMessageResultSchema,
   ElicitResultSchema,
   ErrorCode,
@@ -22,13 +21,8 @@ import {
   type ServerCapabilities,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import {
-  InvalidArgumentError,
-  isAbortError,
-  type ToolCallback,
-  type ToolContext,
-  type ToolSource,
-} from '../../index.js';
+import { InvalidArgumentError, type ToolCallback, type ToolSource } from '../../index.js';
+import { environmentSecrets, redactCredentials } from '../../internal/redact-credentials.js';
 import {
   assertUniqueToolNames,
   type CollectedToolSources,
@@ -37,13 +31,17 @@ import {
 } from '../../tools/index.js';
 import {
   bearerToken,
+  isLoopbackAddress,
+  isLoopbackHost,
   LOOPBACK_HOSTS,
   LOOPBACK_ORIGINS,
   refusedHostOrOrigin,
 } from './http-request-guard.js';
 import { bindMcpExchange, type McpExchange } from './mcp-exchange.js';
 import type { McpPrincipal } from './mcp-principal.js';
-import { mcpResultSink } from './mcp-tool-result.js';
+import { McpStdioTransport } from './mcp-stdio-transport.js';
+import { runServedTool } from './run-served-tool.js';
+import { redirectStdoutToStderr } from './stdout-to-stderr.js';
 
 /** Bearer-token authentication of the HTTP transport. */
 export interface McpServerAuthOptions {
@@ -73,6 +71,14 @@ export interface McpToolServerOptions {
   /** Bearer authentication for HTTP (off by default: bind to loopback then). */
   auth?: McpServerAuthOptions;
   /**
+   * Serve clients on other machines without `auth`. Default `false`: without `auth`, `listen()`
+   * refuses a host other than loopback, and `handleRequest` answers HTTP 403 to a request whose
+   * connection comes from another address (the `Host` check alone does not stop a non-browser
+   * client, which can send any `Host`). A request through a reverse proxy on this machine comes
+   * from loopback: the proxy must authenticate.
+   */
+  allowUnauthenticated?: boolean;
+  /**
    * `Host` names accepted over HTTP (an entry without a port matches any port). Default the
    * loopback names `127.0.0.1`, `localhost`, `[::1]`; an empty list refuses every request.
    */
@@ -84,11 +90,37 @@ export interface McpToolServerOptions {
   allowedOrigins?: readonly string[];
   /** Largest request body accepted (HTTP 413 above). Default 1 MiB. */
   maxBodyBytes?: number;
-  /** Most HTTP sessions open at once (HTTP 503 for more). Default 1,000. */
+  /** Most HTTP sessions open at once (HTTP 503 and a JSON-RPC error for more). Default 100. */
   maxSessions?: number;
-  /** Close an HTTP session unused for this long. Default 30 minutes. */
+  /** Close an HTTP session unused for this long. Default 10 minutes. */
   sessionIdleMs?: number;
+  /**
+   * Most tool calls running at once, over every session and connection; a call over the cap is
+   * refused at once with a JSON-RPC error (code -32010, "Server busy"). A call counts until its
+   * tool really finishes (a tool that ignores its abort signal holds its place). Default 32.
+   */
+  maxConcurrentTools?: number;
+  /**
+   * Timeout of a tool without its own `metadata.timeoutMs`: its signal is aborted and the client
+   * gets an `isError` result saying it timed out. Default 300,000 ms (5 minutes).
+   */
+  toolTimeoutMs?: number;
+  /**
+   * Applied to every error text a client receives (a tool's exception message, a failure to list
+   * the tools), for example to strip what your tools' errors may carry. Default: credentials in
+   * URLs (`postgres://app:***@db`), `Bearer` / `Basic` credentials, `key=value` pairs named like
+   * a credential, tokens of well-known forms (API keys of common services, JWTs), and the values
+   * of this process's environment variables named like a credential (`*_KEY`, `*_TOKEN`,
+   * `*_SECRET`, `*_PASSWORD`, …) are replaced by `***`.
+   */
+  redactErrorText?: (text: string, toolName: string | undefined) => string;
 }
+
+/** JSON-RPC error code of a call refused because `maxConcurrentTools` calls are running. */
+export const SERVER_BUSY_ERROR_CODE = -32010;
+
+/** The HTTP request a JSON-RPC message arrived with: aborted when its client goes away. */
+const httpRequestScope = new AsyncLocalStorage<AbortSignal>();
 
 interface HttpSession {
   readonly server: Server;
@@ -104,16 +136,26 @@ const MCP_PATH = '/mcp';
  * `Server` and transports: the tools' names, descriptions and JSON Schemas as the model path
  * uses them, their behaviour metadata as annotations (`readOnly` → `readOnlyHint`,
  * `destructive` → `destructiveHint`, `idempotent` → `idempotentHint`, `openWorld` →
- * `openWorldHint`), and their results as text content (`mcpToolResult` for other content).
+ * `openWorldHint`), a tool's output schema as `outputSchema`, and their results as MCP content:
+ * text, a `toolResult()`'s parts as image, audio, resource and resource-link blocks, structured
+ * content (checked against the output schema) as `structuredContent` (`mcpToolResult` gives raw
+ * blocks).
  * `returnDirect` means nothing to an MCP client and is ignored. A tool's error or invalid
  * arguments come back as an `isError` result; an unknown tool as a JSON-RPC error.
  *
  * Over HTTP every session gets its own SDK server and transport (sharing one across clients
- * misroutes responses), with these defaults: `listen()` binds 127.0.0.1; `Host` and `Origin`
- * must be loopback names (HTTP 403 otherwise: DNS rebinding); bodies over 1 MiB are refused
- * (413); with `auth`, every request needs a valid bearer token (401), a session belongs to the
- * principal that opened it (another principal gets 404), and a tool with `toolScopes` is listed
- * and callable only with those scopes. Session ids are 128-bit random.
+ * misroutes responses), with these defaults: `listen()` binds 127.0.0.1 (another host needs
+ * `auth` or `allowUnauthenticated`); without `auth`, a request whose connection comes from
+ * another machine is refused (403); `Host` and `Origin` must be loopback names (HTTP 403
+ * otherwise: DNS rebinding); bodies over 1 MiB are refused (413); at most 100 sessions (503),
+ * closed after 10 idle minutes; with `auth`, every request needs a valid bearer token (401), a
+ * session belongs to the principal that opened it (another principal gets 404), and a tool with
+ * `toolScopes` is listed and callable only with those scopes. Session ids are 128-bit random.
+ *
+ * On every transport: at most 32 tool calls run at once (more are refused with a JSON-RPC
+ * error), each has a timeout (its own `timeoutMs`, else 5 minutes), its signal aborts when the
+ * client cancels (`notifications/cancelled`) or disconnects, and error texts pass through
+ * `redactErrorText` (credentials stripped by default).
  */
 export class McpToolServer {
   readonly #sources: CollectedToolSources;
@@ -127,6 +169,12 @@ export class McpToolServer {
   readonly #maxBodyBytes: number;
   readonly #maxSessions: number;
   readonly #sessionIdleMs: number;
+  readonly #allowUnauthenticated: boolean;
+  readonly #toolScopes: ReadonlyMap<string, readonly string[]>;
+  readonly #maxConcurrentTools: number;
+  readonly #toolTimeoutMs: number;
+  readonly #redact: (text: string, toolName: string | undefined) => string;
+  #runningTools = 0;
   readonly #sessions = new Map<string, HttpSession>();
   readonly #servers = new Set<Server>();
   readonly #httpServers = new Set<HttpServer>();
@@ -148,9 +196,27 @@ export class McpToolServer {
     }
     this.#allowedHosts = options.allowedHosts ?? LOOPBACK_HOSTS;
     this.#allowedOrigins = options.allowedOrigins ?? LOOPBACK_ORIGINS;
-    this.#maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
-    this.#maxSessions = options.maxSessions ?? 1_000;
-    this.#sessionIdleMs = options.sessionIdleMs ?? 30 * 60_000;
+    this.#maxBodyBytes = positiveInteger(options.maxBodyBytes, 1024 * 1024, 'maxBodyBytes');
+    this.#maxSessions = positiveInteger(options.maxSessions, 100, 'maxSessions');
+    this.#sessionIdleMs = positiveInteger(options.sessionIdleMs, 10 * 60_000, 'sessionIdleMs');
+    this.#allowUnauthenticated = options.allowUnauthenticated === true;
+    this.#toolScopes = scopesByTool(this.#auth?.toolScopes);
+    this.#maxConcurrentTools = positiveInteger(
+      options.maxConcurrentTools,
+      32,
+      'maxConcurrentTools',
+    );
+    this.#toolTimeoutMs = positiveInteger(options.toolTimeoutMs, 300_000, 'toolTimeoutMs');
+    if (options.redactErrorText !== undefined && typeof options.redactErrorText !== 'function') {
+      throw new InvalidArgumentError('redactErrorText must be a function');
+    }
+    const secrets = environmentSecrets();
+    this.#redact = options.redactErrorText ?? ((text) => redactCredentials(text, secrets));
+  }
+
+  /** Number of tool calls running now (see `maxConcurrentTools`). */
+  get runningToolCount(): number {
+    return this.#runningTools;
   }
 
   /** Number of open HTTP sessions. */
@@ -159,19 +225,53 @@ export class McpToolServer {
   }
 
   /**
-   * Serves one client over this process's stdin and stdout (or the given streams). Write nothing
-   * else to stdout while it runs. Resolves once connected.
+   * Serves one client over this process's stdin and stdout (or the given streams); resolves once
+   * connected. While it serves on this process's stdout, everything else written to stdout
+   * (`console.log`, `console.info`, `console.debug`, `process.stdout.write` in a tool) goes to
+   * stderr, so that nothing but protocol messages reaches the client; stdout is restored when
+   * the connection closes (stdin ends, or `close()`). A line over `maxMessageBytes` (default
+   * 10 MiB) is dropped with a message on stderr and a JSON-RPC error to the client, and the
+   * server goes on serving.
    */
   async connectStdio(
-    streams: { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream } = {},
+    streams: {
+      stdin?: NodeJS.ReadableStream;
+      stdout?: NodeJS.WritableStream;
+      maxMessageBytes?: number;
+    } = {},
   ): Promise<void> {
+    const stdin = streams.stdin ?? process.stdin;
+    const stdout = streams.stdout ?? process.stdout;
+    const channel =
+      stdout === process.stdout
+        ? redirectStdoutToStderr()
+        : {
+            write: (text: string) =>
+              new Promise<void>((resolve) => {
+                if (stdout.write(text)) resolve();
+                else stdout.once('drain', () => resolve());
+              }),
+            restore: () => {},
+          };
+    const transport = new McpStdioTransport(stdin, {
+      write: channel.write,
+      ...(streams.maxMessageBytes === undefined
+        ? {}
+        : { maxMessageBytes: streams.maxMessageBytes }),
+      onDropped: (reason) => process.stderr.write(`toolloop MCP server: ${reason}\n`),
+    });
     const server = this.#createSdkServer();
-    await server.connect(
-      new StdioServerTransport(
-        streams.stdin as ConstructorParameters<typeof StdioServerTransport>[0],
-        streams.stdout as ConstructorParameters<typeof StdioServerTransport>[1],
-      ),
-    );
+    const closed = server.onclose;
+    server.onclose = () => {
+      channel.restore();
+      closed?.();
+    };
+    try {
+      await server.connect(transport);
+    } catch (error) {
+      channel.restore();
+      throw error;
+    }
   }
 
   /** Serves one client over any SDK server transport. */
@@ -199,13 +299,24 @@ export class McpToolServer {
 
   /**
    * Starts an HTTP server with the endpoint at `/mcp`, on 127.0.0.1 and a free port unless told
-   * otherwise. Binding another interface is your decision: add `auth` and the host names clients
-   * use to `allowedHosts`.
+   * otherwise. Another interface needs `auth` (or `allowUnauthenticated: true`), emits a
+   * `McpServerWarning`, and needs the host names clients use in `allowedHosts`.
    */
   async listen(
     options: { port?: number; host?: string } = {},
   ): Promise<{ url: URL; close: () => Promise<void> }> {
     const host = options.host ?? '127.0.0.1';
+    if (!isLoopbackHost(host)) {
+      if (this.#auth === undefined && !this.#allowUnauthenticated) {
+        throw new InvalidArgumentError(
+          `McpToolServer will not listen on ${host} (reachable from other machines) without auth; give auth (a bearer token check) or allowUnauthenticated: true`,
+        );
+      }
+      process.emitWarning(
+        `McpToolServer listens on ${host}, reachable from other machines${this.#auth === undefined ? ', WITHOUT authentication' : ''}`,
+        'McpServerWarning',
+      );
+    }
     const httpServer = createServer((request, response) => {
       const path = (request.url ?? '/').split('?')[0];
       if (path !== MCP_PATH) {
@@ -252,6 +363,21 @@ export class McpToolServer {
       sendError(response, 403, `Forbidden: ${refused}`);
       return;
     }
+    const remote = request.socket?.remoteAddress;
+    if (
+      this.#auth === undefined &&
+      !this.#allowUnauthenticated &&
+      remote !== undefined &&
+      !isLoopbackAddress(remote)
+    ) {
+      sendError(
+        response,
+        403,
+        'Forbidden: this server accepts requests from other machines only with authentication',
+      );
+      request.resume();
+      return;
+    }
     let principal: McpPrincipal | undefined;
     if (this.#auth !== undefined) {
       const token = bearerToken(request);
@@ -283,7 +409,9 @@ export class McpToolServer {
         return;
       }
       session.lastSeen = Date.now();
-      await session.transport.handleRequest(request, response);
+      await this.#inRequestScope(response, () =>
+        session.transport.handleRequest(request, response),
+      );
       return;
     }
     if (request.method !== 'POST') {
@@ -292,7 +420,11 @@ export class McpToolServer {
       return;
     }
     if (this.#sessions.size >= this.#maxSessions) {
-      sendError(response, 503, 'Too many sessions');
+      sendError(
+        response,
+        503,
+        `Too many sessions: ${this.#maxSessions} are open (maxSessions); close one or try again later`,
+      );
       request.resume();
       return;
     }
@@ -320,8 +452,22 @@ export class McpToolServer {
       if (id !== undefined && this.#sessions.get(id) === session) this.#sessions.delete(id);
     };
     await server.connect(transport);
-    await transport.handleRequest(request, response);
+    await this.#inRequestScope(response, () => transport.handleRequest(request, response));
     if (session === undefined) await server.close().catch(() => {});
+  }
+
+  /**
+   * Runs the transport's handling of one HTTP request in a scope whose signal aborts when the
+   * client goes away before its answer was sent: the tool calls it carried are aborted.
+   */
+  #inRequestScope(response: ServerResponse, handle: () => Promise<void>): Promise<void> {
+    const controller = new AbortController();
+    response.once('close', () => {
+      if (!response.writableFinished) {
+        controller.abort(new Error('The MCP client closed the HTTP connection'));
+      }
+    });
+    return httpRequestScope.run(controller.signal, handle);
   }
 
   #startSweeper(): void {
@@ -357,28 +503,33 @@ export class McpToolServer {
     server.onclose = () => this.#servers.delete(server);
     server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
       const principal = principalOf(extra.authInfo);
-      const tools = await this.#tools();
+      const tools = await this.#redacted(undefined, () => this.#tools());
       return { tools: tools.filter((tool) => this.#permitted(tool, principal)).map(toMcpTool) };
     });
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const principal = principalOf(extra.authInfo);
       const name = request.params.name;
-      const callback = (await this.#tools()).find((tool) => tool.definition.name === name);
+      const callback = (await this.#redacted(name, () => this.#tools())).find(
+        (tool) => tool.definition.name === name,
+      );
       if (callback === undefined) {
         throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
       }
       if (!this.#permitted(callback, principal)) {
-        const needed = this.#auth?.toolScopes?.[name] ?? [];
+        const needed = this.#toolScopes.get(name) ?? [];
         throw new McpError(
           ErrorCode.InvalidRequest,
           `Tool '${name}' needs the scope(s): ${needed.join(', ')}`,
         );
       }
-      const context: ToolContext = {
-        context: Object.freeze({ ...this.#toolContext(principal) }),
-        toolCallId: String(extra.requestId),
-        signal: extra.signal,
-      };
+      if (this.#runningTools >= this.#maxConcurrentTools) {
+        throw new McpError(
+          SERVER_BUSY_ERROR_CODE,
+          `Server busy: ${this.#maxConcurrentTools} tool calls are running (maxConcurrentTools); try again later`,
+        );
+      }
+      this.#runningTools++;
+      let settled = false;
       const exchange: McpExchange = {
         sessionId: extra.sessionId,
         principal,
@@ -408,8 +559,22 @@ export class McpToolServer {
         elicitInput: (params) =>
           extra.sendRequest({ method: 'elicitation/create', params }, ElicitResultSchema),
       };
-      bindMcpExchange(context, exchange);
-      return await runTool(callback, request.params.arguments ?? {}, context);
+      const disconnect = httpRequestScope.getStore();
+      return await runServedTool(callback, request.params.arguments ?? {}, {
+        context: {
+          context: Object.freeze({ ...this.#toolContext(principal) }),
+          toolCallId: String(extra.requestId),
+        },
+        signals: disconnect === undefined ? [extra.signal] : [extra.signal, disconnect],
+        timeoutMs: callback.metadata.timeoutMs ?? this.#toolTimeoutMs,
+        redact: (text) => this.#redact(text, name),
+        bind: (context) => bindMcpExchange(context, exchange),
+        onSettled: () => {
+          if (settled) return;
+          settled = true;
+          this.#runningTools--;
+        },
+      });
     });
     return server;
   }
@@ -420,35 +585,26 @@ export class McpToolServer {
     return tools;
   }
 
+  /** Runs `list`, answering a failure with a JSON-RPC error whose text went through the hook. */
+  async #redacted<T>(toolName: string | undefined, list: () => Promise<T>): Promise<T> {
+    try {
+      return await list();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new McpError(ErrorCode.InternalError, this.#redact(message, toolName));
+    }
+  }
+
   #permitted(tool: ToolCallback, principal: McpPrincipal | undefined): boolean {
-    const needed = this.#auth?.toolScopes?.[tool.definition.name];
+    const needed = this.#toolScopes.get(tool.definition.name);
     if (needed === undefined || needed.length === 0) return true;
     const granted = new Set(principal?.scopes ?? []);
     return needed.every((scope) => granted.has(scope));
   }
 }
 
-async function runTool(
-  callback: ToolCallback,
-  args: Record<string, unknown>,
-  context: ToolContext,
-): Promise<CallToolResult> {
-  const sink: { result: CallToolResult | undefined } = { result: undefined };
-  try {
-    const text = await mcpResultSink.run(sink, () => callback.call(JSON.stringify(args), context));
-    return sink.result ?? { content: [{ type: 'text', text }] };
-  } catch (error) {
-    if (isAbortError(error) && context.signal?.aborted) throw error;
-    const message =
-      error instanceof Error && error.message.trim() !== ''
-        ? error.message
-        : `Tool '${callback.definition.name}' failed`;
-    return { content: [{ type: 'text', text: message }], isError: true };
-  }
-}
-
 function toMcpTool(callback: ToolCallback): Tool {
-  const { name, description, inputSchema } = callback.definition;
+  const { name, description, inputSchema, outputSchema } = callback.definition;
   const metadata = callback.metadata;
   const annotations: NonNullable<Tool['annotations']> = {};
   if (typeof metadata.readOnly === 'boolean') annotations.readOnlyHint = metadata.readOnly;
@@ -459,8 +615,35 @@ function toMcpTool(callback: ToolCallback): Tool {
     name,
     description,
     inputSchema: inputSchema as Tool['inputSchema'],
+    ...(outputSchema === undefined ? {} : { outputSchema: outputSchema as Tool['outputSchema'] }),
     ...(Object.keys(annotations).length === 0 ? {} : { annotations }),
   };
+}
+
+/** `toolScopes` as a map, so a tool named `constructor` or `__proto__` finds its own entry. */
+function scopesByTool(
+  toolScopes: Readonly<Record<string, readonly string[]>> | undefined,
+): ReadonlyMap<string, readonly string[]> {
+  const scopes = new Map<string, readonly string[]>();
+  if (toolScopes === undefined) return scopes;
+  if (typeof toolScopes !== 'object' || toolScopes === null) {
+    throw new InvalidArgumentError('auth.toolScopes must map tool names to arrays of scopes');
+  }
+  for (const [name, needed] of Object.entries(toolScopes)) {
+    if (!Array.isArray(needed) || !needed.every((scope) => typeof scope === 'string')) {
+      throw new InvalidArgumentError(`auth.toolScopes['${name}'] must be an array of scopes`);
+    }
+    scopes.set(name, Object.freeze([...needed]));
+  }
+  return scopes;
+}
+
+function positiveInteger(value: number | undefined, fallback: number, what: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) {
+    throw new InvalidArgumentError(`${what} must be a positive integer`);
+  }
+  return value;
 }
 
 function principalOf(authInfo: AuthInfo | undefined): McpPrincipal | undefined {

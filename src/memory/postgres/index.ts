@@ -1,4 +1,4 @@
-// toolloop/memory/postgres: a ChatMemoryRepository on PostgreSQL (needs the optional peer pg).
+// toolloop/memory/postgres: chat memory and the tool-embedding cache on PostgreSQL (peer: pg).
 export {
   PostgresChatMemoryRepository,
   type PostgresChatMemoryRepositoryOptions,
@@ -13,3 +13,8 @@ export {
   type PostgresChatMemorySchemaOptions,
   postgresChatMemoryMigration,
 } from './postgres-schema.js';
+export {
+  PostgresToolEmbeddingCache,
+  type PostgresToolEmbeddingCacheOptions,
+  postgresToolEmbeddingCacheMigration,
+} from './postgres-tool-embedding-cache.js';

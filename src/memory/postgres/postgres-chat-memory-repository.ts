@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
 import { MemoryError } from '../../errors/index.js';
+import { LongTimeout } from '../../internal/long-timeout.js';
+import { checkUsedToken, USED_TOKEN_GRACE_MS } from '../../internal/used-token-set.js';
 import type { Message } from '../../messages/index.js';
 import type { AppendOptions, ChatMemoryRepository } from '../chat-memory-repository.js';
 import { assertConversationId, assertMessages } from '../conversation-id.js';
 import { decodeSafeJson, decodeSafeText, encodeSafeJson, encodeSafeText } from '../safe-text.js';
 import { runStoreOperation, type StoreOperationScope } from '../store-operation.js';
+import { assertStorableMedia, mediaLimitOption } from '../stored-media-limit.js';
 import { storedMessage } from '../stored-message.js';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryable } from './postgres-client.js';
 import {
@@ -18,8 +21,16 @@ import {
 export type PostgresChatMemoryRepositoryOptions = PostgresChatMemorySchemaOptions & {
   /** Create the tables on first use (default true); set false when you run the migration yourself. */
   autoMigrate?: boolean;
-  /** A store operation that takes longer fails with a `MemoryError`. Default 10 000 ms; 0 waits. */
+  /**
+   * A store operation that takes longer fails with a `MemoryError`. Default 10 000 ms; any length
+   * is kept exactly; `0` or `Infinity` waits.
+   */
   timeoutMs?: number;
+  /**
+   * Most inline media (tool result images, audio, files, as base64) one message may hold; a
+   * message over it fails the write with a `MemoryError` and nothing is written. Default 16 MiB.
+   */
+  maxMediaBytes?: number;
 } & (
     | { /** Your `pg` `Pool`. */ pool: PostgresPool; client?: never }
     | {
@@ -68,8 +79,11 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
   #ready: Promise<void> | undefined;
   #clientQueue: Promise<void> = Promise.resolve();
 
+  readonly #maxMediaBytes: number;
+
   constructor(options: PostgresChatMemoryRepositoryOptions) {
     this.#schemaOptions = { schema: options.schema, tablePrefix: options.tablePrefix };
+    this.#maxMediaBytes = mediaLimitOption(options.maxMediaBytes);
     this.#tables = postgresChatMemoryTables(this.#schemaOptions);
     this.#pool = options.pool;
     this.#client = options.client;
@@ -98,6 +112,30 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     });
   }
 
+  /**
+   * Marks the single-use token of a pending approval state used, so this repository can serve as
+   * `approval.tokenStore`: true the first time, false after, for every process on the database
+   * (one `INSERT … ON CONFLICT` statement). Tokens live in `<tablePrefix>_approval_tokens` (part of
+   * the migration: run it again when `autoMigrate` is off) until an hour after their state's
+   * expiry.
+   */
+  async consumeApprovalToken(token: string, expiresAt: Date): Promise<boolean> {
+    checkUsedToken(token, expiresAt);
+    const forgetAt = new Date(expiresAt.getTime() + USED_TOKEN_GRACE_MS);
+    return this.#query('consumeApprovalToken', undefined, async (connection) => {
+      const tokens = this.#tables.approvalTokens;
+      // A token whose time is over may be taken again: its state is refused as expired anyway.
+      const taken = await connection.query(
+        `INSERT INTO ${tokens} AS used (token, forget_at) VALUES ($1, $2)
+         ON CONFLICT (token) DO UPDATE SET forget_at = EXCLUDED.forget_at
+         WHERE used.forget_at <= now() RETURNING token`,
+        [token, forgetAt],
+      );
+      await connection.query(`DELETE FROM ${tokens} WHERE forget_at <= now()`);
+      return taken.rows.length === 1;
+    });
+  }
+
   async findConversationIds(): Promise<string[]> {
     return this.#query('findConversationIds', undefined, async (connection) => {
       const { conversations, messages } = this.#tables;
@@ -123,6 +161,7 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
   async saveAll(conversationId: string, messages: readonly Message[]): Promise<void> {
     assertConversationId(conversationId);
     assertMessages(messages);
+    assertStorableMedia(messages, BACKEND, conversationId, this.#maxMediaBytes);
     const rows = messages.map(serialize);
     await this.#transaction('saveAll', conversationId, async (connection) => {
       const key = conversationKey(conversationId);
@@ -162,6 +201,7 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
   ): Promise<void> {
     assertConversationId(conversationId);
     assertMessages(messages);
+    assertStorableMedia(messages, BACKEND, conversationId, this.#maxMediaBytes);
     const rows = messages.map(serialize);
     const retain = options.retain;
     if (rows.length === 0 && !retain) return;
@@ -331,13 +371,13 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
       const current = ready;
       const timer =
         this.timeoutMs > 0
-          ? setTimeout(() => {
+          ? new LongTimeout(() => {
               if (this.#ready === current) this.#ready = undefined;
             }, this.timeoutMs)
           : undefined;
       current.then(
-        () => clearTimeout(timer),
-        () => clearTimeout(timer),
+        () => timer?.clear(),
+        () => timer?.clear(),
       );
     }
     try {
@@ -447,9 +487,15 @@ async function rollback(connection: PostgresQueryable): Promise<void> {
  * backend busy for an operation nobody waits for any more.
  */
 function beginStatement(remainingMs: number | undefined): string {
-  if (remainingMs === undefined) return 'BEGIN';
-  return `BEGIN; SET LOCAL statement_timeout = ${Math.ceil(remainingMs) + 100}`;
+  const statementTimeoutMs = remainingMs === undefined ? 0 : Math.ceil(remainingMs) + 100;
+  // The server refuses a statement_timeout past its int range (about 24.8 days): a longer time
+  // left is no server-side limit (the caller's deadline still holds).
+  if (statementTimeoutMs === 0 || statementTimeoutMs > MAX_STATEMENT_TIMEOUT_MS) return 'BEGIN';
+  return `BEGIN; SET LOCAL statement_timeout = ${statementTimeoutMs}`;
 }
+
+/** The largest `statement_timeout` PostgreSQL accepts (milliseconds, a 32-bit int). */
+const MAX_STATEMENT_TIMEOUT_MS = 2 ** 31 - 1;
 
 function conversationKey(conversationId: string): string {
   return createHash('sha256').update(Buffer.from(conversationId, 'utf16le')).digest('hex');

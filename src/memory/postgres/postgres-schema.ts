@@ -5,7 +5,10 @@ import type { PostgresQueryable } from './postgres-client.js';
 export interface PostgresChatMemorySchemaOptions {
   /** Schema of the tables. Default `public`. */
   schema?: string;
-  /** Prefix of the two table names (`<prefix>_conversations`, `<prefix>_messages`). Default `toolloop_chat`. */
+  /**
+   * Prefix of the table names (`<prefix>_conversations`, `<prefix>_messages`,
+   * `<prefix>_approval_tokens`). Default `toolloop_chat`.
+   */
   tablePrefix?: string;
 }
 
@@ -13,6 +16,8 @@ export interface PostgresChatMemorySchemaOptions {
 export interface PostgresChatMemoryTables {
   conversations: string;
   messages: string;
+  /** The single-use tokens of pending approval states. */
+  approvalTokens: string;
   /** The key of the migration's advisory lock. */
   lockName: string;
 }
@@ -26,6 +31,7 @@ export function postgresChatMemoryTables(
   return {
     conversations: `${schema}.${quoteIdentifier(`${prefix}_conversations`, 'tablePrefix')}`,
     messages: `${schema}.${quoteIdentifier(`${prefix}_messages`, 'tablePrefix')}`,
+    approvalTokens: `${schema}.${quoteIdentifier(`${prefix}_approval_tokens`, 'tablePrefix')}`,
     lockName: `toolloop_chat_memory:${options.schema ?? 'public'}.${prefix}`,
   };
 }
@@ -35,7 +41,9 @@ export function postgresChatMemoryTables(
  *
  * A conversation row holds the id and the last sequence number given out; each message row holds
  * its JSONB message under `(conversation_key, seq)`. The key is the SHA-256 of the id, so ids of
- * any length fit the primary-key index.
+ * any length fit the primary-key index. A third table holds the single-use tokens of pending
+ * approval states (when the repository serves as `approval.tokenStore`) until they may be
+ * forgotten.
  */
 export function postgresChatMemoryMigration(options: PostgresChatMemorySchemaOptions = {}): string {
   const tables = postgresChatMemoryTables(options);
@@ -52,6 +60,10 @@ CREATE TABLE IF NOT EXISTS ${tables.messages} (
   seq bigint NOT NULL,
   message jsonb NOT NULL,
   PRIMARY KEY (conversation_key, seq)
+);
+CREATE TABLE IF NOT EXISTS ${tables.approvalTokens} (
+  token text PRIMARY KEY,
+  forget_at timestamptz NOT NULL
 );
 `;
 }

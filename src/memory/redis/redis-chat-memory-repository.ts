@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MemoryError } from '../../errors/index.js';
+import { checkUsedToken, USED_TOKEN_GRACE_MS } from '../../internal/used-token-set.js';
 import type { Message } from '../../messages/index.js';
 import type { AppendOptions, ChatMemoryRepository } from '../chat-memory-repository.js';
 import { assertConversationId, assertMessages } from '../conversation-id.js';
 import { runStoreOperation, type StoreOperationScope } from '../store-operation.js';
+import { assertStorableMedia, mediaLimitOption } from '../stored-media-limit.js';
 import { parseStoredMessage } from '../stored-message.js';
 import type { RedisClient } from './redis-client.js';
 
@@ -14,10 +16,18 @@ export interface RedisChatMemoryRepositoryOptions {
   client: RedisClient;
   /** Prefix of every key. Default `toolloop:chat:`. */
   keyPrefix?: string;
-  /** A store operation that takes longer fails with a `MemoryError`. Default 10 000 ms; 0 waits. */
+  /**
+   * A store operation that takes longer fails with a `MemoryError`. Default 10 000 ms; any length
+   * is kept exactly; `0` or `Infinity` waits.
+   */
   timeoutMs?: number;
   /** Attempts of a trimming append that keeps meeting concurrent writers. Default 100. */
   maxRetries?: number;
+  /**
+   * Most inline media (tool result images, audio, files, as base64) one message may hold; a
+   * message over it fails the write with a `MemoryError` and nothing is written. Default 16 MiB.
+   */
+  maxMediaBytes?: number;
 }
 
 const BACKEND = 'redis';
@@ -108,6 +118,9 @@ interface ClockReading {
   local: number;
 }
 
+// A single-use token: set only when absent (the reply is OK), with its expiry in ms (ARGV[1]).
+const CONSUME_TOKEN_SCRIPT = `return redis.call('SET', KEYS[1], '1', 'PX', ARGV[1], 'NX')`;
+
 /**
  * Chat memory in Redis through `ioredis`. Each conversation is a LIST of JSON messages (list
  * position is the sequence) beside a version counter, and a SET lists the conversation ids.
@@ -134,11 +147,14 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
   readonly #maxRetries: number;
   #clock: ClockReading | undefined;
 
+  readonly #maxMediaBytes: number;
+
   constructor(options: RedisChatMemoryRepositoryOptions) {
     this.client = options.client;
     this.keyPrefix = options.keyPrefix ?? 'toolloop:chat:';
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.#maxRetries = options.maxRetries ?? 100;
+    this.#maxMediaBytes = mediaLimitOption(options.maxMediaBytes);
   }
 
   async findConversationIds(): Promise<string[]> {
@@ -162,6 +178,7 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
   async saveAll(conversationId: string, messages: readonly Message[]): Promise<void> {
     assertConversationId(conversationId);
     assertMessages(messages);
+    assertStorableMedia(messages, BACKEND, conversationId, this.#maxMediaBytes);
     const rows = messages.map((message) => JSON.stringify(message));
     await this.#run('saveAll', conversationId, (scope) =>
       this.#replace(scope, conversationId, '', rows),
@@ -182,6 +199,7 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
   ): Promise<void> {
     assertConversationId(conversationId);
     assertMessages(messages);
+    assertStorableMedia(messages, BACKEND, conversationId, this.#maxMediaBytes);
     const rows = messages.map((message) => JSON.stringify(message));
     const retain = options.retain;
     if (!retain) {
@@ -229,6 +247,28 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
         conversationId,
         message: `redis chat memory append gave up after ${this.#maxRetries} concurrent changes`,
       });
+    });
+  }
+
+  /**
+   * Marks the single-use token of a pending approval state used, so this repository can serve as
+   * `approval.tokenStore`: true the first time, false after, for every client of the server (one
+   * `SET … NX`). The key (`<keyPrefix>approval-token:<token>`) expires an hour after the state.
+   */
+  async consumeApprovalToken(token: string, expiresAt: Date): Promise<boolean> {
+    checkUsedToken(token, expiresAt);
+    const ttlMs = Math.max(1, Math.ceil(expiresAt.getTime() + USED_TOKEN_GRACE_MS - Date.now()));
+    return this.#run('consumeApprovalToken', undefined, async (scope) => {
+      scope.checkpoint();
+      const reply = await scope.write(() =>
+        this.client.eval(
+          CONSUME_TOKEN_SCRIPT,
+          1,
+          `${this.keyPrefix}approval-token:${token}`,
+          ttlMs,
+        ),
+      );
+      return reply === 'OK';
     });
   }
 

@@ -3,3 +3,7 @@ export {
   type SqliteChatMemoryRepositoryOptions,
 } from './sqlite-chat-memory-repository.js';
 export type { SqliteDatabase, SqliteStatement } from './sqlite-database.js';
+export {
+  SqliteToolEmbeddingCache,
+  type SqliteToolEmbeddingCacheOptions,
+} from './sqlite-tool-embedding-cache.js';

@@ -1,9 +1,13 @@
+import { InvalidArgumentError, MemoryError } from '../../errors/index.js';
+import { delay } from '../../internal/long-timeout.js';
+import { checkUsedToken, USED_TOKEN_GRACE_MS } from '../../internal/used-token-set.js';
 import type { Message } from '../../messages/index.js';
 import type { AppendOptions, ChatMemoryRepository } from '../chat-memory-repository.js';
 import { assertConversationId, assertMessages } from '../conversation-id.js';
 import { decodeSafeText, encodeSafeText } from '../safe-text.js';
 import { quoteIdentifier } from '../sql-identifier.js';
 import { runStoreOperation } from '../store-operation.js';
+import { assertStorableMedia, mediaLimitOption } from '../stored-media-limit.js';
 import { parseStoredMessage } from '../stored-message.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-database.js';
 
@@ -21,6 +25,21 @@ export interface SqliteChatMemoryRepositoryOptions {
   synchronous?: 'FULL' | 'NORMAL' | 'EXTRA' | null;
   /** Switch the database to WAL journaling (default true; ignored for in-memory databases). */
   wal?: boolean;
+  /**
+   * How long an operation waits, in milliseconds, while another connection or process holds the
+   * database's write lock, before it fails with a `MemoryError` (outcome `'unchanged'`). The wait
+   * is asynchronous: SQLite is asked once per attempt without sleeping, and attempts are retried
+   * on a timer, so the event loop is never blocked by the lock. Default
+   * {@link SqliteChatMemoryRepository.DEFAULT_BUSY_TIMEOUT_MS} (2,000 ms; better-sqlite3's own
+   * busy timeout, which this replaces during each operation, blocks the event loop for up to
+   * 5,000 ms).
+   */
+  busyTimeoutMs?: number;
+  /**
+   * Most inline media (tool result images, audio, files, as base64) one message may hold; a
+   * message over it fails the write with a `MemoryError` and nothing is written. Default 16 MiB.
+   */
+  maxMediaBytes?: number;
 }
 
 interface Statements {
@@ -56,21 +75,48 @@ function parseRows(conversationId: string, rows: readonly StoredRow[]): Message[
  * holding the message exactly. Every write is one `BEGIN IMMEDIATE` transaction, so appends from
  * several connections or processes on the same file never interleave or get lost. The table is
  * created on first use.
+ *
+ * Event loop: `better-sqlite3` is synchronous, so each operation runs on the event loop (a few
+ * milliseconds for a turn). When another connection or process holds the write lock, the
+ * operation does not sleep in SQLite's busy handler (which would stop every other request of the
+ * process): it fails at once inside SQLite, and the repository retries on a timer until
+ * `busyTimeoutMs` (default 2,000 ms) has passed, then throws a `MemoryError` with the conversation
+ * unchanged. Serve many concurrent writers across processes, or large conversations, from Redis or
+ * PostgreSQL, whose drivers never block the event loop.
  */
 export class SqliteChatMemoryRepository implements ChatMemoryRepository {
+  /** Default {@link SqliteChatMemoryRepositoryOptions.busyTimeoutMs}: 2,000 ms. */
+  static readonly DEFAULT_BUSY_TIMEOUT_MS = 2_000;
   readonly database: SqliteDatabase;
   readonly tableName: string;
+  /** How long an operation waits for another connection's write lock (see the options). */
+  readonly busyTimeoutMs: number;
   readonly #table: string;
   readonly #synchronous: SqliteChatMemoryRepositoryOptions['synchronous'];
   readonly #wal: boolean;
   #statements: Statements | undefined;
+  #tokenStatements: { take: SqliteStatement; prune: SqliteStatement } | undefined;
+  #busyStatements:
+    | { read: SqliteStatement; off: SqliteStatement; restore: Map<number, SqliteStatement> }
+    | undefined;
+
+  readonly #maxMediaBytes: number;
 
   constructor(options: SqliteChatMemoryRepositoryOptions) {
     this.database = options.database;
+    this.#maxMediaBytes = mediaLimitOption(options.maxMediaBytes);
     this.tableName = options.tableName ?? 'toolloop_chat_memory';
     this.#table = quoteIdentifier(this.tableName, 'tableName');
     this.#synchronous = options.synchronous === undefined ? 'FULL' : options.synchronous;
     this.#wal = options.wal ?? true;
+    const busyTimeoutMs =
+      options.busyTimeoutMs ?? SqliteChatMemoryRepository.DEFAULT_BUSY_TIMEOUT_MS;
+    if (typeof busyTimeoutMs !== 'number' || !(busyTimeoutMs >= 0)) {
+      throw new InvalidArgumentError(
+        'busyTimeoutMs must be a number of milliseconds of at least 0',
+      );
+    }
+    this.busyTimeoutMs = busyTimeoutMs;
   }
 
   /** Creates the table when missing and applies the pragmas; runs by itself on first use. */
@@ -79,7 +125,7 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
   }
 
   async findConversationIds(): Promise<string[]> {
-    return runStoreOperation({ backend: BACKEND, operation: 'findConversationIds' }, () =>
+    return this.#run({ operation: 'findConversationIds' }, () =>
       (this.#prepared().ids.all() as { conversation_id: string }[]).map((row) =>
         decodeSafeText(row.conversation_id),
       ),
@@ -88,7 +134,7 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
 
   async findByConversationId(conversationId: string): Promise<Message[]> {
     assertConversationId(conversationId);
-    return runStoreOperation({ backend: BACKEND, operation: 'read', conversationId }, () =>
+    return this.#run({ operation: 'read', conversationId }, () =>
       parseRows(
         conversationId,
         this.#prepared().readWithSeq.all(encodeSafeText(conversationId)) as StoredRow[],
@@ -99,8 +145,9 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
   async saveAll(conversationId: string, messages: readonly Message[]): Promise<void> {
     assertConversationId(conversationId);
     assertMessages(messages);
+    assertStorableMedia(messages, BACKEND, conversationId, this.#maxMediaBytes);
     const rows = messages.map((message) => JSON.stringify(message));
-    await runStoreOperation({ backend: BACKEND, operation: 'saveAll', conversationId }, () =>
+    await this.#run({ operation: 'saveAll', conversationId }, () =>
       this.#transaction((statements) => {
         const key = encodeSafeText(conversationId);
         statements.deleteAll.run(key);
@@ -113,7 +160,7 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
 
   async deleteByConversationId(conversationId: string): Promise<void> {
     assertConversationId(conversationId);
-    await runStoreOperation({ backend: BACKEND, operation: 'delete', conversationId }, () =>
+    await this.#run({ operation: 'delete', conversationId }, () =>
       this.#transaction((statements) => {
         statements.deleteAll.run(encodeSafeText(conversationId));
       }),
@@ -127,9 +174,10 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
   ): Promise<void> {
     assertConversationId(conversationId);
     assertMessages(messages);
+    assertStorableMedia(messages, BACKEND, conversationId, this.#maxMediaBytes);
     const rows = messages.map((message) => JSON.stringify(message));
     if (rows.length === 0 && !options.retain) return;
-    await runStoreOperation({ backend: BACKEND, operation: 'append', conversationId }, () =>
+    await this.#run({ operation: 'append', conversationId }, () =>
       this.#transaction((statements) => {
         const key = encodeSafeText(conversationId);
         const [max] = statements.maxSeq.all(key) as { seq: number | null }[];
@@ -152,6 +200,102 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
         });
       }),
     );
+  }
+
+  /**
+   * Runs one operation as a store operation, waiting for another connection's lock without
+   * blocking: each attempt runs with SQLite's busy timeout at 0 (the connection's own value is put
+   * back after it), and an attempt that finds the database locked (nothing was done: a failed
+   * transaction is rolled back) is tried again on a timer, for at most `busyTimeoutMs`.
+   */
+  #run<T>(operation: { operation: string; conversationId?: string }, work: () => T): Promise<T> {
+    return runStoreOperation({ backend: BACKEND, ...operation }, async () => {
+      const deadline = performance.now() + this.busyTimeoutMs;
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return this.#withoutBusyWait(work);
+        } catch (error) {
+          if (!isBusy(error)) throw error;
+          const left = deadline - performance.now();
+          if (left <= 0) throw this.#lockedError(operation, error);
+          await delay(Math.min(left, 2 ** Math.min(attempt, 5)));
+        }
+      }
+    });
+  }
+
+  #withoutBusyWait<T>(work: () => T): T {
+    // Prepared once: three `pragma()` calls per operation cost a third of a small append.
+    this.#busyStatements ??= {
+      read: this.database.prepare('PRAGMA busy_timeout'),
+      off: this.database.prepare('PRAGMA busy_timeout = 0'),
+      restore: new Map(),
+    };
+    const statements = this.#busyStatements;
+    const [row] = statements.read.all() as { timeout?: number }[];
+    const previous = Math.max(0, Math.trunc(Number(row?.timeout) || 0));
+    statements.off.run();
+    try {
+      return work();
+    } finally {
+      let restore = statements.restore.get(previous);
+      if (restore === undefined) {
+        restore = this.database.prepare(`PRAGMA busy_timeout = ${previous}`);
+        if (statements.restore.size < 8) statements.restore.set(previous, restore);
+      }
+      restore.run();
+    }
+  }
+
+  #lockedError(
+    operation: { operation: string; conversationId?: string },
+    cause: unknown,
+  ): MemoryError {
+    return new MemoryError({
+      backend: BACKEND,
+      conversationId: operation.conversationId,
+      outcome: 'unchanged',
+      message: `sqlite chat memory ${operation.operation} failed: the database stayed locked by another connection for ${this.busyTimeoutMs} ms (busyTimeoutMs); the conversation is unchanged`,
+      cause,
+    });
+  }
+
+  /**
+   * Marks the single-use token of a pending approval state used, so this repository can serve as
+   * `approval.tokenStore`: true the first time, false after, for every connection and process on
+   * the file (one upsert statement, atomic). Tokens live in `<tableName>_approval_tokens`, created
+   * on first use, and are forgotten an hour after their state's expiry.
+   */
+  async consumeApprovalToken(token: string, expiresAt: Date): Promise<boolean> {
+    checkUsedToken(token, expiresAt);
+    const forgetAt = expiresAt.getTime() + USED_TOKEN_GRACE_MS;
+    return this.#run({ operation: 'consumeApprovalToken' }, () => {
+      const statements = this.#preparedTokens();
+      const now = Date.now();
+      const taken = statements.take.all(token, forgetAt, now).length === 1;
+      statements.prune.run(now);
+      return taken;
+    });
+  }
+
+  #preparedTokens(): { take: SqliteStatement; prune: SqliteStatement } {
+    if (this.#tokenStatements) return this.#tokenStatements;
+    const database = this.database;
+    this.#prepared();
+    const tokens = quoteIdentifier(`${this.tableName}_approval_tokens`, 'tableName');
+    database.exec(
+      `CREATE TABLE IF NOT EXISTS ${tokens} (token TEXT PRIMARY KEY, forget_at INTEGER NOT NULL) WITHOUT ROWID`,
+    );
+    this.#tokenStatements = {
+      // A token whose time is over may be taken again: its state is refused as expired anyway.
+      take: database.prepare(
+        `INSERT INTO ${tokens} (token, forget_at) VALUES (?, ?)
+         ON CONFLICT (token) DO UPDATE SET forget_at = excluded.forget_at
+         WHERE ${tokens}.forget_at <= ? RETURNING token`,
+      ),
+      prune: database.prepare(`DELETE FROM ${tokens} WHERE forget_at <= ?`),
+    };
+    return this.#tokenStatements;
   }
 
   #transaction(work: (statements: Statements) => void): void {
@@ -194,4 +338,10 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
     };
     return this.#statements;
   }
+}
+
+/** Whether SQLite refused because another connection holds a lock (`SQLITE_BUSY` and its variants). */
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }

@@ -1,5 +1,10 @@
 import type { AssistantMessage, Message, ToolCall } from '../../messages/index.js';
-import type { ChatResponse, FinishReason, Prompt } from '../../model/index.js';
+import type {
+  ChatResponse,
+  FinishReason,
+  Prompt,
+  ToolCallingChatOptions,
+} from '../../model/index.js';
 import type { JsonSchema } from '../../tools/json-schema.js';
 import type { ToolCallback, ToolContext, ToolMetadata } from '../../tools/tool-callback.js';
 
@@ -50,12 +55,24 @@ export function toolCallResponse(
   return { results: [{ output, metadata: { finishReason } }], metadata: {} };
 }
 
-/** A prompt with the given messages (a single user message by default) and tools. */
+/**
+ * A prompt with the given messages (a single user message by default) and tools; with a tool
+ * context it is a loop prompt only (a model cannot take it).
+ */
+export function promptWith(
+  tools: ToolCallback[],
+  messages?: Message[],
+): Prompt<{ toolCallbacks: ToolCallback[] }>;
+export function promptWith(
+  tools: ToolCallback[],
+  messages: Message[] | undefined,
+  toolContext: Record<string, unknown> | undefined,
+): Prompt<ToolCallingChatOptions>;
 export function promptWith(
   tools: ToolCallback[],
   messages: Message[] = [{ role: 'user', text: 'go' }],
   toolContext?: Record<string, unknown>,
-): Prompt {
+): Prompt<ToolCallingChatOptions> {
   return {
     messages,
     options:

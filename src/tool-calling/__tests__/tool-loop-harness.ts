@@ -11,9 +11,9 @@ import {
   aggregateChatResponses,
   type ChatModel,
   type ChatModelCallOptions,
-  type ChatOptions,
   type ChatResponse,
   type Prompt,
+  type ToolCallingChatOptions,
 } from '../../model/index.js';
 import type {
   ToolCallback,
@@ -75,7 +75,7 @@ export function offeredDefinitions(prompt: Prompt | undefined): ToolDefinition[]
 export interface ManagerCall {
   /** The prompt's messages, copied at call time. */
   messages: Message[];
-  options: ChatOptions;
+  options: ToolCallingChatOptions;
   chatResponse: ChatResponse;
   signal: AbortSignal | undefined;
 }
@@ -84,7 +84,7 @@ export interface ManagerCall {
 export type ManagerOutcome =
   | ToolExecutionResult
   | Error
-  | ((prompt: Prompt, chatResponse: ChatResponse) => ToolExecutionResult);
+  | ((prompt: Prompt<ToolCallingChatOptions>, chatResponse: ChatResponse) => ToolExecutionResult);
 
 /**
  * A `ToolCallingManager` that records what the advisor hands it. With a delegate it forwards every
@@ -106,12 +106,12 @@ export class RecordingToolCallingManager implements ToolCallingManager {
     }
   }
 
-  resolveToolDefinitions(options: ChatOptions) {
+  resolveToolDefinitions(options: ToolCallingChatOptions) {
     return (options.toolCallbacks ?? []).map((callback) => callback.definition);
   }
 
   async executeToolCalls(
-    prompt: Prompt,
+    prompt: Prompt<ToolCallingChatOptions>,
     chatResponse: ChatResponse,
     options: ExecuteToolCallsOptions = {},
   ): Promise<ToolExecutionResult> {
@@ -144,7 +144,7 @@ export function streamChain(model: ChatModel, ...advisors: Advisor[]): DefaultSt
 /** A client request with the given messages and options. */
 export function clientRequest(
   messages: Message[],
-  options: ChatOptions = {},
+  options: ToolCallingChatOptions = {},
   extra: { context?: Record<string, unknown>; signal?: AbortSignal } = {},
 ): ChatClientRequest {
   const request: ChatClientRequest = {

@@ -59,6 +59,31 @@ export interface StandardJsonSchemaV1<Input = unknown, Output = Input> {
   };
 }
 
+/**
+ * What the compiler asks of a Standard Schema without JSON Schema output (a Zod 3 schema, say)
+ * where toolloop needs JSON Schema: its one property names the fix, so the type error reads
+ * "Property 'toolloop needs Zod 4 …' is missing in type 'ZodObject<…>'".
+ */
+export interface NeedsStandardJsonSchema {
+  readonly 'toolloop needs Zod 4 (zod >= 4.2) or a Standard Schema with JSON Schema output (~standard.jsonSchema); Zod 3 schemas have none': true;
+}
+
+/**
+ * What toolloop demands of a schema type beyond its bound: nothing (`unknown`) for JSON Schema
+ * objects and Standard Schemas with JSON Schema output, {@link NeedsStandardJsonSchema} when
+ * `Schema` has a Standard Schema without it. An API intersects its schema property or parameter
+ * with this, and admits every Standard Schema in its type parameter's bound, so that such a schema
+ * meets this message rather than "No overload matches this call". (The bound itself, where
+ * inference failed, demands nothing: its own error is the clearer one.)
+ */
+export type JsonSchemaOutputDemand<Schema> = [
+  Exclude<Extract<Schema, StandardSchemaV1>, StandardJsonSchemaV1>,
+] extends [never]
+  ? unknown
+  : StandardSchemaV1 extends Schema
+    ? unknown
+    : NeedsStandardJsonSchema;
+
 /** The type a Standard Schema produces after validation (with transforms and defaults applied). */
 export type InferStandardOutput<Schema extends StandardSchemaV1> = NonNullable<
   Schema['~standard']['types']

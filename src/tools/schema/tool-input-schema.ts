@@ -1,6 +1,10 @@
 import { ToolDefinitionError, type ToolInputIssue } from '../../errors/index.js';
 import { jsonPointer } from '../input/json-pointer.js';
-import { compileJsonSchema, validateJsonSchema } from '../input/json-schema-validator.js';
+import {
+  compileJsonSchema,
+  trustJsonSchema,
+  validateJsonSchema,
+} from '../input/json-schema-validator.js';
 import type { JsonSchema } from '../json-schema.js';
 import { normalizeInputSchema } from './normalize-input-schema.js';
 import { fillOmittedNullables, relaxNullableRequired } from './nullable-properties.js';
@@ -8,6 +12,7 @@ import {
   type InferStandardOutput,
   isStandardJsonSchema,
   isStandardSchema,
+  type JsonSchemaOutputDemand,
   type StandardJsonSchemaV1,
   type StandardSchemaIssue,
   type StandardSchemaResult,
@@ -22,6 +27,18 @@ import { unsupportedZodSchemaReason } from './unsupported-zod-schema.js';
  * Schema object (draft 2020-12, validated with ajv).
  */
 export type ToolInputSchema = StandardJsonSchemaV1 | JsonSchema;
+
+/**
+ * The bound of an `inputSchema` type parameter: a {@link ToolInputSchema}, or any Standard Schema
+ * so that one without JSON Schema output (Zod 3) is reported by the type
+ * {@link JsonSchemaOutputDemand} with a message naming the fix (it is refused at run time too).
+ */
+export type ToolInputSchemaBound = ToolInputSchema | StandardSchemaV1;
+
+/** Intersected with tool options: their `inputSchema` must be one toolloop can use. */
+export interface ToolInputSchemaDemand<Schema> {
+  readonly inputSchema?: JsonSchemaOutputDemand<Schema>;
+}
 
 /**
  * The input type a tool's `execute` receives: the schema's output type for a Standard Schema, the
@@ -96,7 +113,8 @@ export function resolveToolInputSchema(
 }
 
 function fromJsonSchema(schema: JsonSchema, toolName: string): ResolvedToolInputSchema {
-  const jsonSchema = withToolName(toolName, () => normalizeInputSchema(schema));
+  // Written by the user in code: its patterns may use the whole ECMAScript syntax.
+  const jsonSchema = trustJsonSchema(withToolName(toolName, () => normalizeInputSchema(schema)));
   withToolName(toolName, () => compileJsonSchema(jsonSchema));
   return {
     jsonSchema,
@@ -121,7 +139,7 @@ function fromStandardSchema(
       { toolName, cause: error },
     );
   }
-  const jsonSchema = withToolName(toolName, () => normalizeInputSchema(generated));
+  const jsonSchema = trustJsonSchema(withToolName(toolName, () => normalizeInputSchema(generated)));
   const fillPlan = relaxNullableRequired(jsonSchema);
   return {
     jsonSchema,
@@ -135,7 +153,8 @@ function fromStandardSchema(
   };
 }
 
-function toToolInputValidation(result: StandardSchemaResult<unknown>): ToolInputValidation {
+/** A Standard Schema's validation result as a {@link ToolInputValidation} (JSON-pointer issue paths). */
+export function toToolInputValidation(result: StandardSchemaResult<unknown>): ToolInputValidation {
   if (result.issues === undefined) return { ok: true, value: result.value };
   return { ok: false, issues: result.issues.map(toToolInputIssue) };
 }

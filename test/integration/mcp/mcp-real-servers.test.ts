@@ -12,6 +12,7 @@ import {
   tool,
 } from '../../../src/index.js';
 import { type McpClient, McpToolCallbackProvider } from '../../../src/mcp/index.js';
+import type { McpToolCallback } from '../../../src/mcp/mcp-tool-callback.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../../../src/testing/index.js';
 
 // The reference servers from npm (dev dependencies, so npx resolves them with no network).
@@ -59,7 +60,10 @@ describe('@modelcontextprotocol/server-everything', () => {
       expect.arrayContaining(['echo', 'get-sum', 'get-tiny-image']),
     );
     for (const name of byName.keys()) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
-    expect(byName.get('echo')?.metadata).toMatchObject({ readOnly: true });
+    // Untrusted by default: its annotations are kept, not taken at their word.
+    const echo = byName.get('echo') as McpToolCallback;
+    expect(echo.tool.annotations).toMatchObject({ readOnlyHint: true });
+    expect(echo.metadata).toMatchObject({ readOnly: false, destructive: true });
     expect(client.connectionInfo?.serverInfo?.name).toBe('mcp-servers/everything');
 
     expect(await byName.get('echo')?.call('{"message":"hi"}')).toBe('Echo: hi');

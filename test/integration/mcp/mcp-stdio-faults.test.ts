@@ -24,10 +24,11 @@ const onUnhandled = (reason: unknown) => unhandled.push(reason);
 function faultClient(
   options: ConstructorParameters<typeof McpClient>[2] = {},
   env: Record<string, string> = {},
+  trust: { trusted?: boolean } = {},
 ) {
   const client = new McpClient(
     'faults',
-    { command: process.execPath, args: [faultServer], env: { LEDGER: ledger, ...env } },
+    { command: process.execPath, args: [faultServer], env: { LEDGER: ledger, ...env }, ...trust },
     { reconnect: { initialDelayMs: 10, maxDelayMs: 200 }, ...options },
   );
   clients.push(client);
@@ -105,8 +106,10 @@ describe('a stdio MCP server that dies', () => {
     expect(ledgerLines()).toEqual(['lookup k', 'lookup k']);
   });
 
-  it('a read-only MCP tool callback replays by its annotation; a non-idempotent one does not', async () => {
-    const provider = new McpToolCallbackProvider({ clients: [faultClient()] });
+  it('a read-only MCP tool callback of a trusted server replays by its annotation; a non-idempotent one does not', async () => {
+    const provider = new McpToolCallbackProvider({
+      clients: [faultClient({}, {}, { trusted: true })],
+    });
     const tools = await provider.getToolCallbacks();
     const lookup = tools.find((tool) => tool.definition.name === 'lookup');
     const append = tools.find((tool) => tool.definition.name === 'append');

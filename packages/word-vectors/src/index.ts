@@ -1,0 +1,5 @@
+export {
+  type RelatedWordsExpansionOptions,
+  relatedWordsExpansion,
+} from './related-words-expansion.js';
+export { WordVectorToolIndex, type WordVectorToolIndexOptions } from './word-vector-tool-index.js';

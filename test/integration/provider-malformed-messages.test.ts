@@ -1,0 +1,125 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AnthropicChatModel } from '../../src/anthropic/index.js';
+import { InvalidArgumentError } from '../../src/errors/index.js';
+import type { Message } from '../../src/messages/index.js';
+import type { ChatModel } from '../../src/model/index.js';
+import { OpenAiChatModel } from '../../src/openai/index.js';
+import { FixtureHttpServer } from './support/fixture-http-server.js';
+
+// A ChatModel used directly (no ChatClient in front of it) may be handed messages that are not
+// Messages: built by hand, read from an old store, parsed from a request body. The adapters must
+// refuse them with a typed error that names the message and the problem, and send nothing:
+// never a raw TypeError from deep inside the converter, never a request the API would reject.
+
+const API_KEY = 'sk-malformed-test-0123456789abcdef';
+const CALL = { id: 'call_1', name: 'lookup', arguments: '{}' };
+
+const malformed: [string, unknown[], RegExp][] = [
+  [
+    'an assistant message without toolCalls',
+    [
+      { role: 'user', text: 'Hi' },
+      { role: 'assistant', text: 'Hello' },
+    ],
+    /messages\[1\].*toolCalls is not an array/,
+  ],
+  [
+    'a tool message without responses',
+    [
+      { role: 'user', text: 'Hi' },
+      { role: 'assistant', text: null, toolCalls: [CALL] },
+      { role: 'tool' },
+    ],
+    /messages\[2\].*responses is not an array/,
+  ],
+  ['a user message with a null text', [{ role: 'user', text: null }], /messages\[0\].*text/],
+  ['a system message with a number as text', [{ role: 'system', text: 42 }], /messages\[0\].*text/],
+  ['a null message', [{ role: 'user', text: 'Hi' }, null], /messages\[1\].*not an object/],
+  ['a message of an unknown role', [{ role: 'developer', text: 'x' }], /messages\[0\].*role/],
+  [
+    'a tool call that is null',
+    [{ role: 'assistant', text: null, toolCalls: [null] }],
+    /messages\[0\].*toolCalls\[0\] is not an object/,
+  ],
+  [
+    'a tool call without an id',
+    [{ role: 'assistant', text: null, toolCalls: [{ name: 'lookup', arguments: '{}' }] }],
+    /messages\[0\].*toolCalls\[0\]\.id/,
+  ],
+  [
+    'a tool response with an object as responseData',
+    [
+      { role: 'assistant', text: null, toolCalls: [CALL] },
+      { role: 'tool', responses: [{ id: 'call_1', name: 'lookup', responseData: { a: 1 } }] },
+    ],
+    /messages\[1\].*responses\[0\]\.responseData/,
+  ],
+  [
+    'a user message whose media is not a list',
+    [{ role: 'user', text: 'look', media: 'x.png' }],
+    /messages\[0\].*media/,
+  ],
+];
+
+let server: FixtureHttpServer;
+beforeEach(async () => {
+  server = new FixtureHttpServer();
+  await server.start();
+});
+afterEach(() => server.stop());
+
+function models(): [string, ChatModel][] {
+  return [
+    [
+      'openai',
+      new OpenAiChatModel({ baseUrl: `${server.baseUrl}/v1`, apiKey: API_KEY, maxRetries: 0 }),
+    ],
+    [
+      'anthropic',
+      new AnthropicChatModel({ baseUrl: server.baseUrl, apiKey: API_KEY, maxRetries: 0 }),
+    ],
+  ];
+}
+
+async function failure(run: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await run();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+describe('provider adapters refuse malformed messages handed to them directly', () => {
+  it.each(malformed)(
+    '%s: an InvalidArgumentError naming it, and no request',
+    async (_name, messages, problem) => {
+      for (const [provider, model] of models()) {
+        const prompt = { messages: messages as Message[], options: {} };
+        const called = await failure(() => model.call(prompt));
+        const streamed = await failure(async () => {
+          for await (const _chunk of model.stream!(prompt)) {
+            // drains the stream
+          }
+        });
+        for (const error of [called, streamed]) {
+          expect(error, provider).toBeInstanceOf(InvalidArgumentError);
+          expect((error as Error).message, provider).toMatch(problem);
+          expect((error as Error).message, provider).toContain(provider);
+        }
+      }
+      expect(server.requests).toHaveLength(0);
+    },
+  );
+
+  it('refuses messages that are not a list', async () => {
+    for (const [, model] of models()) {
+      const error = await failure(() =>
+        model.call({ messages: undefined as unknown as Message[], options: {} }),
+      );
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect((error as Error).message).toMatch(/messages must be an array/);
+    }
+    expect(server.requests).toHaveLength(0);
+  });
+});
