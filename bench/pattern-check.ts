@@ -3,6 +3,7 @@ import {
   createToolCallingManager,
   type Prompt,
   type ToolCallback,
+  type ToolCallingChatOptions,
 } from 'toolloop';
 import { check, count, fmt, progress, SMOKE, table } from './lib/harness.js';
 
@@ -92,7 +93,7 @@ async function checkOnce(
   pattern: string | undefined,
   text: string,
 ): Promise<{ ms: number; error: boolean }> {
-  const prompt: Prompt = {
+  const prompt: Prompt<ToolCallingChatOptions> = {
     messages: [{ role: 'user', text: 'go' }],
     options: { toolCallbacks: [toolWith(pattern)] },
   };

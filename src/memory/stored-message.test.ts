@@ -34,6 +34,13 @@ describe('parseStoredMessage', () => {
     expect((error as Error).message).toContain('metadata is nested deeper than 1000 levels');
   });
 
+  it('refuses a row nested too deep in the fewest characters (brackets only)', () => {
+    const text = `{"role":"user","text":"","metadata":{"a":${'['.repeat(1000)}${']'.repeat(1000)}}}`;
+    expect(() => parseStoredMessage(text, location)).toThrow(/metadata is nested deeper than 1000/);
+    const within = `{"role":"user","text":"","metadata":{"a":${'['.repeat(999)}${']'.repeat(999)}}}`;
+    expect(parseStoredMessage(within, location)).toEqual(JSON.parse(within));
+  });
+
   it('accepts a row nested just within the limit', () => {
     const message = { role: 'user', text: 'hi', metadata: nested(1000) };
     expect(parseStoredMessage(JSON.stringify(message), location)).toEqual(message);

@@ -39,7 +39,7 @@ export function parseStoredMessage(text: unknown, location: StoredRowLocation): 
   } catch {
     throw corruptRow(location, 'it is not JSON');
   }
-  const problem = parsedMessageProblem(value);
+  const problem = parsedMessageProblem(value, text.length);
   if (problem !== undefined) throw corruptRow(location, problem);
   return value as Message;
 }

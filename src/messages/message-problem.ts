@@ -31,16 +31,21 @@ export function messageProblem(value: unknown): string | undefined {
 }
 
 /**
- * {@link messageProblem} for a value `JSON.parse` just made (a stored row): such a value can hold
- * no cycle, no `undefined`, no number that is not finite and no object that is not plain, so of
- * the JSON checks only the nesting depth is left to check. Same answer, a fraction of the work on
- * the read path, where every message of a conversation passes.
+ * {@link messageProblem} for a value `JSON.parse` just made from `textLength` characters (a stored
+ * row): such a value can hold no cycle, no `undefined`, no number that is not finite and no object
+ * that is not plain, so of the JSON checks only the nesting depth is left, and only for a text
+ * long enough to open and close that many levels. Same answer, a fraction of the work on the read
+ * path, where every message of a conversation passes.
  */
-export function parsedMessageProblem(value: unknown): string | undefined {
+export function parsedMessageProblem(value: unknown, textLength: number): string | undefined {
   if (!isPlainObject(value)) return 'it is not an object';
-  for (const key in value) {
-    const notJson = depthProblem(value[key], FIELDS.has(key) ? key : 'a field', 0);
-    if (notJson !== undefined) return notJson;
+  // Too deep needs MAX_DEPTH + 1 containers inside a field, inside the message: that many
+  // brackets opened and closed.
+  if (textLength >= 2 * (MAX_DEPTH + 2)) {
+    for (const key in value) {
+      const notJson = depthProblem(value[key], FIELDS.has(key) ? key : 'a field', 0);
+      if (notJson !== undefined) return notJson;
+    }
   }
   return shapeProblem(value, true);
 }
