@@ -49,6 +49,15 @@ export function decodeSafeJson(value: unknown): unknown {
   return holdsEscape(value) ? mapStrings(value, decodeSafeText) : value;
 }
 
+/**
+ * {@link decodeSafeJson} for a value `JSON.parse` made from `text`: a text holding neither the
+ * escape character nor a `\u` escape (which could spell it) has nothing to decode, which a scan
+ * of the text tells faster than a walk of the value.
+ */
+export function decodeParsedSafeJson(value: unknown, text: string): unknown {
+  return text.includes(ESCAPE) || text.includes('\\u') ? decodeSafeJson(value) : value;
+}
+
 /** Whether any string or key in a JSON value holds the escape character. */
 function holdsEscape(value: unknown): boolean {
   if (typeof value === 'string') return value.includes(ESCAPE);

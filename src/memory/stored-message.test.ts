@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryError } from '../errors/index.js';
-import { parseStoredMessage, storedMessage } from './stored-message.js';
+import { decodeParsedSafeJson } from './safe-text.js';
+import { parseStoredMessage } from './stored-message.js';
 
 const location = { backend: 'sqlite', conversationId: 'c1', row: 3, seq: 7 };
 
@@ -81,24 +82,17 @@ describe('parseStoredMessage', () => {
     expect(parseStoredMessage(JSON.stringify(message), location)).toEqual(message);
     const bad = structuredClone(message);
     (bad.responses[0]?.content[1] as Record<string, unknown>).mediaType = 'text/plain';
-    let fromStore: unknown;
-    try {
-      storedMessage(bad, location);
-    } catch (caught) {
-      fromStore = caught;
-    }
-    expect(fromStore).toBeInstanceOf(MemoryError);
     expect(() => parseStoredMessage(JSON.stringify(bad), location)).toThrow(
-      (fromStore as Error).message,
+      /responses\[0\]\.content\[1\] is not a valid part: its media type 'text\/plain'/,
     );
   });
 
-  it('storedMessage still refuses values JSON cannot hold', () => {
-    const cyclic: Record<string, unknown> = { role: 'user', text: 'hi' };
-    cyclic.metadata = { self: cyclic };
-    expect(() => storedMessage(cyclic, location)).toThrow(/refers to itself/);
+  it('decodes before checking, and gives back what the decoder made', () => {
+    const stored = '{"role":"user","text":"a\\ue0000000b"}';
+    const decoded = parseStoredMessage(stored, location, decodeParsedSafeJson);
+    expect(decoded).toEqual({ role: 'user', text: 'a\u0000b' });
     expect(() =>
-      storedMessage({ role: 'user', text: 'hi', metadata: { n: Number.NaN } }, location),
-    ).toThrow(/not finite/);
+      parseStoredMessage('{"role":"user","text":7}', location, decodeParsedSafeJson),
+    ).toThrow(/text is not a string/);
   });
 });

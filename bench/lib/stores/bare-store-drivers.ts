@@ -19,8 +19,47 @@ export interface BareStore {
   findByConversationId(conversationId: string): Promise<Message[]>;
 }
 
-/** SQLite through better-sqlite3: `BEGIN IMMEDIATE`, `MAX(seq)`, one `INSERT` per message, `COMMIT`. */
-export function bareSqlite(database: Database.Database, table: string): BareStore {
+/**
+ * SQLite through better-sqlite3: `BEGIN IMMEDIATE`, `MAX(seq)`, one `INSERT` per message, `COMMIT`.
+ * With `busySwitch`, every operation also runs the three statements the repository wraps around
+ * each operation so that a locked database is waited for on a timer instead of in SQLite's busy
+ * handler (which would block the event loop): read the connection's busy timeout, set it to 0,
+ * put it back after. That variant isolates what the switch costs.
+ */
+export function bareSqlite(
+  database: Database.Database,
+  table: string,
+  busySwitch = false,
+): BareStore {
+  const store = plainSqlite(database, table);
+  if (!busySwitch) return store;
+  const read = database.prepare('PRAGMA busy_timeout');
+  const off = database.prepare('PRAGMA busy_timeout = 0');
+  const restore = new Map<number, Database.Statement>();
+  const switched =
+    <A extends unknown[], R>(operation: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> => {
+      const [row] = read.all() as { timeout: number }[];
+      const previous = row?.timeout ?? 0;
+      off.run();
+      try {
+        return operation(...args);
+      } finally {
+        let back = restore.get(previous);
+        if (back === undefined) {
+          back = database.prepare(`PRAGMA busy_timeout = ${previous}`);
+          restore.set(previous, back);
+        }
+        back.run();
+      }
+    };
+  return {
+    append: switched(store.append),
+    findByConversationId: switched(store.findByConversationId),
+  };
+}
+
+function plainSqlite(database: Database.Database, table: string): BareStore {
   database.pragma('journal_mode = WAL');
   database.exec(
     `CREATE TABLE IF NOT EXISTS "${table}" (
