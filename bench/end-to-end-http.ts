@@ -32,7 +32,8 @@ import {
  * processes' CPU time (`process.cpuUsage`) and memory are measured.
  */
 
-const SERVER_PROCESSES = 2;
+// A smoke run proves the workings with one server process (every relay process start loads its SDKs).
+const SERVER_PROCESSES = count(2, 1);
 const BATCH = count(1_000, 6);
 const CONCURRENCY = count(100, 3);
 const REPETITIONS = count(3, 1);

@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { BenchChatModel } from './lib/bench-chat-model.js';
 import { handTools, handWrittenCall } from './lib/hand-written-loop.js';
 import {
@@ -31,6 +33,10 @@ const IN_FLIGHT = SMOKE ? [1, 10] : [1, 10, 100, 1_000, 10_000];
 const IN_FLIGHT_CONVERSATIONS = count(10_000, 20);
 /** Growth of the cost per conversation per 10× more in flight that still counts as flat. */
 const FLAT_TOLERANCE = 1.25;
+/** The in-flight curve again, in a child process whose V8 young generation is this large. */
+const LARGE_SEMI_SPACE_MB = 64;
+/** Set in that child: it measures only the in-flight curve and prints it as JSON. */
+const IN_FLIGHT_CHILD = process.env.SCALING_IN_FLIGHT_CHILD === '1';
 /** Growth between two sizes ten times apart that still counts as linear (noise allowance). */
 const LINEAR_TOLERANCE = 12.5;
 
@@ -104,14 +110,14 @@ function isLinear(points: Point[]): { linear: boolean; worst: number } {
 }
 
 const toolPoints: Point[] = [];
-for (const toolCount of TOOL_COUNTS) {
+for (const toolCount of IN_FLIGHT_CHILD ? [] : TOOL_COUNTS) {
   const p = await point(toolCount, 0);
   p.size = toolCount;
   progress(`scaling: ${toolCount} tools → ${fmt(p.toolloopUs)} µs`);
   toolPoints.push(p);
 }
 const historyPoints: Point[] = [];
-for (const historyLength of HISTORY_LENGTHS) {
+for (const historyLength of IN_FLIGHT_CHILD ? [] : HISTORY_LENGTHS) {
   const p = await point(3, historyLength);
   p.size = historyLength;
   progress(`scaling: ${historyLength} messages → ${fmt(p.toolloopUs)} µs`);
@@ -161,6 +167,30 @@ const inFlightPoints: InFlightPoint[] = [];
   }
 }
 
+if (IN_FLIGHT_CHILD) {
+  process.stdout.write(JSON.stringify(inFlightPoints));
+  process.exit(0);
+}
+
+// The same curve with a larger young generation: if the growth is V8's (scavenges copying and
+// promoting thousands of live conversations), it moves to higher levels or goes.
+const child = spawnSync(
+  process.execPath,
+  ['--expose-gc', `--max-semi-space-size=${LARGE_SEMI_SPACE_MB}`, fileURLToPath(import.meta.url)],
+  {
+    env: { ...process.env, SCALING_IN_FLIGHT_CHILD: '1' },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 1 << 20,
+  },
+);
+check(child.status === 0, `the in-flight run with a ${LARGE_SEMI_SPACE_MB} MB semi-space failed`);
+const largeYoung = JSON.parse(child.stdout) as InFlightPoint[];
+check(
+  largeYoung.length === inFlightPoints.length,
+  'the larger young generation run has every level',
+);
+
 function verdictPerRow(points: { size: number; toolloopUs: number }[], tolerance: number) {
   return points.map((p, i) => {
     const previous = points[i - 1];
@@ -190,8 +220,9 @@ out.push(
   '',
 );
 const inFlightVerdicts = verdictPerRow(inFlightPoints, FLAT_TOLERANCE);
+const largeYoungVerdicts = verdictPerRow(largeYoung, FLAT_TOLERANCE);
 out.push(
-  `Conversations in flight: the same conversation, ${fmt(IN_FLIGHT_CONVERSATIONS)} per measurement, started ${IN_FLIGHT.map((n) => fmt(n)).join(', ')} at a time (batch after batch); CPU time (\`process.cpuUsage()\`, user + system) per conversation, median of ${count(3, 1)}. The total cost is linear when the cost per conversation stays flat (at most ${FLAT_TOLERANCE}× per 10× more in flight).`,
+  `Conversations in flight: the same conversation, ${fmt(IN_FLIGHT_CONVERSATIONS)} per measurement, started ${IN_FLIGHT.map((n) => fmt(n)).join(', ')} at a time (batch after batch); CPU time (\`process.cpuUsage()\`, user + system) per conversation, median of ${count(3, 1)}. The total cost is linear when the cost per conversation stays flat (at most ${FLAT_TOLERANCE}× per 10× more in flight). The last two columns are the same curve measured again in a child process started with \`--max-semi-space-size=${LARGE_SEMI_SPACE_MB}\` (V8's young generation, 16 MB by default on Node 20).`,
   '',
   table(
     [
@@ -200,6 +231,8 @@ out.push(
       'hand-written CPU µs',
       'toolloop ÷ hand-written',
       'total cost',
+      `toolloop / hand-written CPU µs, ${LARGE_SEMI_SPACE_MB} MB semi-space`,
+      `total cost, ${LARGE_SEMI_SPACE_MB} MB semi-space`,
     ],
     inFlightPoints.map((p, i) => [
       fmt(p.size),
@@ -207,6 +240,8 @@ out.push(
       fmt(p.handUs),
       fmtRatio(p.toolloopUs / p.handUs),
       inFlightVerdicts[i]!,
+      `${fmt(largeYoung[i]!.toolloopUs)} / ${fmt(largeYoung[i]!.handUs)}`,
+      largeYoungVerdicts[i]!,
     ]),
   ),
   '',
@@ -242,7 +277,7 @@ if (!inFlight) {
   const ratios = inFlightPoints.map((p) => p.toolloopUs / p.handUs);
   out.push(
     '',
-    `  Why: from ${fmt(first.size)} to ${fmt(last.size)} in flight the hand-written loop's CPU per conversation grows ${fmtRatio(last.handUs / first.handUs)} and toolloop's ${fmtRatio(last.toolloopUs / first.toolloopUs)}, while toolloop ÷ hand-written stays between ${fmtRatio(Math.min(...ratios))} and ${fmtRatio(Math.max(...ratios))}: the growth is the runtime's, not the loop's. Thousands of conversations alive at once outgrow V8's young generation (16 MB of semi-space by default on Node 20), so each scavenge copies and promotes their live objects and full mark-compacts follow (\`v8.GCProfiler\` over the same batches: scavenges and a mark-compact at 10,000, scavenges only at 100). The work per conversation does not grow; on a server that keeps this many in flight, a larger young generation (\`node --max-semi-space-size=64\`) is the knob, and toolloop's share is its heap per conversation (see Memory per conversation).`,
+    `  Why: from ${fmt(first.size)} to ${fmt(last.size)} in flight the hand-written loop's CPU per conversation grows ${fmtRatio(last.handUs / first.handUs)} and toolloop's ${fmtRatio(last.toolloopUs / first.toolloopUs)}, while toolloop ÷ hand-written stays between ${fmtRatio(Math.min(...ratios))} and ${fmtRatio(Math.max(...ratios))}: both loops pay the same growth, so it is the runtime's, not the loop's. Thousands of conversations alive at once outgrow V8's young generation, so each scavenge copies and promotes their live objects. With a ${LARGE_SEMI_SPACE_MB} MB semi-space the same curve goes from ${fmt(largeYoung[0]!.toolloopUs)} to ${fmt(largeYoung[largeYoung.length - 1]!.toolloopUs)} µs for toolloop (${fmtRatio(largeYoung[largeYoung.length - 1]!.toolloopUs / largeYoung[0]!.toolloopUs)}) and from ${fmt(largeYoung[0]!.handUs)} to ${fmt(largeYoung[largeYoung.length - 1]!.handUs)} µs for the hand-written loop: on a server that keeps thousands in flight, \`--max-semi-space-size\` is the knob, and toolloop's share is its heap per conversation (see Memory per conversation).`,
     '',
   );
 }

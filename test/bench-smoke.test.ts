@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,49 @@ import { beforeAll, describe, expect, it } from 'vitest';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bench = join(root, 'bench');
 const peersInstalled = existsSync(join(bench, 'node_modules', '.package-lock.json'));
+/** Scripts run two at a time (the machine's cores); the rest wait their turn. */
+const PARALLEL_SCRIPTS = 2;
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= PARALLEL_SCRIPTS) await new Promise<void>((resolve) => waiting.push(resolve));
+  running++;
+  try {
+    return await work();
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
+}
+
+/** Runs a compiled benchmark script with tiny counts; resolves with its exit status and output. */
+function runScript(
+  name: string,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--expose-gc', join(bench, 'dist', `${name}.js`)], {
+      cwd: root,
+      env: { ...process.env, BENCH_SMOKE: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
+    child.on('error', reject);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
 const scripts = readdirSync(bench)
   .filter((file) => file.endsWith('.ts'))
   .map((file) => file.slice(0, -'.ts'.length))
@@ -112,23 +155,14 @@ describe.skipIf(!peersInstalled && !process.env.CI)(
     });
 
     for (const name of scripts) {
-      it(`${name} runs with tiny counts and prints its section`, () => {
-        const run = spawnSync(
-          process.execPath,
-          ['--expose-gc', join(bench, 'dist', `${name}.js`)],
-          {
-            cwd: root,
-            encoding: 'utf8',
-            env: { ...process.env, BENCH_SMOKE: '1' },
-            timeout: 150_000,
-          },
-        );
+      it.concurrent(`${name} runs with tiny counts and prints its section`, async () => {
+        const run = await inTurn(() => runScript(name));
         expect(run.status, run.stderr).toBe(0);
         expect(run.stdout).toMatch(/^## \S/);
         expect(run.stdout.match(/^## /gm)).toHaveLength(1);
         // A section holds numbers: at least one markdown table.
         expect(run.stdout).toMatch(/^\|.*\|\n\|(\s*:?-+:?\s*\|)+$/m);
-      }, 180_000);
+      }, 400_000);
     }
   },
 );
