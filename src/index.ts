@@ -117,6 +117,7 @@ export { debugLogListener } from './observability/index.js';
 export {
   createDefaultToolExecutionExceptionProcessor,
   createToolCallingManager,
+  type ExecuteToolCallsOptions,
   ToolCallingAdvisor,
   type ToolCallingAdvisorOptions,
   type ToolCallingManager,
@@ -129,6 +130,7 @@ export {
 export {
   Bm25ToolIndex,
   HybridToolIndex,
+  type IndexToolsOptions,
   LexicalToolIndex,
   type QueryExpansion,
   type QueryExpansionContext,

@@ -31,6 +31,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: 'Getting started', link: '/getting-started' },
       { text: 'Tools', link: '/tools' },
       { text: 'The tool loop', link: '/loop' },
+      { text: 'The tool contract', link: '/tool-contract' },
     ],
   },
   {

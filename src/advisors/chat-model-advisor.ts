@@ -1,3 +1,4 @@
+import { throwIfAborted } from '../errors/index.js';
 import {
   type ChunkReader,
   DONE,
@@ -33,7 +34,7 @@ export class ChatModelAdvisor implements CallAdvisor, StreamAdvisor {
   adviseCall(request: ChatClientRequest): Promise<ChatClientResponse> {
     // A `then` rather than an async function: one promise and one microtask hop less per call.
     try {
-      request.signal?.throwIfAborted();
+      throwIfAborted(request.signal);
       const prompt = toModelPrompt(request.prompt);
       const signal = request.signal;
       return Promise.resolve(
@@ -116,7 +117,7 @@ class ModelResponseIterator implements ReadThroughIterator<ChatClientResponse> {
     this.#started = true;
     const request = this.#request;
     try {
-      request.signal?.throwIfAborted();
+      throwIfAborted(request.signal);
       this.#context = { ...request.context };
       const chatModel = this.#chatModel;
       const prompt = toModelPrompt(request.prompt);

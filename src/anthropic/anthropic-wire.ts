@@ -30,26 +30,9 @@ export type AnthropicToolResultBlock =
       title?: string;
     };
 
-/** A content block of a request message. */
+/** A content block of a request message: text, image or document, or a tool use, result or thought. */
 export type AnthropicContentBlockParam =
-  | { type: 'text'; text: string }
-  | {
-      type: 'image';
-      source:
-        | {
-            type: 'base64';
-            media_type: 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
-            data: string;
-          }
-        | { type: 'url'; url: string };
-    }
-  | {
-      type: 'document';
-      source:
-        | { type: 'base64'; media_type: 'application/pdf'; data: string }
-        | { type: 'text'; media_type: 'text/plain'; data: string }
-        | { type: 'url'; url: string };
-    }
+  | AnthropicToolResultBlock
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
   | {
       type: 'tool_result';

@@ -40,35 +40,37 @@ export const ToolApprovalPolicies = Object.freeze({
 /** How a tool loop handles approval (`ChatClientOptions.approval`, `ToolCallingAdvisorOptions.approval`). */
 export interface ToolApprovalOptions {
   /** Decides for tools without their own `needsApproval`. Default: none (no approval). */
-  policy?: ToolApprovalPolicy;
+  policy?: ToolApprovalPolicy | undefined;
   /**
    * Signs every pending state (HMAC-SHA-256) and, on resume, refuses a state that is unsigned or
    * whose signature does not match. Use it whenever the state passes through hands you do not
    * trust (a browser): without it, a changed transcript, conversation, expiry or token cannot be
    * detected. At least 32 bytes.
    */
-  signingKey?: string | Uint8Array;
+  signingKey?: string | Uint8Array | undefined;
   /**
    * How long a pending state may wait for its decisions, in milliseconds; a resume after that is
    * refused (`'expired-state'`). Default 24 hours.
    */
-  stateTtlMs?: number;
+  stateTtlMs?: number | undefined;
   /**
    * Names who a turn runs for (a user or tenant id), from the request's tool context and advisor
    * params. The name goes into the pending state, and a resume that names another one, or none, is
    * refused (`'principal-mismatch'`). Default: none (states are bound to their conversation only).
    */
-  principal?: (
-    toolContext: Readonly<Record<string, unknown>>,
-    params: Readonly<Record<string, unknown>>,
-  ) => string | undefined;
+  principal?:
+    | ((
+        toolContext: Readonly<Record<string, unknown>>,
+        params: Readonly<Record<string, unknown>>,
+      ) => string | undefined)
+    | undefined;
   /**
    * Where the single-use token of each state is marked used when its resume runs; a second resume
    * is refused (`'replayed-state'`). Every toolloop chat memory repository is one: pass the one
    * you have (Redis, PostgreSQL, SQLite) so that a replay is caught in every process. Default: a
    * set in this process (replays through another process, or after a restart, are not caught).
    */
-  tokenStore?: ApprovalTokenStore;
+  tokenStore?: ApprovalTokenStore | undefined;
 }
 
 /** Default {@link ToolApprovalOptions.stateTtlMs}: 24 hours. */

@@ -1,4 +1,5 @@
 import type { ChatClientRequest, DurableSteps } from '../advisors/index.js';
+import { throwIfAborted } from '../errors/index.js';
 import { keepInstanceShape } from '../internal/keep-instance-shape.js';
 import type { Message, UserMessage } from '../messages/index.js';
 import type { ChatModel, ToolCallingChatOptions } from '../model/index.js';
@@ -32,7 +33,7 @@ export function buildChatClientRequest(
   signal: AbortSignal | undefined,
   durable?: DurableSteps,
 ): ChatClientRequest | Promise<ChatClientRequest> {
-  signal?.throwIfAborted();
+  throwIfAborted(signal);
   if (state.tools.providers.length === 0) {
     return assembleRequest(chatModel, state, state.tools.callbacks.slice(), signal, durable);
   }

@@ -2,7 +2,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { isAbortError } from '../errors/index.js';
+import { AbortError, isAbortError } from '../errors/index.js';
 import type { ChatModel, ChatResponse } from '../model/index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../testing/index.js';
 import { tool } from '../tools/tool.js';
@@ -250,4 +250,29 @@ describe('a tool that cancels its own sub-request', () => {
       expect(controller.signal.aborted).toBe(false);
     },
   );
+});
+
+describe('an abort before the turn starts', () => {
+  it('rejects call and stream with toolloop AbortError, the signal reason as its cause, like an abort mid-turn', async () => {
+    const reason = new Error('user left');
+    const model = new ScriptedChatModel([textResponse('never')]);
+    const client = ChatClient.create(model);
+    const called = client
+      .prompt('x')
+      .call({ signal: AbortSignal.abort(reason) })
+      .content();
+    await expect(called).rejects.toBeInstanceOf(AbortError);
+    await expect(called).rejects.toMatchObject({ code: 'ABORTED', cause: reason });
+    const streamed = client
+      .prompt('x')
+      .stream({ signal: AbortSignal.abort(reason) })
+      .content();
+    const collect = async () => {
+      for await (const _chunk of streamed) {
+        // nothing arrives
+      }
+    };
+    await expect(collect()).rejects.toBeInstanceOf(AbortError);
+    expect(model.callCount).toBe(0);
+  });
 });

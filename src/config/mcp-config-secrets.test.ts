@@ -1,13 +1,14 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../errors/index.js';
 import { mcpConnectionsFromConfig } from './chat-client-from-config.js';
 import { ConfigError } from './config-error.js';
 import { loadConfig } from './load-config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'toolloop-mcp-config-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function properties(text: string) {
   return loadConfig({

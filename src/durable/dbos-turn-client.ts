@@ -11,6 +11,7 @@ import { describeDatabase, withoutCredentials } from './describe-database.js';
 import { DurableTurnError } from './durable-turn-error.js';
 import { DurableTurnHandle } from './durable-turn-handle.js';
 import { type DurableTurnInput, storedTurnInput } from './durable-turn-input.js';
+import { withSessionTimeoutOption } from './session-timeout-url.js';
 import { APPROVAL_KEY, TURN_WORKFLOW_NAME, unknownOutcomeTopic } from './turn-keys.js';
 import type { UnknownOutcomeAnswer, UnknownOutcomeQuestion } from './unknown-outcome.js';
 
@@ -53,7 +54,7 @@ export class DbosTurnClient {
     let client: DBOSClient | undefined;
     try {
       client = await DBOSClient.create({
-        systemDatabaseUrl: url,
+        systemDatabaseUrl: withSessionTimeoutOption(url),
         applicationName: options.applicationName ?? 'toolloop',
       });
       // Creating the client does not connect yet: one read proves the database answers. DBOS

@@ -17,6 +17,7 @@ import { describeDatabase, isConnectionFailure, withoutCredentials } from './des
 import { DurableTurnError } from './durable-turn-error.js';
 import type { DurableTurnEvent } from './durable-turn-event.js';
 import type { DurableTurnInput, StoredTurnInput } from './durable-turn-input.js';
+import { withSessionTimeoutOption } from './session-timeout-url.js';
 import { TURN_EVENTS_STREAM, TURN_WORKFLOW_NAME, VERSION_STEP } from './turn-keys.js';
 import type { UnknownOutcomePolicy } from './unknown-outcome.js';
 
@@ -173,7 +174,7 @@ export class DbosTurnWorker {
     try {
       // DBOS.migrate logs to the console; this is the same migration with a logger of ours.
       await migrateSystemDatabase(
-        systemDatabaseUrl,
+        withSessionTimeoutOption(systemDatabaseUrl),
         new GlobalLogger(undefined, { logger: quietLogger() }),
       );
     } catch (error) {
@@ -247,7 +248,7 @@ export class DbosTurnWorker {
       for (let attempt = 1; ; attempt++) {
         DBOS.setConfig({
           name: this.#applicationName,
-          systemDatabaseUrl: options.systemDatabaseUrl,
+          systemDatabaseUrl: withSessionTimeoutOption(options.systemDatabaseUrl),
           applicationVersion: engineVersion(this.#applicationName, version),
           ...(options.workerId === undefined ? {} : { executorID: options.workerId }),
           logger: this.#logger(options.logLevel ?? 'warn'),

@@ -14,6 +14,7 @@ import {
   type ServerCapabilities,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { throwIfAborted } from '../errors/index.js';
 import { AbortError, InvalidArgumentError, isAbortError } from '../index.js';
 import { delay, MAX_TIMER_DELAY_MS } from '../internal/long-timeout.js';
 import { redactCredentials } from '../internal/redact-credentials.js';
@@ -310,7 +311,7 @@ export class McpClient {
   }
 
   async #currentSession(signal: AbortSignal | undefined): Promise<Session> {
-    signal?.throwIfAborted();
+    throwIfAborted(signal);
     if (this.#closed) throw this.#closedError();
     const session = this.#session;
     if (session !== undefined && session.failure === undefined) return session;

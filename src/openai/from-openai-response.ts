@@ -55,6 +55,10 @@ export function mapOpenAiUsage(usage: OpenAiWireUsage | null | undefined): Usage
   const details = usage.prompt_tokens_details;
   const cached = isRecord(details) ? details.cached_tokens : undefined;
   if (typeof cached === 'number' && Number.isFinite(cached)) result.cacheReadTokens = cached;
+  const outputDetails = usage.completion_tokens_details;
+  const reasoning = isRecord(outputDetails) ? outputDetails.reasoning_tokens : undefined;
+  if (typeof reasoning === 'number' && Number.isFinite(reasoning))
+    result.reasoningTokens = reasoning;
   return result;
 }
 

@@ -84,6 +84,8 @@ export interface OpenAiWireUsage {
   completion_tokens?: number;
   total_tokens?: number;
   prompt_tokens_details?: { cached_tokens?: number } | null;
+  /** `reasoning_tokens`: output tokens an o-series or GPT-5 model spent reasoning. */
+  completion_tokens_details?: { reasoning_tokens?: number } | null;
   [extra: string]: unknown;
 }
 

@@ -13,6 +13,12 @@ export const GenAiAttributes = {
   responseFinishReasons: 'gen_ai.response.finish_reasons',
   usageInputTokens: 'gen_ai.usage.input_tokens',
   usageOutputTokens: 'gen_ai.usage.output_tokens',
+  /** Input tokens read from the provider's prompt cache (part of the input tokens). */
+  usageCacheReadInputTokens: 'gen_ai.usage.cache_read.input_tokens',
+  /** Input tokens written to the provider's prompt cache. */
+  usageCacheCreationInputTokens: 'gen_ai.usage.cache_creation.input_tokens',
+  /** Output tokens the model spent reasoning (part of the output tokens). */
+  usageReasoningOutputTokens: 'gen_ai.usage.reasoning.output_tokens',
   tokenType: 'gen_ai.token.type',
   toolName: 'gen_ai.tool.name',
   toolCallId: 'gen_ai.tool.call.id',

@@ -104,6 +104,40 @@ describe('openTelemetryListener', () => {
     expect(failedChat?.attributes['error.type']).toBe('ChatModelError');
   });
 
+  it('records cache and reasoning token counts when the provider reports them', () => {
+    const otel = harness();
+    const listener = openTelemetryListener({ tracer: otel.tracer, meter: otel.meter });
+    for (const event of sampleTurnEvents()) {
+      if (event.type === 'model-call-end' && event.usage !== undefined) {
+        listener({
+          ...event,
+          usage: { ...event.usage, cacheReadTokens: 7, cacheWriteTokens: 3, reasoningTokens: 11 },
+        });
+      } else listener(event);
+    }
+    const chats = otel
+      .spans()
+      .filter(
+        (span) =>
+          span.attributes['gen_ai.operation.name'] === 'chat' &&
+          span.attributes['gen_ai.usage.input_tokens'] !== undefined,
+      );
+    expect(chats.length).toBeGreaterThan(1);
+    for (const chat of chats) {
+      expect(chat.attributes).toMatchObject({
+        'gen_ai.usage.cache_read.input_tokens': 7,
+        'gen_ai.usage.cache_creation.input_tokens': 3,
+        'gen_ai.usage.reasoning.output_tokens': 11,
+      });
+    }
+    const plain = harness();
+    const plainListener = openTelemetryListener({ tracer: plain.tracer, meter: plain.meter });
+    for (const event of sampleTurnEvents()) plainListener(event);
+    for (const span of plain.spans()) {
+      expect(span.attributes['gen_ai.usage.reasoning.output_tokens']).toBeUndefined();
+    }
+  });
+
   it('records token usage and durations as histograms with GenAI attributes', async () => {
     const otel = harness();
     const listener = openTelemetryListener({

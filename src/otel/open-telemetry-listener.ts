@@ -11,6 +11,7 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
+import type { Usage } from '../model/index.js';
 import type {
   ModelCallEndEvent,
   ModelCallStartEvent,
@@ -116,10 +117,7 @@ export function openTelemetryListener(
     if (event.model !== undefined) span.setAttribute(A.responseModel, event.model);
     if (event.finishReason != null)
       span.setAttribute(A.responseFinishReasons, [event.finishReason]);
-    if (event.usage !== undefined) {
-      span.setAttribute(A.usageInputTokens, event.usage.promptTokens);
-      span.setAttribute(A.usageOutputTokens, event.usage.completionTokens);
-    }
+    if (event.usage !== undefined) setUsageAttributes(span, event.usage);
     const metricAttributes: Attributes = {
       [A.operationName]: GenAiOperations.chat,
       ...providerAttributes,
@@ -316,10 +314,7 @@ export function openTelemetryListener(
         );
         return;
       case 'turn-finish':
-        if (event.usage !== undefined) {
-          turn.span.setAttribute(A.usageInputTokens, event.usage.promptTokens);
-          turn.span.setAttribute(A.usageOutputTokens, event.usage.completionTokens);
-        }
+        if (event.usage !== undefined) setUsageAttributes(turn.span, event.usage);
         if (event.finishReason != null)
           turn.span.setAttribute(A.responseFinishReasons, [event.finishReason]);
         endTurn(turn, event.turnId, event.timestamp);
@@ -336,6 +331,22 @@ export function openTelemetryListener(
         return;
     }
   };
+}
+
+/**
+ * Token counts on a span: input and output always, the cache and reasoning counts when the
+ * provider reported them (Anthropic's cache, OpenAI's cached and reasoning tokens, Gemini's
+ * thought tokens), so a dashboard can tell reasoning spend from answer text.
+ */
+function setUsageAttributes(span: Span, usage: Usage): void {
+  span.setAttribute(A.usageInputTokens, usage.promptTokens);
+  span.setAttribute(A.usageOutputTokens, usage.completionTokens);
+  if (usage.cacheReadTokens !== undefined)
+    span.setAttribute(A.usageCacheReadInputTokens, usage.cacheReadTokens);
+  if (usage.cacheWriteTokens !== undefined)
+    span.setAttribute(A.usageCacheCreationInputTokens, usage.cacheWriteTokens);
+  if (usage.reasoningTokens !== undefined)
+    span.setAttribute(A.usageReasoningOutputTokens, usage.reasoningTokens);
 }
 
 /** An error's status message: its type (and code), its message only with content export on. */

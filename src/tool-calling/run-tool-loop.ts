@@ -6,6 +6,7 @@ import type {
 } from '../advisors/index.js';
 import { TOOL_LOOP_TURN_ID } from '../advisors/index.js';
 import type { PendingToolApproval } from '../approval/index.js';
+import { throwIfAborted } from '../errors/index.js';
 import { keepInstanceShape } from '../internal/keep-instance-shape.js';
 import type { ToolCall } from '../messages/index.js';
 import { type ChatResponse, type Generation, isUsageEmpty, type Usage } from '../model/index.js';
@@ -13,7 +14,6 @@ import { createTurnEventEmitter } from '../observability/turn-event-emitter.js';
 import { durableModelCall, emitMadeChunk, runBatchAfterApproval } from './durable-rounds.js';
 import { newTurnId } from './new-turn-id.js';
 import { runToolRound } from './run-tool-round.js';
-import { throwIfAborted } from './throw-if-aborted.js';
 import type { ExecuteToolCallsOptions } from './tool-calling-manager.js';
 import {
   mayNeedApproval,

@@ -6,10 +6,9 @@ import type {
   StreamAdvisorChain,
 } from '../advisors/index.js';
 import { isMemoryAdvisor } from '../advisors/index.js';
-import { ToolloopError } from '../errors/index.js';
+import { ToolloopError, throwIfAborted } from '../errors/index.js';
 import type { Message } from '../messages/index.js';
 import type { ChatResponse, Generation } from '../model/index.js';
-import { throwIfAborted } from './throw-if-aborted.js';
 import type { ToolCallLimitExceededError } from './tool-call-limit-exceeded-error.js';
 import type { ExecuteToolCallsOptions, ToolExecutionResult } from './tool-calling-manager.js';
 import { buildToolExecutionGenerations } from './tool-execution-result.js';

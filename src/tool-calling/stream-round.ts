@@ -1,4 +1,5 @@
 import type { ChatClientResponse } from '../advisors/index.js';
+import { throwIfAborted } from '../errors/index.js';
 import { type StreamStopFlag, stopFlagOf } from '../internal/stream-stop-flags.js';
 import {
   addUsage,
@@ -9,7 +10,6 @@ import {
   type Usage,
 } from '../model/index.js';
 import type { TurnEventEmitter } from '../observability/turn-event-emitter.js';
-import { throwIfAborted } from './throw-if-aborted.js';
 import type { ToolLoopHooks } from './tool-loop-hooks.js';
 import { finalAnswerResponse, textOnly, withChatResponse } from './tool-loop-responses.js';
 import type { ToolLoopState } from './tool-loop-state.js';

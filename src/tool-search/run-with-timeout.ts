@@ -1,3 +1,5 @@
+import { throwIfAborted } from '../errors/index.js';
+
 /** A tool index or its embedding model did not answer in time. */
 export class ToolIndexTimeoutError extends Error {
   override readonly name = 'ToolIndexTimeoutError';
@@ -14,7 +16,7 @@ export async function runWithTimeout<T>(
   timeoutMessage: string,
   outer?: AbortSignal,
 ): Promise<T> {
-  outer?.throwIfAborted();
+  throwIfAborted(outer);
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;

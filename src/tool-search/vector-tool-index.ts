@@ -4,7 +4,7 @@ import type {
   ToolEmbeddingCache,
   ToolEmbeddingCacheEntry,
 } from '../embeddings/tool-embedding-cache.js';
-import { IllegalStateError, InvalidArgumentError } from '../errors/index.js';
+import { IllegalStateError, InvalidArgumentError, throwIfAborted } from '../errors/index.js';
 import { errorTypeName } from '../tool-calling/tool-execution-exception-processor.js';
 import { describeError } from '../tool-calling/tool-loop-events.js';
 import { categoryMatcher } from './category-filter.js';
@@ -191,7 +191,7 @@ export class VectorToolIndex implements ToolIndex {
     if (pending.length > 0) {
       const settled = await Promise.all(pending.map((key) => this.#embedding.get(key)));
       fill(new Map(pending.flatMap((key, i) => (settled[i] ? [[key, settled[i]]] : []))));
-      options.signal?.throwIfAborted();
+      throwIfAborted(options.signal);
     }
 
     const store = this.#store;
@@ -209,7 +209,7 @@ export class VectorToolIndex implements ToolIndex {
       } catch (error) {
         reportCacheFailure(store, error, options);
       }
-      options.signal?.throwIfAborted();
+      throwIfAborted(options.signal);
     }
 
     const textOf = new Map<string, string>();

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,6 +79,7 @@ afterEach(() => {
 
 afterAll(() => {
   for (const child of children) child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
 });
 
 const ledgerLines = () =>
