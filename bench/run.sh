@@ -20,7 +20,7 @@ if [ "${1:-}" = "--update" ]; then
 fi
 
 # Benchmarks run in this order; any other bench/*.ts script follows, alphabetically.
-ORDER=(loop-overhead streaming scaling memory-per-conversation hot-path-profile allocation-profile memory-stores tool-retrieval observability-overhead)
+ORDER=(loop-overhead streaming scaling memory-per-conversation end-to-end-http mcp-overhead hot-path-profile allocation-profile memory-stores tool-retrieval observability-overhead)
 
 [ -d node_modules ] || { log "installing the project's dependencies"; npm ci --no-audit --no-fund >&2; }
 log "building toolloop and @toolloop/word-vectors"

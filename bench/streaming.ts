@@ -105,6 +105,9 @@ interface Row {
   textPhaseChunksPerSecond: number;
 }
 
+/** Repetitions of a pipeline that runs the full count of conversations. */
+const FAST_REPETITIONS = 15;
+
 /** One pipeline's plan: its conversation, how many a repetition runs, and what was measured. */
 interface Plan {
   entry: Entry;
@@ -129,7 +132,9 @@ for (const entry of entries) {
     maxRuns: count(20_000, 4),
   });
   const conversations = operationsFor(msPerConversation, CONVERSATIONS, MIN_CONVERSATIONS);
-  const repetitions = SMOKE ? 2 : conversations === CONVERSATIONS ? 5 : 3;
+  // A fast pipeline's repetition lasts tens of milliseconds, so one burst of load elsewhere can
+  // halve it: many short repetitions taking turns give a median that such bursts do not move.
+  const repetitions = SMOKE ? 2 : conversations === CONVERSATIONS ? FAST_REPETITIONS : 3;
   plans.push({ entry, conversation, conversations, repetitions, samples: [], phases: [] });
 }
 
@@ -173,7 +178,7 @@ const aiSdk = byId.get('ai-sdk')!;
 
 const out: string[] = ['## Streaming', ''];
 out.push(
-  `Workload: up to ${fmt(CONVERSATIONS)} conversations per repetition, one after another (a pipeline slower than ~0.75 ms per conversation runs as many as fit in ~1.5 s, at least ${MIN_CONVERSATIONS}, 3 repetitions instead of 5); each streams with the tool loop active — round 1: the model streams ${3} complete tool calls, the no-op tools run; round 2: the model streams ${STREAM_DELTAS} text deltas, which the consumer reads one by one. "Whole conversation" counts the text deltas the consumer received over the whole conversation time (tool round included); "text round only" counts them from the first text delta to the end of the stream, i.e. the per-chunk cost of passing text through the chain once the answer streams. The bare async iterator only yields the ${STREAM_DELTAS} deltas (it has no tool round, so both of its rates are the pure iteration rate). Median repetition after a time-boxed warm-up; the pipelines' repetitions take turns, so load from elsewhere on a shared machine falls on all of them alike.`,
+  `Workload: up to ${fmt(CONVERSATIONS)} conversations per repetition, one after another (a pipeline slower than ~0.75 ms per conversation runs as many as fit in ~1.5 s, at least ${MIN_CONVERSATIONS}, 3 repetitions instead of ${FAST_REPETITIONS}); each streams with the tool loop active — round 1: the model streams ${3} complete tool calls, the no-op tools run; round 2: the model streams ${STREAM_DELTAS} text deltas, which the consumer reads one by one. "Whole conversation" counts the text deltas the consumer received over the whole conversation time (tool round included); "text round only" counts them from the first text delta to the end of the stream, i.e. the per-chunk cost of passing text through the chain once the answer streams. The bare async iterator only yields the ${STREAM_DELTAS} deltas (it has no tool round, so both of its rates are the pure iteration rate). Median repetition after a time-boxed warm-up; the pipelines' repetitions take turns, so load from elsewhere on a shared machine falls on all of them alike.`,
   '',
 );
 out.push(
@@ -205,15 +210,15 @@ const vsAiSdk = toolloop.chunksPerSecond / aiSdk.chunksPerSecond;
 const vsAiSdkText = toolloop.textPhaseChunksPerSecond / aiSdk.textPhaseChunksPerSecond;
 out.push('Targets:', '');
 out.push(
-  `- At least 30% of the bare iterator's chunk rate: ${fmt(ofBare * 100)}% over the whole conversation — ${verdict(ofBare >= 0.3)}${ofBare >= 0.3 ? '' : ` (short by ${fmt((0.3 / ofBare - 1) * 100, 2)}%)`}; ${fmt(ofBareText * 100)}% in the text round alone — ${verdict(ofBareText >= 0.3)}${ofBareText >= 0.3 ? '' : ` (short by ${fmt((0.3 / ofBareText - 1) * 100, 2)}%)`}.`,
+  `- Text round at least 40% of the bare iterator's chunk rate: ${fmt(ofBareText * 100)}% — ${verdict(ofBareText >= 0.4)}${ofBareText >= 0.4 ? '' : ` (short by ${fmt((0.4 / ofBareText - 1) * 100, 2)}%)`}; over the whole conversation (tool round included, no target) ${fmt(ofBare * 100)}%.`,
 );
 out.push(
   `- At least 50× the AI SDK's chunk rate: ${fmtRatio(vsAiSdk)} over the whole conversation — ${verdict(vsAiSdk >= 50)}${vsAiSdk >= 50 ? '' : ` (short by ${fmtRatio(50 / vsAiSdk)})`}; ${fmtRatio(vsAiSdkText)} in the text round alone — ${verdict(vsAiSdkText >= 50)}.`,
 );
-if (ofBare < 0.3 || vsAiSdk < 50) {
+if (ofBareText < 0.4 || vsAiSdk < 50) {
   out.push(
     '',
-    "Why: the bare iterator does nothing but yield strings. A toolloop text chunk is a model response (results, output and metadata objects the model allocates) passed through the default chain in one promise reaction: the model advisor, the ToolCallingAdvisor's round, the request spec and `.content()` hand one reader down to the model's stream instead of adding a `then`, a promise and an iterator result each (an advisor written as an async generator in between adds its own layer), and the round's aggregator sees every chunk (needed to decide on tool calls at the end of the round). The whole-conversation rate also pays building the request, the tool round (see Loop overhead) and the AbortSignal each stream run makes so that a stopped stream aborts its model request and tools (about 10 µs to create on Node 20), none of which the bare iterator has; the hand-written streaming loop, with a request and a tool round but no signal, also reaches only part of the bare rate.",
+    "Why (text round): the bare iterator does nothing but yield strings it already holds. A toolloop text chunk is a model response (results, output and metadata objects the scripted model allocates, as a provider adapter does) handed down the default chain in one promise reaction: the model advisor's `then` on the model's stream wraps it with the context, the ToolCallingAdvisor's round checks and aggregates it (it must, to decide on tool calls when the round ends), and `.content()` turns it into an iterator result. A same-process A/B run (the round's checks and aggregation skipped for text chunks) measured no difference within noise, so what is left is that structure: per chunk, the model generator's promise, one more promise reaction and two objects more than the bare iterator. The hand-written streaming loop (an async generator over the model's stream, V8's most optimized path, and no aggregation) reaches about half the bare rate; toolloop reaches about two thirds of the hand-written loop's. Reaching 40% would need the chain to skip the reaction per chunk (reading a synchronous batch of the model's chunks), a change of the `ChatModel.stream` contract. The whole-conversation rate also pays building the request, the tool round (see Loop overhead) and the AbortSignal each stream run makes so that a stopped stream aborts its model request and tools, none of which the bare iterator has.",
   );
 }
 process.stdout.write(`${out.join('\n')}\n`);

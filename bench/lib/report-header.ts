@@ -12,14 +12,19 @@ const benchRoot = new URL('../../', import.meta.url);
 const projectRoot = new URL('../', benchRoot);
 
 function installedVersion(name: string): string {
-  try {
-    const manifest = JSON.parse(
-      readFileSync(new URL(`node_modules/${name}/package.json`, benchRoot), 'utf8'),
-    ) as { version?: string };
-    return manifest.version ?? 'unknown';
-  } catch {
-    return 'not installed';
+  // The benchmark peers are in bench/node_modules; what toolloop itself depends on (the MCP SDK,
+  // the database drivers) is in the project's.
+  for (const root of [benchRoot, projectRoot]) {
+    try {
+      const manifest = JSON.parse(
+        readFileSync(new URL(`node_modules/${name}/package.json`, root), 'utf8'),
+      ) as { version?: string };
+      return manifest.version ?? 'unknown';
+    } catch {
+      // Not installed under this root.
+    }
   }
+  return 'not installed';
 }
 
 function commit(): string {
@@ -40,10 +45,19 @@ const toolloopVersion = (
 const cpuList = cpus();
 const peers = [
   'ai',
+  '@ai-sdk/openai-compatible',
+  '@ai-sdk/anthropic',
   '@openai/agents',
+  'openai',
   'langchain',
   '@langchain/core',
   '@langchain/langgraph',
+  '@langchain/openai',
+  'eventsource-parser',
+  '@modelcontextprotocol/sdk',
+  'better-sqlite3',
+  'ioredis',
+  'pg',
   'zod',
 ];
 

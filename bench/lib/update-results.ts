@@ -38,26 +38,25 @@ const field = (name: string) => new RegExp(`^- ${name}: (.*)$`, 'm').exec(newHea
 const date = field('Date') ?? 'unknown date';
 const toolloop = /^- toolloop .*\(commit (\w+)\)$/m.exec(newHeader)?.[1] ?? 'unknown';
 const load = field('Load');
-const note = `- Rerun on ${date} (commit ${toolloop}, \`bash bench/run.sh --update\`${load === undefined ? '' : `, load ${load}`}): ${fresh.map((section) => title(section).slice(3)).join(', ')}; the other sections are from the full run above.`;
-const rerunNow = new Set(fresh.map((section) => title(section).slice(3)));
-// Earlier reruns keep their note for the sections this run did not replace.
+// Peers a rerun section uses that the full run's head does not list yet get their versions here.
+const peers = field('Peers');
+const listedPeers = /^- Peers: (.*)$/m.exec(current.head)?.[1] ?? '';
+const newPeers = (peers ?? '')
+  .split(', ')
+  .filter((entry) => entry !== '' && !listedPeers.includes(entry.split(' ')[0]!));
+const note = `- Rerun on ${date} (commit ${toolloop}, \`bash bench/run.sh --update\`${load === undefined ? '' : `, load ${load}`}): ${fresh.map((section) => title(section).slice(3)).join(', ')}; the other sections are from the full run above.${newPeers.length > 0 ? ` Peers first used in this rerun: ${newPeers.join(', ')}.` : ''}`;
+// An earlier rerun's note keeps the sections this run did not redo; a note left with none goes.
+const freshTitles = new Set(fresh.map((section) => title(section).slice(3)));
+const NOTE = /^(- Rerun on .*?\): )(.*?)(; the other sections are from the full run above\..*)$/;
 const headLines = current.head
   .trimEnd()
   .split('\n')
-  .flatMap((line) => (line.startsWith('- Rerun on ') ? olderRerun(line, rerunNow) : [line]));
+  .flatMap((line) => {
+    if (!line.startsWith('- Rerun on ')) return [line];
+    const parts = NOTE.exec(line);
+    if (parts === null) return [];
+    const kept = parts[2]!.split(', ').filter((name) => !freshTitles.has(name));
+    return kept.length === 0 ? [] : [`${parts[1]}${kept.join(', ')}${parts[3]}`];
+  });
 headLines.push(note);
 writeFileSync(resultsUrl, `${headLines.join('\n')}\n\n${sections.join('\n\n')}\n`);
-
-/**
- * An earlier rerun's note without the sections rerun now (none left: the note goes).
- */
-function olderRerun(line: string, rerunNow: ReadonlySet<string>): string[] {
-  const match = /^(- Rerun on .*?\)): (.*); the other sections are from the full run above\.$/.exec(
-    line,
-  );
-  if (match === null) return [line];
-  const kept = (match[2] as string).split(', ').filter((name) => !rerunNow.has(name));
-  return kept.length === 0
-    ? []
-    : [`${match[1]}: ${kept.join(', ')}; the other sections are from the full run above.`];
-}

@@ -54,6 +54,11 @@ export class AttemptClock {
     if (this.#expired === undefined) this.#idleTimer = this.#timer(this.#idleTimeoutMs, 'idle');
   }
 
+  /** Aborts the attempt's request now (its answer is complete; what is left of it is not wanted). */
+  abandon(): void {
+    this.#controller.abort();
+  }
+
   /** Stops the timers and lets go of the caller's signal. */
   dispose(): void {
     this.#deadlineTimer?.clear();

@@ -173,6 +173,7 @@ export class ProviderTransport {
       // A streaming server answers at once; its silence counts from the request on.
       clock.progress();
       let events: AsyncGenerator<ServerSentEvent> | undefined;
+      let complete = false;
       try {
         const response = await this.send(url, body, clock);
         clock.progress();
@@ -195,7 +196,10 @@ export class ProviderTransport {
             yielded = true;
             yield output;
           }
-          if (convert.isComplete?.()) break;
+          if (convert.isComplete?.()) {
+            complete = true;
+            break;
+          }
         }
         for (const output of this.converted(() => [...convert.end()])) {
           yielded = true;
@@ -208,7 +212,8 @@ export class ProviderTransport {
         }
       } finally {
         clock.dispose();
-        await events?.return(undefined).catch(() => undefined);
+        if (complete && events !== undefined) releaseWhenEnded(events, clock);
+        else await events?.return(undefined).catch(() => undefined);
       }
     }
   }
@@ -376,6 +381,33 @@ export class ProviderTransport {
     if (signal?.aborted) throw new AbortError(undefined, { cause: error });
     return true;
   }
+}
+
+/** How long a complete answer's response may take to end before its connection is cut. */
+const RELEASE_GRACE_MS = 1000;
+
+/**
+ * Reads what the response of a complete answer still holds (usually only its end, which often
+ * arrives just after the completing event) in the background, so that its keep-alive connection
+ * goes back to the pool: cancelling the body instead closes the connection, and the next request
+ * pays a new connection (and TLS handshake) to the provider. A server that holds the response
+ * open is cut off after {@link RELEASE_GRACE_MS}; the caller never waits for any of it.
+ */
+function releaseWhenEnded(events: AsyncGenerator<ServerSentEvent>, clock: AttemptClock): void {
+  const grace = setTimeout(() => clock.abandon(), RELEASE_GRACE_MS);
+  grace.unref?.();
+  void (async () => {
+    try {
+      while (!(await events.next()).done) {
+        // What follows the completing event is not read.
+      }
+    } catch {
+      // Cut off, or a broken end: the answer was already complete.
+    } finally {
+      clearTimeout(grace);
+      await events.return(undefined).catch(() => undefined);
+    }
+  })();
 }
 
 function positiveLimit(value: number | undefined, fallback: number, name: string): number {

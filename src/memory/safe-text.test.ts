@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeSafeJson, decodeSafeText, encodeSafeJson, encodeSafeText } from './safe-text.js';
+import {
+  decodeParsedSafeJson,
+  decodeSafeJson,
+  decodeSafeText,
+  encodeSafeJson,
+  encodeSafeText,
+} from './safe-text.js';
 
 /** What PostgreSQL text and JSONB refuse: NUL and unpaired surrogates. */
 function storable(text: string): boolean {
@@ -41,5 +47,29 @@ describe('safe text', () => {
     const encoded = encodeSafeJson(value);
     expect(JSON.stringify(encoded)).not.toMatch(/\\u0000|\\ud800/);
     expect(decodeSafeJson(encoded)).toEqual(value);
+  });
+
+  it('decodes a stored value without escapes to an equal value, own __proto__ keys kept as data', () => {
+    const stored = JSON.parse(
+      '{"role":"user","text":"hi","metadata":{"__proto__":{"x":1},"list":[1,"a",null,{"b":false}]}}',
+    ) as Record<string, unknown>;
+    const decoded = decodeSafeJson(stored) as { metadata: Record<string, unknown> };
+    expect(decoded).toEqual(stored);
+    expect(Object.getPrototypeOf(decoded.metadata)).toBe(Object.prototype);
+    expect(Object.keys(decoded.metadata)).toEqual(['__proto__', 'list']);
+    expect(decodeSafeJson({ deep: [{ k: 'a\ue0000000b' }] })).toEqual({
+      deep: [{ k: 'a\u0000b' }],
+    });
+  });
+
+  it('decodes a parsed value when its text holds the escape, raw or as \\u, and passes it through when not', () => {
+    const raw = JSON.stringify({ text: 'a\ue0000000b' });
+    expect(raw).toContain('\ue000');
+    expect(decodeParsedSafeJson(JSON.parse(raw), raw)).toEqual({ text: 'a\u0000b' });
+    const escaped = '{"text":"a\\ue0000000b"}';
+    expect(decodeParsedSafeJson(JSON.parse(escaped), escaped)).toEqual({ text: 'a\u0000b' });
+    const plain = '{"text":"plain","list":[1,{"k":"v"}]}';
+    const parsed = JSON.parse(plain);
+    expect(decodeParsedSafeJson(parsed, plain)).toBe(parsed);
   });
 });

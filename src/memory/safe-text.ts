@@ -44,7 +44,35 @@ export function encodeSafeJson(value: unknown): unknown {
 
 /** Reverses {@link encodeSafeJson}. */
 export function decodeSafeJson(value: unknown): unknown {
-  return mapStrings(value, decodeSafeText);
+  // Nearly every stored value holds no escape: it is given back as it is rather than copied key
+  // by key (every message of every read passes here).
+  return holdsEscape(value) ? mapStrings(value, decodeSafeText) : value;
+}
+
+/**
+ * {@link decodeSafeJson} for a value `JSON.parse` made from `text`: a text holding neither the
+ * escape character nor a `\u` escape (which could spell it) has nothing to decode, which a scan
+ * of the text tells faster than a walk of the value.
+ */
+export function decodeParsedSafeJson(value: unknown, text: string): unknown {
+  return text.includes(ESCAPE) || text.includes('\\u') ? decodeSafeJson(value) : value;
+}
+
+/** Whether any string or key in a JSON value holds the escape character. */
+function holdsEscape(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes(ESCAPE);
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      if (holdsEscape(value[index])) return true;
+    }
+    return false;
+  }
+  if (typeof value === 'object' && value !== null) {
+    for (const key in value) {
+      if (key.includes(ESCAPE) || holdsEscape((value as Record<string, unknown>)[key])) return true;
+    }
+  }
+  return false;
 }
 
 function mapStrings(value: unknown, map: (text: string) => string): unknown {

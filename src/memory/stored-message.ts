@@ -1,6 +1,6 @@
 import { MemoryError } from '../errors/index.js';
 import type { Message } from '../messages/index.js';
-import { messageProblem } from '../messages/message-problem.js';
+import { parsedMessageProblem } from '../messages/message-problem.js';
 
 /** Where a stored row sits, for the error that reports it. */
 export interface StoredRowLocation {
@@ -10,23 +10,28 @@ export interface StoredRowLocation {
   row: number;
   /** The store's own key of the row, e.g. `seq 17`, when it has one. */
   key?: string;
+  /**
+   * The row's sequence number, shown as the key `seq <n>`: given instead of `key` on read paths,
+   * where it is only turned into text when the row is reported.
+   */
+  seq?: unknown;
 }
 
 /**
- * Returns a row read back from a store as a message, or throws a `MemoryError` naming the
- * conversation and the row when the row is not a valid message (a manual edit, another program,
- * an old bug). Corruption is never skipped: a skipped row could be a tool call or result, and the
- * history the model is shown would silently change meaning. The conversation fails until it is
- * repaired with `deleteByConversationId` (`ChatMemory.clear`) or `saveAll`, which read nothing.
+ * Returns a row read back from a store (JSON text) as a message, or throws a `MemoryError` naming
+ * the conversation and the row when the row is not a valid message (a manual edit, another
+ * program, an old bug). Corruption is never skipped: a skipped row could be a tool call or result,
+ * and the history the model is shown would silently change meaning. The conversation fails until
+ * it is repaired with `deleteByConversationId` (`ChatMemory.clear`) or `saveAll`, which read
+ * nothing. `decode` turns the parsed value back into the message it was stored from (a store that
+ * escapes text, such as PostgreSQL's) before the value is checked; it must give back plain JSON
+ * data.
  */
-export function storedMessage(value: unknown, location: StoredRowLocation): Message {
-  const problem = messageProblem(value);
-  if (problem !== undefined) throw corruptRow(location, problem);
-  return value as Message;
-}
-
-/** {@link storedMessage} for a store that holds JSON text. */
-export function parseStoredMessage(text: unknown, location: StoredRowLocation): Message {
+export function parseStoredMessage(
+  text: unknown,
+  location: StoredRowLocation,
+  decode?: (value: unknown, text: string) => unknown,
+): Message {
   if (typeof text !== 'string') throw corruptRow(location, 'it is not text');
   let value: unknown;
   try {
@@ -34,17 +39,21 @@ export function parseStoredMessage(text: unknown, location: StoredRowLocation): 
   } catch {
     throw corruptRow(location, 'it is not JSON');
   }
-  return storedMessage(value, location);
+  if (decode !== undefined) value = decode(value, text);
+  const problem = parsedMessageProblem(value, text.length);
+  if (problem !== undefined) throw corruptRow(location, problem);
+  return value as Message;
 }
 
 function corruptRow(location: StoredRowLocation, problem: string): MemoryError {
+  const key =
+    location.key ?? (location.seq === undefined ? undefined : `seq ${String(location.seq)}`);
   const id = JSON.stringify(
     location.conversationId.length > 200
       ? `${location.conversationId.slice(0, 200)}…`
       : location.conversationId,
   );
-  const row =
-    location.key === undefined ? `row ${location.row}` : `row ${location.row} (${location.key})`;
+  const row = key === undefined ? `row ${location.row}` : `row ${location.row} (${key})`;
   return new MemoryError({
     backend: location.backend,
     conversationId: location.conversationId,

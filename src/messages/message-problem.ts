@@ -31,6 +31,26 @@ export function messageProblem(value: unknown): string | undefined {
 }
 
 /**
+ * {@link messageProblem} for a value `JSON.parse` just made from `textLength` characters (a stored
+ * row): such a value can hold no cycle, no `undefined`, no number that is not finite and no object
+ * that is not plain, so of the JSON checks only the nesting depth is left, and only for a text
+ * long enough to open and close that many levels. Same answer, a fraction of the work on the read
+ * path, where every message of a conversation passes.
+ */
+export function parsedMessageProblem(value: unknown, textLength: number): string | undefined {
+  if (!isPlainObject(value)) return 'it is not an object';
+  // Too deep needs MAX_DEPTH + 1 containers inside a field, inside the message: that many
+  // brackets opened and closed.
+  if (textLength >= 2 * (MAX_DEPTH + 2)) {
+    for (const key in value) {
+      const notJson = depthProblem(value[key], FIELDS.has(key) ? key : 'a field', 0);
+      if (notJson !== undefined) return notJson;
+    }
+  }
+  return shapeProblem(value, true);
+}
+
+/**
  * Why `value` is not a {@link Message} a chat model can send, or `undefined`: the fields of its
  * role with the right types, checked without walking their contents (the cheap check a provider
  * adapter runs on every request). A tool call's `arguments` may be any value: a call a server sent
@@ -88,6 +108,24 @@ function shapeProblem(
     default:
       return arrayOf(message, 'responses', toolResponseProblem, false);
   }
+}
+
+/** The nesting check of {@link jsonProblem} alone, for what `JSON.parse` made. */
+function depthProblem(value: unknown, field: string, depth: number): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (depth >= MAX_DEPTH) return `${field} is nested deeper than ${MAX_DEPTH} levels`;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      const problem = depthProblem(value[index], field, depth + 1);
+      if (problem !== undefined) return problem;
+    }
+    return undefined;
+  }
+  for (const key in value) {
+    const problem = depthProblem((value as Record<string, unknown>)[key], field, depth + 1);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
 }
 
 /**

@@ -5,10 +5,15 @@ import { checkUsedToken, USED_TOKEN_GRACE_MS } from '../../internal/used-token-s
 import type { Message } from '../../messages/index.js';
 import type { AppendOptions, ChatMemoryRepository } from '../chat-memory-repository.js';
 import { assertConversationId, assertMessages } from '../conversation-id.js';
-import { decodeSafeJson, decodeSafeText, encodeSafeJson, encodeSafeText } from '../safe-text.js';
+import {
+  decodeParsedSafeJson,
+  decodeSafeText,
+  encodeSafeJson,
+  encodeSafeText,
+} from '../safe-text.js';
 import { runStoreOperation, type StoreOperationScope } from '../store-operation.js';
 import { assertStorableMedia, mediaLimitOption } from '../stored-media-limit.js';
-import { storedMessage } from '../stored-message.js';
+import { parseStoredMessage } from '../stored-message.js';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryable } from './postgres-client.js';
 import {
   migratePostgresChatMemory,
@@ -151,7 +156,7 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     assertConversationId(conversationId);
     return this.#query('read', conversationId, async (connection) => {
       const result = await connection.query(
-        `SELECT seq, message FROM ${this.#tables.messages} WHERE conversation_key = $1 ORDER BY seq`,
+        `SELECT seq, message::text AS message FROM ${this.#tables.messages} WHERE conversation_key = $1 ORDER BY seq`,
         [conversationKey(conversationId)],
       );
       return decodeRows(conversationId, result.rows);
@@ -231,7 +236,7 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
       const start = last - rows.length + 1;
       await this.#insert(connection, key, start, rows);
       const stored = await connection.query(
-        `SELECT seq, message FROM ${this.#tables.messages} WHERE conversation_key = $1 ORDER BY seq`,
+        `SELECT seq, message::text AS message FROM ${this.#tables.messages} WHERE conversation_key = $1 ORDER BY seq`,
         [key],
       );
       const seqs = stored.rows.map((row) => Number(row.seq));
@@ -501,14 +506,18 @@ function conversationKey(conversationId: string): string {
   return createHash('sha256').update(Buffer.from(conversationId, 'utf16le')).digest('hex');
 }
 
+/**
+ * Rows read as `message::text`: parsed here rather than by the driver's jsonb parser, so the value
+ * is known to be what `JSON.parse` makes and only its shape (and, for a long text, its depth) is
+ * left to check, and its escapes are looked for in the text instead of by walking the value.
+ */
 function decodeRows(conversationId: string, rows: readonly Record<string, unknown>[]): Message[] {
   return rows.map((row, index) =>
-    storedMessage(decodeSafeJson(row.message), {
-      backend: BACKEND,
-      conversationId,
-      row: index + 1,
-      key: `seq ${String(row.seq)}`,
-    }),
+    parseStoredMessage(
+      row.message,
+      { backend: BACKEND, conversationId, row: index + 1, seq: row.seq },
+      decodeParsedSafeJson,
+    ),
   );
 }
 

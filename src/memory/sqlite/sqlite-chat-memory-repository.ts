@@ -64,7 +64,7 @@ function parseRows(conversationId: string, rows: readonly StoredRow[]): Message[
       backend: BACKEND,
       conversationId,
       row: index + 1,
-      key: `seq ${row.seq}`,
+      seq: row.seq,
     }),
   );
 }
