@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ToolIndex, ToolReference } from 'toolloop';
+import { type BfclFunction, bfclQueryText, bfclSchema, readJsonLines } from './bfcl-format.js';
 
 /**
  * The tool-retrieval data sets as the benchmarks read them: BFCL v4 (its functions pooled by name)
@@ -62,19 +63,6 @@ export function toolRetrievalDataPresent(): boolean {
   return existsSync(BFCL) && existsSync(LIVE_MCP);
 }
 
-function readJsonLines(path: string): Record<string, unknown>[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
-
-interface BfclFunction {
-  name: string;
-  description?: string;
-  parameters?: Record<string, unknown>;
-}
-
 /** BFCL's files, in the order they are pooled. */
 export const BFCL_FILES = [
   'simple_python',
@@ -84,28 +72,6 @@ export const BFCL_FILES = [
   'live_multiple',
   'irrelevance',
 ];
-
-/** BFCL's schema dialect (`dict`, `float`, `tuple`, `any`) mapped to JSON Schema type names. */
-function bfclSchema(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(bfclSchema);
-  if (typeof node !== 'object' || node === null) return node;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (key === 'type' && typeof value === 'string') {
-      out.type = { dict: 'object', float: 'number', tuple: 'array', any: 'string' }[value] ?? value;
-    } else out[key] = bfclSchema(value);
-  }
-  return out;
-}
-
-/** The text of a BFCL question: the user messages of its first turn, joined. */
-function bfclQueryText(entry: Record<string, unknown>): string {
-  const turns = entry.question as { role: string; content: string }[][];
-  return (turns[0] ?? [])
-    .filter((message) => message.role === 'user')
-    .map((message) => message.content)
-    .join('\n');
-}
 
 function bfclTool(fn: BfclFunction): ToolReference {
   return {

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type BfclFunction, bfclQueryText, bfclSchema, readJsonLines } from './bfcl-format.js';
 
 /**
  * The tool-retrieval data sets kept in bench/data (BFCL v4, LiveMCPBench, the BFCL paraphrases)
@@ -208,45 +209,9 @@ function sameDefinition(a: RetrievalTool, b: RetrievalTool): boolean {
   return a.summary === b.summary && JSON.stringify(a.inputSchema) === JSON.stringify(b.inputSchema);
 }
 
-function readJsonLines(path: string): Record<string, unknown>[] {
-  if (!existsSync(path)) throw new Error(`tool-retrieval data missing: ${path}`);
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
-
 function readJson<T>(path: string): T {
   if (!existsSync(path)) throw new Error(`tool-retrieval data missing: ${path}`);
   return JSON.parse(readFileSync(path, 'utf8')) as T;
-}
-
-interface BfclFunction {
-  name: string;
-  description?: string;
-  parameters?: Record<string, unknown>;
-}
-
-/** BFCL's schema dialect (`dict`, `float`, `tuple`, `any`) mapped to JSON Schema type names. */
-function bfclSchema(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(bfclSchema);
-  if (typeof node !== 'object' || node === null) return node;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (key === 'type' && typeof value === 'string') {
-      out.type = { dict: 'object', float: 'number', tuple: 'array', any: 'string' }[value] ?? value;
-    } else out[key] = bfclSchema(value);
-  }
-  return out;
-}
-
-/** The text of a BFCL question: the user messages of its first turn, joined. */
-function bfclQueryText(entry: Record<string, unknown>): string {
-  const turns = entry.question as { role: string; content: string }[][];
-  return (turns[0] ?? [])
-    .filter((message) => message.role === 'user')
-    .map((message) => message.content)
-    .join('\n');
 }
 
 function loadBfcl(directory: string) {
