@@ -2,11 +2,10 @@ import {
   definedEntries,
   type ProviderChatModelOptions,
   providerDefaultOptions,
-  providerTransportOptions,
 } from '../internal/provider-chat-model-options.js';
 import { resolveProviderConnection } from '../internal/provider-environment.js';
 import type { ProviderErrors } from '../internal/provider-errors.js';
-import { ProviderTransport } from '../internal/provider-transport.js';
+import type { ProviderTransport } from '../internal/provider-transport.js';
 import type { SchemaAdaptation } from '../internal/tool-schema-adaptation.js';
 import { ToolSchemaCompilerCache } from '../internal/tool-schema-compiler-cache.js';
 import { assertSendableMessages } from '../messages/index.js';
@@ -22,6 +21,7 @@ import { compileOpenAiToolSchema } from './compile-openai-tool-schema.js';
 import { fromOpenAiResponse } from './from-openai-response.js';
 import type { OpenAiChatOptions, OpenAiReasoningEffort } from './openai-chat-options.js';
 import { OpenAiStreamAssembler } from './openai-stream-assembler.js';
+import { openAiTransport } from './openai-transport.js';
 import type { OpenAiChatRequest, OpenAiToolParam } from './openai-wire.js';
 import { restoreArguments, strictArgumentRestorers } from './restore-strict-arguments.js';
 import { type OpenAiToolResultMedia, toOpenAiRequest } from './to-openai-request.js';
@@ -133,13 +133,9 @@ export class OpenAiChatModel implements ChatModel<OpenAiChatOptions> {
       sendReasoningContent: options.sendReasoningContent ?? false,
       toolResultMedia: options.toolResultMedia ?? 'user-message',
     };
-    const headers: Record<string, string> = { ...options.headers };
-    if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
-    if (options.organization) headers['openai-organization'] = options.organization;
-    if (options.project) headers['openai-project'] = options.project;
-    const transportOptions = providerTransportOptions('openai', options, headers);
-    this.errors = transportOptions.errors;
-    this.transport = new ProviderTransport(transportOptions);
+    const { transport, errors } = openAiTransport(options);
+    this.transport = transport;
+    this.errors = errors;
     this.schemas = new ToolSchemaCompilerCache(
       'openai',
       compileOpenAiToolSchema,

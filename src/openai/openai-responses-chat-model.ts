@@ -2,11 +2,10 @@ import {
   definedEntries,
   type ProviderChatModelOptions,
   providerDefaultOptions,
-  providerTransportOptions,
 } from '../internal/provider-chat-model-options.js';
 import { resolveProviderConnection } from '../internal/provider-environment.js';
 import type { ProviderErrors } from '../internal/provider-errors.js';
-import { ProviderTransport } from '../internal/provider-transport.js';
+import type { ProviderTransport } from '../internal/provider-transport.js';
 import type { SchemaAdaptation } from '../internal/tool-schema-adaptation.js';
 import { ToolSchemaCompilerCache } from '../internal/tool-schema-compiler-cache.js';
 import type { ChatModel, ChatModelCallOptions, ChatResponse, Prompt } from '../model/index.js';
@@ -20,6 +19,7 @@ import type {
 } from './openai-responses-chat-options.js';
 import { OpenAiResponsesStreamAssembler } from './openai-responses-stream-assembler.js';
 import type { ResponsesFunctionTool, ResponsesRequest } from './openai-responses-wire.js';
+import { openAiTransport } from './openai-transport.js';
 import { restoreArguments, strictArgumentRestorers } from './restore-strict-arguments.js';
 import { toOpenAiResponsesRequest } from './to-openai-responses-request.js';
 
@@ -81,13 +81,9 @@ export class OpenAiResponsesChatModel implements ChatModel<OpenAiResponsesChatOp
         topP: options.topP,
       }),
     };
-    const headers: Record<string, string> = { ...options.headers };
-    if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
-    if (options.organization) headers['openai-organization'] = options.organization;
-    if (options.project) headers['openai-project'] = options.project;
-    const transportOptions = providerTransportOptions('openai', options, headers);
-    this.errors = transportOptions.errors;
-    this.transport = new ProviderTransport(transportOptions);
+    const { transport, errors } = openAiTransport(options);
+    this.transport = transport;
+    this.errors = errors;
     this.schemas = new ToolSchemaCompilerCache(
       'openai',
       compileOpenAiToolSchema,
