@@ -1,4 +1,5 @@
 import { fallbackToolCallId } from '../internal/fallback-tool-call-id.js';
+import { parseEventJson } from '../internal/parse-event-json.js';
 import { ProviderErrors } from '../internal/provider-errors.js';
 import type { StreamConverter } from '../internal/provider-transport.js';
 import type { ServerSentEvent } from '../internal/server-sent-events.js';
@@ -102,12 +103,7 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
   *event(event: ServerSentEvent): Iterable<ChatResponse> {
     const data = event.data.trim();
     if (data === '' || data === '[DONE]') return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(data);
-    } catch {
-      throw this.errors.malformed('a stream event is not JSON');
-    }
+    const parsed = parseEventJson(data, this.errors);
     const payload = this.read.object(parsed, 'a stream event');
     const type = this.read.optionalString(payload.type, 'the type of a stream event');
     switch (type) {

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { parseEventJson } from '../internal/parse-event-json.js';
 import { ProviderErrors } from '../internal/provider-errors.js';
 import type { StreamConverter } from '../internal/provider-transport.js';
 import type { ServerSentEvent } from '../internal/server-sent-events.js';
@@ -87,12 +88,7 @@ export class GoogleStreamAssembler implements StreamConverter<ChatResponse> {
   *event(event: ServerSentEvent): Iterable<ChatResponse> {
     const data = event.data.trim();
     if (data === '' || data === '[DONE]') return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(data);
-    } catch {
-      throw this.errors.malformed('a stream event is not JSON');
-    }
+    const parsed = parseEventJson(data, this.errors);
     yield* this.response(parsed, 'stream');
   }
 

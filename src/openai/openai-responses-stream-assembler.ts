@@ -1,4 +1,5 @@
 import { fallbackToolCallId } from '../internal/fallback-tool-call-id.js';
+import { parseEventJson } from '../internal/parse-event-json.js';
 import { ProviderErrors } from '../internal/provider-errors.js';
 import type { StreamConverter } from '../internal/provider-transport.js';
 import type { ServerSentEvent } from '../internal/server-sent-events.js';
@@ -85,12 +86,7 @@ export class OpenAiResponsesStreamAssembler implements StreamConverter<ChatRespo
     if (this.done) return;
     const data = event.data.trim();
     if (data === '' || data === '[DONE]') return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(data);
-    } catch {
-      throw this.errors.malformed('a stream event is not JSON');
-    }
+    const parsed = parseEventJson(data, this.errors);
     const payload = this.read.object(parsed, 'a stream event');
     const type = this.read.optionalString(payload.type, 'the type of a stream event');
     switch (type) {

@@ -1,4 +1,5 @@
 import { fallbackToolCallId } from '../internal/fallback-tool-call-id.js';
+import { parseEventJson } from '../internal/parse-event-json.js';
 import { ProviderErrors } from '../internal/provider-errors.js';
 import type { StreamConverter } from '../internal/provider-transport.js';
 import type { ServerSentEvent } from '../internal/server-sent-events.js';
@@ -82,12 +83,7 @@ export class OpenAiStreamAssembler implements StreamConverter<ChatResponse> {
       yield* this.flushUnfinished();
       return;
     }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(data);
-    } catch {
-      throw this.errors.malformed('a stream event is not JSON');
-    }
+    const parsed = parseEventJson(data, this.errors);
     const chunk = this.read.object(parsed, 'a stream event');
     if (chunk.error !== undefined && chunk.error !== null) {
       throw openAiReportedError(chunk.error, this.errors, 'stream');
