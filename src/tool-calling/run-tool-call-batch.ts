@@ -9,7 +9,10 @@ import {
 } from '../messages/index.js';
 import type { ToolResultOutcome } from '../observability/turn-event.js';
 import type { TurnEventEmitter } from '../observability/turn-event-emitter.js';
-import { type DeferredSignalOwner, deferToolSignal } from '../tools/deferred-tool-signal.js';
+import {
+  type DeferredSignalOwner,
+  DeferredSignalToolContext,
+} from '../tools/deferred-tool-signal.js';
 import { describeValueType } from '../tools/describe-value-type.js';
 import type { ToolCallback, ToolCallOptions, ToolContext } from '../tools/tool-callback.js';
 import { executeOf } from '../tools/tool-execute.js';
@@ -100,7 +103,7 @@ const TIMED_OUT: CallOutcome = { kind: 'timeout' };
 // than everything else a tool call does, so a batch creates at most one, and none when a single
 // call runs without a timeout: nothing but the caller can abort such a call, so it gets the
 // caller's signal (or none). The signal the other calls share is created when a tool first reads
-// it, or when the batch fails (see deferToolSignal).
+// it, or when the batch fails (see DeferredSignalToolContext).
 class ToolCallBatch implements DeferredSignalOwner {
   readonly #plans: readonly PlannedToolCall[];
   readonly #settings: ToolCallBatchSettings;
@@ -548,15 +551,12 @@ function sharedSignalContext(
   messages: ToolContext['messages'],
   batch: ToolCallBatch,
 ): ToolContext {
-  return deferToolSignal(
-    { context, toolCallId: call.id, rawArguments: call.arguments, messages },
-    batch,
-  );
+  return new DeferredSignalToolContext(context, call.id, call.arguments, messages, batch);
 }
 
 const batchSample = keepInstanceShape(new ToolCallBatch([], {} as ToolCallBatchSettings));
-// `deferToolSignal` adds its properties with `defineProperty`: only a live context keeps the
-// hidden classes that makes, so without this one every full GC deoptimized the tool callbacks.
+// The context's accessor is added with `defineProperty`: only a live context keeps the hidden
+// classes that makes, so without this one every full GC deoptimized the tool callbacks.
 keepInstanceShape(sharedSignalContext({}, { id: '', name: '', arguments: '' }, [], batchSample));
 
 /** How each way an executed call ends is reported in a `tool-result` event. */

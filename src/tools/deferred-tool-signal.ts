@@ -1,4 +1,4 @@
-import type { ToolContext } from './tool-callback.js';
+import type { ToolContext, ToolContextMap } from './tool-callback.js';
 
 /** Who creates a deferred tool signal: the tool-call batch sharing one among its calls. */
 export interface DeferredSignalOwner {
@@ -8,42 +8,60 @@ export interface DeferredSignalOwner {
   peekSignal(): AbortSignal | undefined;
 }
 
-const OWNER: unique symbol = Symbol('toolloop.deferredSignalOwner');
-
-interface OwnedContext {
-  [OWNER]?: DeferredSignalOwner;
-}
-
-// One shared accessor for every context: the same getter and setter keep every such context on
-// one hidden class (an accessor written in an object literal would give each its own).
-const SIGNAL_PROPERTY: PropertyDescriptor = {
-  get(this: OwnedContext): AbortSignal | undefined {
-    return this[OWNER]?.signal();
-  },
-  set(this: OwnedContext, value: unknown): void {
-    // Writing the property makes it a plain data property, as it is on any other context.
-    delete this[OWNER];
-    Object.defineProperty(this, 'signal', {
-      value,
-      writable: true,
-      enumerable: true,
-      configurable: true,
-    });
-  },
-  enumerable: true,
-  configurable: true,
-};
-
 /**
- * Gives `context` a `signal` property that creates the owner's signal when first read. Creating
- * an `AbortSignal` costs Node 20 several microseconds and makes garbage collection markedly
- * slower, while most tools never read their signal. The property is an own, enumerable one, so
- * spreading or comparing the context sees the signal as usual.
+ * A tool context whose `signal` is created by its owner when first read. Creating an
+ * `AbortSignal` costs Node 20 several microseconds and makes garbage collection markedly slower,
+ * while most tools never read their signal. `signal` is an own, enumerable accessor, so spreading
+ * or comparing the context sees the signal as usual; writing it makes it a plain data property.
+ * The owner sits in a private field: invisible to spreading, `Object.keys` and deep equality.
  */
-export function deferToolSignal<T extends object>(context: T, owner: DeferredSignalOwner): T {
-  Object.defineProperty(context, OWNER, { value: owner, configurable: true });
-  Object.defineProperty(context, 'signal', SIGNAL_PROPERTY);
-  return context;
+export class DeferredSignalToolContext implements ToolContext {
+  readonly context: Readonly<ToolContextMap>;
+  readonly toolCallId: string;
+  readonly rawArguments: string;
+  readonly messages: ToolContext['messages'];
+  declare readonly signal?: AbortSignal;
+  /** `undefined` once `signal` was written. */
+  #owner: DeferredSignalOwner | undefined;
+
+  // One descriptor for every instance: the same getter and setter keep every context on one
+  // hidden class (and adding an accessor costs less than twice `defineProperty` with a symbol).
+  static readonly #signalProperty: PropertyDescriptor = {
+    get(this: DeferredSignalToolContext): AbortSignal | undefined {
+      return this.#owner?.signal();
+    },
+    set(this: DeferredSignalToolContext, value: unknown): void {
+      this.#owner = undefined;
+      Object.defineProperty(this, 'signal', {
+        value,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+    },
+    enumerable: true,
+    configurable: true,
+  };
+
+  constructor(
+    context: Readonly<ToolContextMap>,
+    toolCallId: string,
+    rawArguments: string,
+    messages: ToolContext['messages'],
+    owner: DeferredSignalOwner,
+  ) {
+    this.context = context;
+    this.toolCallId = toolCallId;
+    this.rawArguments = rawArguments;
+    this.messages = messages;
+    this.#owner = owner;
+    Object.defineProperty(this, 'signal', DeferredSignalToolContext.#signalProperty);
+  }
+
+  /** The owner of a context whose signal is still deferred, else `undefined`. */
+  static ownerOf(context: object): DeferredSignalOwner | undefined {
+    return #owner in context ? (context as DeferredSignalToolContext).#owner : undefined;
+  }
 }
 
 /**
@@ -52,6 +70,6 @@ export function deferToolSignal<T extends object>(context: T, owner: DeferredSig
  */
 export function peekToolSignal(context: ToolContext | undefined): AbortSignal | undefined {
   if (context === undefined) return undefined;
-  const owner = (context as OwnedContext)[OWNER];
+  const owner = DeferredSignalToolContext.ownerOf(context);
   return owner === undefined ? context.signal : owner.peekSignal();
 }
