@@ -417,11 +417,13 @@ ${table(
   rows,
 )}
 
-SQLite runs a third contestant in the same rounds: the bare driver plus the three statements the
-repository wraps around every operation (read the connection's busy timeout, set it to 0, put it
-back), so that a database another process has locked is waited for on a timer instead of inside
-SQLite's busy handler, which would block the event loop for up to the connection's timeout (5 s by
-default in better-sqlite3). Against it, what is left is the rest of toolloop's work:
+SQLite runs a third contestant in the same rounds: the bare driver plus what the repository does
+around every operation so that a database another process has locked is waited for on a timer
+instead of inside SQLite's busy handler, which would block the event loop for up to the connection's
+timeout (5 s by default in better-sqlite3): read the connection's busy timeout (one plucked prepared
+statement: the database is the caller's, who may change it), set it to 0 and put it back, both
+riding in the \`exec\` of \`BEGIN IMMEDIATE\` and of \`COMMIT\` (a read: an \`exec\` before and one
+after). Against it, what is left is the rest of toolloop's work:
 
 ${table(
   [

@@ -6,6 +6,7 @@ import {
   decodeSafeText,
   encodeSafeJson,
   encodeSafeText,
+  stringifySafeJson,
 } from './safe-text.js';
 
 /** What PostgreSQL text and JSONB refuse: NUL and unpaired surrogates. */
@@ -60,6 +61,33 @@ describe('safe text', () => {
     expect(decodeSafeJson({ deep: [{ k: 'a\ue0000000b' }] })).toEqual({
       deep: [{ k: 'a\u0000b' }],
     });
+  });
+
+  it('property: stringifySafeJson writes what JSON.stringify(encodeSafeJson(value)) writes', () => {
+    const unit = fc.oneof(
+      fc.constantFrom('\u0000', '\ud800', '\udc00', '\ue000', '\\u', '\u0001', '"', '😀'),
+      fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)),
+    );
+    const text = fc.string({ unit, maxLength: 12 });
+    const json = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        text,
+        fc.integer(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(tie('value'), { maxLength: 4 }),
+        fc.dictionary(text, tie('value'), { maxKeys: 4 }),
+      ),
+    })).value;
+    fc.assert(
+      fc.property(json, (value) => {
+        expect(stringifySafeJson(value)).toBe(JSON.stringify(encodeSafeJson(value)));
+      }),
+      { numRuns: 2000 },
+    );
+    const plain = { role: 'user', text: 'plain text', metadata: { n: 1 } };
+    expect(stringifySafeJson(plain)).toBe(JSON.stringify(plain));
   });
 
   it('decodes a parsed value when its text holds the escape, raw or as \\u, and passes it through when not', () => {

@@ -42,6 +42,19 @@ export function encodeSafeJson(value: unknown): unknown {
   return mapStrings(value, encodeSafeText);
 }
 
+/**
+ * `JSON.stringify(encodeSafeJson(value))` for plain JSON data (the checked messages a store
+ * writes). `JSON.stringify` writes NUL and lone surrogates as `\u` escapes and the escape
+ * character as it is, so a text holding neither has nothing to encode and is the answer: the copy
+ * of the value is only made for the rare message that needs it.
+ */
+export function stringifySafeJson(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text.includes('\\u') || text.includes(ESCAPE)
+    ? JSON.stringify(encodeSafeJson(value))
+    : text;
+}
+
 /** Reverses {@link encodeSafeJson}. */
 export function decodeSafeJson(value: unknown): unknown {
   // Nearly every stored value holds no escape: it is given back as it is rather than copied key

@@ -21,45 +21,21 @@ export interface BareStore {
 
 /**
  * SQLite through better-sqlite3: `BEGIN IMMEDIATE`, `MAX(seq)`, one `INSERT` per message, `COMMIT`.
- * With `busySwitch`, every operation also runs the three statements the repository wraps around
- * each operation so that a locked database is waited for on a timer instead of in SQLite's busy
- * handler (which would block the event loop): read the connection's busy timeout, set it to 0,
- * put it back after. That variant isolates what the switch costs.
+ * With `busySwitch`, every operation also does what the repository does so that a locked database
+ * is waited for on a timer instead of in SQLite's busy handler (which would block the event loop):
+ * read the connection's busy timeout (one plucked prepared statement), set it to 0 in the same
+ * `exec` as `BEGIN IMMEDIATE` (a read: an `exec` of its own), and put it back in the same `exec`
+ * as `COMMIT` (a read: after it). That variant isolates what the switch costs.
  */
 export function bareSqlite(
   database: Database.Database,
   table: string,
   busySwitch = false,
 ): BareStore {
-  const store = plainSqlite(database, table);
-  if (!busySwitch) return store;
-  const read = database.prepare('PRAGMA busy_timeout');
-  const off = database.prepare('PRAGMA busy_timeout = 0');
-  const restore = new Map<number, Database.Statement>();
-  const switched =
-    <A extends unknown[], R>(operation: (...args: A) => Promise<R>) =>
-    (...args: A): Promise<R> => {
-      const [row] = read.all() as { timeout: number }[];
-      const previous = row?.timeout ?? 0;
-      off.run();
-      try {
-        return operation(...args);
-      } finally {
-        let back = restore.get(previous);
-        if (back === undefined) {
-          back = database.prepare(`PRAGMA busy_timeout = ${previous}`);
-          restore.set(previous, back);
-        }
-        back.run();
-      }
-    };
-  return {
-    append: switched(store.append),
-    findByConversationId: switched(store.findByConversationId),
-  };
+  return busySwitch ? switchedSqlite(database, table) : plainSqlite(database, table);
 }
 
-function plainSqlite(database: Database.Database, table: string): BareStore {
+function createTable(database: Database.Database, table: string) {
   database.pragma('journal_mode = WAL');
   database.exec(
     `CREATE TABLE IF NOT EXISTS "${table}" (
@@ -69,15 +45,19 @@ function plainSqlite(database: Database.Database, table: string): BareStore {
       PRIMARY KEY (conversation_id, seq)
     ) WITHOUT ROWID`,
   );
-  const read = database.prepare(
-    `SELECT seq, message FROM "${table}" WHERE conversation_id = ? ORDER BY seq`,
-  );
-  const maxSeq = database.prepare(
-    `SELECT MAX(seq) AS seq FROM "${table}" WHERE conversation_id = ?`,
-  );
-  const insert = database.prepare(
-    `INSERT INTO "${table}" (conversation_id, seq, message) VALUES (?, ?, ?)`,
-  );
+  return {
+    read: database.prepare(
+      `SELECT seq, message FROM "${table}" WHERE conversation_id = ? ORDER BY seq`,
+    ),
+    maxSeq: database.prepare(`SELECT MAX(seq) AS seq FROM "${table}" WHERE conversation_id = ?`),
+    insert: database.prepare(
+      `INSERT INTO "${table}" (conversation_id, seq, message) VALUES (?, ?, ?)`,
+    ),
+  };
+}
+
+function plainSqlite(database: Database.Database, table: string): BareStore {
+  const { read, maxSeq, insert } = createTable(database, table);
   return {
     async append(conversationId, messages) {
       database.exec('BEGIN IMMEDIATE');
@@ -97,6 +77,40 @@ function plainSqlite(database: Database.Database, table: string): BareStore {
       return (read.all(conversationId) as { message: string }[]).map(
         (row) => JSON.parse(row.message) as Message,
       );
+    },
+  };
+}
+
+function switchedSqlite(database: Database.Database, table: string): BareStore {
+  const { read, maxSeq, insert } = createTable(database, table);
+  const timeout = database.prepare('PRAGMA busy_timeout').pluck(true);
+  return {
+    async append(conversationId, messages) {
+      const own = Number(timeout.get());
+      database.exec('PRAGMA busy_timeout = 0; BEGIN IMMEDIATE');
+      try {
+        const [max] = maxSeq.all(conversationId) as { seq: number | null }[];
+        const start = (max?.seq ?? 0) + 1;
+        messages.forEach((message, index) => {
+          insert.run(conversationId, start + index, JSON.stringify(message));
+        });
+        database.exec(`COMMIT; PRAGMA busy_timeout = ${own}`);
+      } catch (error) {
+        if (database.inTransaction) database.exec('ROLLBACK');
+        database.exec(`PRAGMA busy_timeout = ${own}`);
+        throw error;
+      }
+    },
+    async findByConversationId(conversationId) {
+      const own = Number(timeout.get());
+      database.exec('PRAGMA busy_timeout = 0');
+      try {
+        return (read.all(conversationId) as { message: string }[]).map(
+          (row) => JSON.parse(row.message) as Message,
+        );
+      } finally {
+        database.exec(`PRAGMA busy_timeout = ${own}`);
+      }
     },
   };
 }

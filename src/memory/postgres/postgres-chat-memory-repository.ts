@@ -8,8 +8,8 @@ import { assertConversationId, assertMessages } from '../conversation-id.js';
 import {
   decodeParsedSafeJson,
   decodeSafeText,
-  encodeSafeJson,
   encodeSafeText,
+  stringifySafeJson,
 } from '../safe-text.js';
 import { runStoreOperation, type StoreOperationScope } from '../store-operation.js';
 import { assertStorableMedia, mediaLimitOption } from '../stored-media-limit.js';
@@ -324,7 +324,7 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
       { backend: BACKEND, operation, conversationId, timeoutMs: this.timeoutMs },
       async (scope) => {
         const held: Lease[] = [];
-        scope.signal.addEventListener('abort', () => {
+        scope.onExpire(() => {
           for (const lease of held) lease.abandon();
         });
         const acquire = () =>
@@ -522,5 +522,5 @@ function decodeRows(conversationId: string, rows: readonly Record<string, unknow
 }
 
 function serialize(message: Message): string {
-  return JSON.stringify(encodeSafeJson(message));
+  return stringifySafeJson(message);
 }

@@ -170,7 +170,7 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
       scope.checkpoint();
       return parseRows(
         conversationId,
-        await this.client.lrange(this.#listKey(conversationId), 0, -1),
+        await this.client.lrange(this.#listKey(encodeId(conversationId)), 0, -1),
       );
     });
   }
@@ -205,33 +205,35 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
     if (!retain) {
       if (rows.length === 0) return;
       await this.#run('append', conversationId, async (scope) => {
-        const deadline = await this.#fence(scope);
+        const id = encodeId(conversationId);
+        const deadline = this.#freshDeadline(scope) ?? (await this.#fence(scope));
         const reply = await scope.write(() =>
           this.client.eval(
             APPEND_SCRIPT,
             4,
-            this.#listKey(conversationId),
-            this.#versionKey(conversationId),
+            this.#listKey(id),
+            this.#versionKey(id),
             this.#idsKey(),
-            this.#writesKey(conversationId),
+            this.#writesKey(id),
             deadline,
             randomUUID(),
-            encodeId(conversationId),
+            id,
             ...rows,
           ),
         );
-        await this.#written(scope, reply);
+        if (this.#status(reply) === -1) await this.#refused(scope);
       });
       return;
     }
     await this.#run('append', conversationId, async (scope) => {
+      const id = encodeId(conversationId);
       for (let attempt = 0; attempt < this.#maxRetries; attempt++) {
         scope.checkpoint();
         const snapshot = (await this.client.eval(
           SNAPSHOT_SCRIPT,
           2,
-          this.#listKey(conversationId),
-          this.#versionKey(conversationId),
+          this.#listKey(id),
+          this.#versionKey(id),
         )) as [string, string[], number];
         const [version, stored, serverTime] = snapshot;
         this.#learnClock(serverTime);
@@ -279,42 +281,50 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
     version: string,
     rows: string[],
   ): Promise<boolean> {
-    const deadline = await this.#fence(scope);
+    const id = encodeId(conversationId);
+    const deadline = this.#freshDeadline(scope) ?? (await this.#fence(scope));
     const reply = await scope.write(() =>
       this.client.eval(
         REPLACE_SCRIPT,
         4,
-        this.#listKey(conversationId),
-        this.#versionKey(conversationId),
+        this.#listKey(id),
+        this.#versionKey(id),
         this.#idsKey(),
-        this.#writesKey(conversationId),
+        this.#writesKey(id),
         deadline,
         randomUUID(),
         version,
-        encodeId(conversationId),
+        id,
         ...rows,
       ),
     );
-    return await this.#written(scope, reply);
+    const status = this.#status(reply);
+    if (status === -1) await this.#refused(scope);
+    return status === 1;
   }
 
   /**
    * The deadline on the server's clock for a write sent now, as a script argument: the server
    * time of a recent reading plus the local time left until the caller's deadline from when that
    * reading arrived, less a margin for the two clocks' rates. The reading was taken before its
-   * reply arrived, so this falls at or before the caller's deadline. `''` without a deadline.
+   * reply arrived, so this falls at or before the caller's deadline. `''` without a deadline;
+   * `undefined` when the last reading is too old (see {@link #fence}).
    */
+  #freshDeadline(scope: StoreOperationScope): string | undefined {
+    if (scope.deadline === undefined) return '';
+    const clock = this.#clock;
+    if (clock === undefined || performance.now() - clock.local > CLOCK_FRESH_MS) return undefined;
+    return fenceDeadline(scope.deadline, clock);
+  }
+
+  /** {@link #freshDeadline} after reading the server's clock anew. */
   async #fence(scope: StoreOperationScope): Promise<string> {
     if (scope.deadline === undefined) return '';
-    let clock = this.#clock;
-    if (clock === undefined || performance.now() - clock.local > CLOCK_FRESH_MS) {
-      scope.checkpoint();
-      this.#learnClock(await this.client.eval(CLOCK_SCRIPT, 0));
-      clock = this.#clock as ClockReading;
-    }
-    const left = scope.deadline - clock.local;
-    const margin = 1 + Math.abs(left) / 1000;
-    return String(Math.floor(clock.server + (left - margin) * 1000));
+    scope.checkpoint();
+    this.#learnClock(await this.client.eval(CLOCK_SCRIPT, 0));
+    const clock = this.#clock;
+    if (clock === undefined) throw new Error('redis TIME gave no usable time');
+    return fenceDeadline(scope.deadline, clock);
   }
 
   #learnClock(serverTime: unknown): void {
@@ -325,20 +335,22 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
   }
 
   /**
-   * Reads a write script's reply {status, now}: true when it wrote, false on a concurrent change.
+   * A write script's status from its reply {status, now}: 1 when it wrote, 0 on a concurrent
+   * change, -1 when its fence refused it.
+   */
+  #status(reply: unknown): number {
+    const [status, serverTime] = reply as [number, number];
+    this.#learnClock(serverTime);
+    return Number(status);
+  }
+
+  /**
    * A write its fence refused reached the server after the deadline: nothing was written, and the
    * operation ends with its timeout error (the local timer fires at most a margin later).
    */
-  async #written(scope: StoreOperationScope, reply: unknown): Promise<boolean> {
-    const [status, serverTime] = reply as [number, number];
-    this.#learnClock(serverTime);
-    if (Number(status) === -1) {
-      if (!scope.expired) {
-        await new Promise((resolve) => scope.signal.addEventListener('abort', resolve));
-      }
-      scope.checkpoint();
-    }
-    return Number(status) === 1;
+  async #refused(scope: StoreOperationScope): Promise<void> {
+    if (!scope.expired) await new Promise<void>((resolve) => scope.onExpire(resolve));
+    scope.checkpoint();
   }
 
   #run<T>(
@@ -352,16 +364,17 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
     );
   }
 
-  #listKey(conversationId: string): string {
-    return `${this.keyPrefix}messages:${encodeId(conversationId)}`;
+  // Keys take the encoded id, computed once per operation.
+  #listKey(id: string): string {
+    return `${this.keyPrefix}messages:${id}`;
   }
 
-  #versionKey(conversationId: string): string {
-    return `${this.keyPrefix}version:${encodeId(conversationId)}`;
+  #versionKey(id: string): string {
+    return `${this.keyPrefix}version:${id}`;
   }
 
-  #writesKey(conversationId: string): string {
-    return `${this.keyPrefix}writes:${encodeId(conversationId)}`;
+  #writesKey(id: string): string {
+    return `${this.keyPrefix}writes:${id}`;
   }
 
   #idsKey(): string {
@@ -373,6 +386,13 @@ function parseRows(conversationId: string, rows: readonly unknown[]): Message[] 
   return rows.map((text, index) =>
     parseStoredMessage(text, { backend: BACKEND, conversationId, row: index + 1 }),
   );
+}
+
+/** The server-clock deadline (µs, as text) for a caller's `deadline` (local ms), from `clock`. */
+function fenceDeadline(deadline: number, clock: ClockReading): string {
+  const left = deadline - clock.local;
+  const margin = 1 + Math.abs(left) / 1000;
+  return String(Math.floor(clock.server + (left - margin) * 1000));
 }
 
 function encodeId(conversationId: string): string {

@@ -96,9 +96,8 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
   readonly #wal: boolean;
   #statements: Statements | undefined;
   #tokenStatements: { take: SqliteStatement; prune: SqliteStatement } | undefined;
-  #busyStatements:
-    | { read: SqliteStatement; off: SqliteStatement; restore: Map<number, SqliteStatement> }
-    | undefined;
+  /** Reads the connection's own busy timeout, put back after each operation. */
+  #busyTimeout: (() => unknown) | undefined;
 
   readonly #maxMediaBytes: number;
 
@@ -125,8 +124,8 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
   }
 
   async findConversationIds(): Promise<string[]> {
-    return this.#run({ operation: 'findConversationIds' }, () =>
-      (this.#prepared().ids.all() as { conversation_id: string }[]).map((row) =>
+    return this.#run({ operation: 'findConversationIds' }, (statements) =>
+      (statements.ids.all() as { conversation_id: string }[]).map((row) =>
         decodeSafeText(row.conversation_id),
       ),
     );
@@ -134,10 +133,10 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
 
   async findByConversationId(conversationId: string): Promise<Message[]> {
     assertConversationId(conversationId);
-    return this.#run({ operation: 'read', conversationId }, () =>
+    return this.#run({ operation: 'read', conversationId }, (statements) =>
       parseRows(
         conversationId,
-        this.#prepared().readWithSeq.all(encodeSafeText(conversationId)) as StoredRow[],
+        statements.readWithSeq.all(encodeSafeText(conversationId)) as StoredRow[],
       ),
     );
   }
@@ -147,23 +146,27 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
     assertMessages(messages);
     assertStorableMedia(messages, BACKEND, conversationId, this.#maxMediaBytes);
     const rows = messages.map((message) => JSON.stringify(message));
-    await this.#run({ operation: 'saveAll', conversationId }, () =>
-      this.#transaction((statements) => {
+    await this.#run(
+      { operation: 'saveAll', conversationId },
+      (statements) => {
         const key = encodeSafeText(conversationId);
         statements.deleteAll.run(key);
         rows.forEach((row, index) => {
           statements.insert.run(key, index + 1, row);
         });
-      }),
+      },
+      true,
     );
   }
 
   async deleteByConversationId(conversationId: string): Promise<void> {
     assertConversationId(conversationId);
-    await this.#run({ operation: 'delete', conversationId }, () =>
-      this.#transaction((statements) => {
+    await this.#run(
+      { operation: 'delete', conversationId },
+      (statements) => {
         statements.deleteAll.run(encodeSafeText(conversationId));
-      }),
+      },
+      true,
     );
   }
 
@@ -177,8 +180,9 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
     assertStorableMedia(messages, BACKEND, conversationId, this.#maxMediaBytes);
     const rows = messages.map((message) => JSON.stringify(message));
     if (rows.length === 0 && !options.retain) return;
-    await this.#run({ operation: 'append', conversationId }, () =>
-      this.#transaction((statements) => {
+    await this.#run(
+      { operation: 'append', conversationId },
+      (statements) => {
         const key = encodeSafeText(conversationId);
         const [max] = statements.maxSeq.all(key) as { seq: number | null }[];
         const start = (max?.seq ?? 0) + 1;
@@ -198,7 +202,8 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
         stored.forEach((row, index) => {
           if (!keep.has(index)) statements.deleteOne.run(key, row.seq);
         });
-      }),
+      },
+      true,
     );
   }
 
@@ -206,44 +211,86 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
    * Runs one operation as a store operation, waiting for another connection's lock without
    * blocking: each attempt runs with SQLite's busy timeout at 0 (the connection's own value is put
    * back after it), and an attempt that finds the database locked (nothing was done: a failed
-   * transaction is rolled back) is tried again on a timer, for at most `busyTimeoutMs`.
+   * transaction is rolled back) is tried again on a timer, for at most `busyTimeoutMs`. With
+   * `transaction`, each attempt is one `BEGIN IMMEDIATE` transaction.
    */
-  #run<T>(operation: { operation: string; conversationId?: string }, work: () => T): Promise<T> {
-    return runStoreOperation({ backend: BACKEND, ...operation }, async () => {
-      const deadline = performance.now() + this.busyTimeoutMs;
-      for (let attempt = 0; ; attempt++) {
+  #run<T>(
+    operation: { operation: string; conversationId?: string },
+    work: (statements: Statements) => T,
+    transaction = false,
+  ): Promise<T> {
+    return runStoreOperation(
+      {
+        backend: BACKEND,
+        operation: operation.operation,
+        conversationId: operation.conversationId,
+      },
+      () => {
+        // The first attempt runs at once; only a locked database goes on to wait on a timer.
+        const started = performance.now();
         try {
-          return this.#withoutBusyWait(work);
+          return this.#attempt(work, transaction);
         } catch (error) {
           if (!isBusy(error)) throw error;
-          const left = deadline - performance.now();
-          if (left <= 0) throw this.#lockedError(operation, error);
-          await delay(Math.min(left, 2 ** Math.min(attempt, 5)));
+          return this.#retry(operation, work, transaction, started + this.busyTimeoutMs, error);
         }
-      }
-    });
+      },
+    );
   }
 
-  #withoutBusyWait<T>(work: () => T): T {
-    // Prepared once: three `pragma()` calls per operation cost a third of a small append.
-    this.#busyStatements ??= {
-      read: this.database.prepare('PRAGMA busy_timeout'),
-      off: this.database.prepare('PRAGMA busy_timeout = 0'),
-      restore: new Map(),
-    };
-    const statements = this.#busyStatements;
-    const [row] = statements.read.all() as { timeout?: number }[];
-    const previous = Math.max(0, Math.trunc(Number(row?.timeout) || 0));
-    statements.off.run();
-    try {
-      return work();
-    } finally {
-      let restore = statements.restore.get(previous);
-      if (restore === undefined) {
-        restore = this.database.prepare(`PRAGMA busy_timeout = ${previous}`);
-        if (statements.restore.size < 8) statements.restore.set(previous, restore);
+  async #retry<T>(
+    operation: { operation: string; conversationId?: string },
+    work: (statements: Statements) => T,
+    transaction: boolean,
+    deadline: number,
+    busy: unknown,
+  ): Promise<T> {
+    let error = busy;
+    for (let attempt = 0; ; attempt++) {
+      const left = deadline - performance.now();
+      if (left <= 0) throw this.#lockedError(operation, error);
+      await delay(Math.min(left, 2 ** Math.min(attempt, 5)));
+      try {
+        return this.#attempt(work, transaction);
+      } catch (failure) {
+        if (!isBusy(failure)) throw failure;
+        error = failure;
       }
-      restore.run();
+    }
+  }
+
+  /**
+   * One attempt, with the connection's busy timeout at 0 while it runs. The connection's own
+   * timeout is read every time (the database is the caller's, who may change it between
+   * operations), and switching it costs more than the rest of a small append. So in a transaction
+   * the switch rides in the `exec` calls it makes anyway (`PRAGMA busy_timeout = 0; BEGIN
+   * IMMEDIATE`, then `COMMIT; PRAGMA busy_timeout = <own>`) rather than in statements of its own,
+   * and it is skipped when the timeout already is 0. The first attempt creates the table, with the
+   * timeout at 0 as well. Whatever fails, the timeout is put back before the error leaves.
+   */
+  #attempt<T>(work: (statements: Statements) => T, transaction: boolean): T {
+    const database = this.database;
+    this.#busyTimeout ??= busyTimeoutReader(database);
+    const own = Math.max(0, Math.trunc(Number(this.#busyTimeout()) || 0));
+    let off = own === 0;
+    let restored = off;
+    try {
+      if (!off && (!transaction || this.#statements === undefined)) {
+        database.exec('PRAGMA busy_timeout = 0');
+        off = true;
+      }
+      const statements = this.#prepared();
+      if (!transaction) return work(statements);
+      database.exec(off ? 'BEGIN IMMEDIATE' : 'PRAGMA busy_timeout = 0; BEGIN IMMEDIATE');
+      const result = work(statements);
+      database.exec(restored ? 'COMMIT' : `COMMIT; PRAGMA busy_timeout = ${own}`);
+      restored = true;
+      return result;
+    } catch (error) {
+      if (transaction && database.inTransaction) database.exec('ROLLBACK');
+      throw error;
+    } finally {
+      if (!restored) database.exec(`PRAGMA busy_timeout = ${own}`);
     }
   }
 
@@ -298,18 +345,6 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
     return this.#tokenStatements;
   }
 
-  #transaction(work: (statements: Statements) => void): void {
-    const statements = this.#prepared();
-    this.database.exec('BEGIN IMMEDIATE');
-    try {
-      work(statements);
-      this.database.exec('COMMIT');
-    } catch (error) {
-      if (this.database.inTransaction) this.database.exec('ROLLBACK');
-      throw error;
-    }
-  }
-
   #prepared(): Statements {
     if (this.#statements) return this.#statements;
     const database = this.database;
@@ -338,6 +373,19 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
     };
     return this.#statements;
   }
+}
+
+/**
+ * Reads `PRAGMA busy_timeout` through one prepared statement, as a plucked single value where the
+ * driver can (better-sqlite3: half the cost of a row object in an array, on every operation).
+ */
+function busyTimeoutReader(database: SqliteDatabase): () => unknown {
+  const statement = database.prepare('PRAGMA busy_timeout');
+  if (typeof statement.pluck === 'function' && typeof statement.get === 'function') {
+    const plucked = statement.pluck(true);
+    if (typeof plucked?.get === 'function') return () => plucked.get?.();
+  }
+  return () => (statement.all() as { timeout?: unknown }[])[0]?.timeout;
 }
 
 /** Whether SQLite refused because another connection holds a lock (`SQLITE_BUSY` and its variants). */

@@ -2,6 +2,10 @@
 export interface SqliteStatement {
   run(...parameters: unknown[]): unknown;
   all(...parameters: unknown[]): unknown[];
+  /** The first row only (better-sqlite3's `get`); used, with {@link pluck}, when present. */
+  get?(...parameters: unknown[]): unknown;
+  /** Rows as their first column's value (better-sqlite3's `pluck`); used when present. */
+  pluck?(toggle?: boolean): SqliteStatement;
 }
 
 /**
