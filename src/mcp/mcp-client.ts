@@ -102,6 +102,12 @@ interface Session {
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: 'toolloop', version: '0.1.0' };
 const STDERR_DRAIN_MS = 100;
+/**
+ * How long requests pending on an HTTP session whose event stream broke may take to end on their
+ * own before they fail as calls that may have run: long enough for a request that never reached
+ * the server to be refused, short next to any request timeout.
+ */
+const DROP_GRACE_MS = 500;
 
 /**
  * One MCP server, connected on first use and kept connected: the client side of `toolloop/mcp`
@@ -461,21 +467,26 @@ export class McpClient {
 
   /**
    * An HTTP session's event stream broke (the server died or restarted, or the network failed):
-   * the answers of its pending requests will never come. They fail now, as calls that may have
-   * run, instead of at their timeout; the next request opens a new session.
+   * the answers of its pending requests may never come. The next request opens a new session at
+   * once; the pending ones get `DROP_GRACE_MS` to end on their own first (a request sent after
+   * the server died fails as never delivered, and is sent again), then fail as calls that may
+   * have run, instead of at their timeout.
    */
   #streamDropped(session: Session, error: Error): void {
     if (session.retired || this.#closed || this.#session !== session) return;
     this.#failures++;
-    session.drop(
-      new McpConnectionError({
-        serverName: this.name,
-        failure: 'exited',
-        message: `MCP server '${this.name}' closed the connection while requests were pending (${describe(error)}); a call among them may have run`,
-        cause: error,
-      }),
-    );
-    this.#replace(session);
+    this.#session = undefined;
+    this.#dropTools();
+    const failure = new McpConnectionError({
+      serverName: this.name,
+      failure: 'exited',
+      message: `MCP server '${this.name}' closed the connection while requests were pending (${describe(error)}); a call among them may have run`,
+      cause: error,
+    });
+    setTimeout(() => {
+      session.drop(failure);
+      void retire(session);
+    }, DROP_GRACE_MS).unref();
   }
 
   #translate(error: unknown): unknown {
