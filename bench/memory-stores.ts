@@ -106,44 +106,51 @@ async function measureLevel(stores: Map<string, Store>, level: number) {
     const size = Math.ceil(total / ROUNDS);
     return [round * size, Math.min(total, (round + 1) * size)] as const;
   };
-  for (let round = 0; round < ROUNDS; round++) {
-    const [from, to] = slice(perConversation, round);
-    if (from >= to) continue;
-    for (const name of turns(round)) {
-      const store = stores.get(name)!;
-      const figures = tallies.get(name)!;
-      const { ms, cpuUs } = await timed(() =>
-        Promise.all(
-          ids(name).map(async (id, conversation) => {
-            for (let index = from; index < to; index++) {
-              await store.append(id, [message(conversation, index)]);
-            }
-          }),
-        ),
-      );
+  /**
+   * `total` operations per conversation in ROUNDS rounds, the stores taking turns in each; every
+   * conversation of a store runs `operate(from, to)` concurrently, one operation after another.
+   */
+  const rounds = async (
+    total: number,
+    operate: (store: Store, id: string, conversation: number, index: number) => Promise<unknown>,
+    record: (figures: Tally, ms: number, cpuUs: number, perSecond: number) => void,
+  ) => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const [from, to] = slice(total, round);
+      if (from >= to) continue;
+      for (const name of turns(round)) {
+        const store = stores.get(name)!;
+        const { ms, cpuUs } = await timed(() =>
+          Promise.all(
+            ids(name).map(async (id, conversation) => {
+              for (let index = from; index < to; index++) {
+                await operate(store, id, conversation, index);
+              }
+            }),
+          ),
+        );
+        record(tallies.get(name)!, ms, cpuUs, ((to - from) * level) / ms);
+      }
+    }
+  };
+  await rounds(
+    perConversation,
+    (store, id, conversation, index) => store.append(id, [message(conversation, index)]),
+    (figures, ms, cpuUs, perSecond) => {
       figures.appendMs += ms;
       figures.appendCpuUs += cpuUs;
-      figures.appendRounds.push(((to - from) * level) / ms);
-    }
-  }
-  for (let round = 0; round < ROUNDS; round++) {
-    const [from, to] = slice(readsPerConversation, round);
-    if (from >= to) continue;
-    for (const name of turns(round)) {
-      const store = stores.get(name)!;
-      const figures = tallies.get(name)!;
-      const { ms, cpuUs } = await timed(() =>
-        Promise.all(
-          ids(name).map(async (id) => {
-            for (let read = from; read < to; read++) await store.findByConversationId(id);
-          }),
-        ),
-      );
+      figures.appendRounds.push(perSecond);
+    },
+  );
+  await rounds(
+    readsPerConversation,
+    (store, id) => store.findByConversationId(id),
+    (figures, ms, cpuUs, perSecond) => {
       figures.readMs += ms;
       figures.readCpuUs += cpuUs;
-      figures.readRounds.push(((to - from) * level) / ms);
-    }
-  }
+      figures.readRounds.push(perSecond);
+    },
+  );
 
   for (const [name, store] of stores) {
     let lost = 0;

@@ -1,4 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
+import type { Server } from 'node:http';
 
 /**
  * Request / answer over a forked child's IPC channel, for the processes of the end-to-end
@@ -92,4 +93,27 @@ export class ChildProcessClient {
     this.child.kill();
     await exited;
   }
+}
+
+/**
+ * Child side of a benchmark HTTP server: tunes `server` for thousands of keep-alive clients, has
+ * it listen on a free loopback port, then serves the parent with `handlers`, its ready message
+ * giving the port.
+ */
+export function listenForLoad(
+  server: Server,
+  handlers: Record<string, (payload: unknown) => unknown>,
+): void {
+  // No idle timeout: a keep-alive socket reused as the server times it out resets the request.
+  server.keepAliveTimeout = 0;
+  server.headersTimeout = 120_000;
+  server.requestTimeout = 0;
+  server.maxRequestsPerSocket = 0;
+  // A deep accept queue: thousands of clients connect within a second.
+  server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () => {
+    const address = server.address();
+    serveParent(handlers, {
+      port: typeof address === 'object' && address !== null ? address.port : 0,
+    });
+  });
 }

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { PARALLEL_CALLS, scriptedCalls, TOOL_RESULT } from '../workload.js';
-import { serveParent } from './child-rpc.js';
+import { listenForLoad } from './child-rpc.js';
 import { PROVIDER_ROUNDS, type RoundEvents, type WireFormat } from './provider-wire.js';
 
 /**
@@ -108,38 +108,24 @@ const server = createServer(async (request, response) => {
   }
   await stream(response, PROVIDER_ROUNDS[format][which]);
 });
-// No idle timeout: a keep-alive socket reused as the server times it out resets the request.
 server.on('connection', () => connections++);
-server.keepAliveTimeout = 0;
-server.headersTimeout = 120_000;
-server.requestTimeout = 0;
-server.maxRequestsPerSocket = 0;
-
-// A deep accept queue: thousands of clients connect within a second.
-server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () => {
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  serveParent(
-    {
-      stats: () => ({ parked: parked.length, requests, connections, failures }),
-      gate: (on) => {
-        gated = on === true;
-        return gated;
-      },
-      release: () => {
-        const waiting = parked;
-        parked = [];
-        gated = false;
-        for (const resolve of waiting) resolve();
-        return waiting.length;
-      },
-      reset: () => {
-        requests = 0;
-        connections = 0;
-        failures = [];
-        return true;
-      },
-    },
-    { port },
-  );
+listenForLoad(server, {
+  stats: () => ({ parked: parked.length, requests, connections, failures }),
+  gate: (on) => {
+    gated = on === true;
+    return gated;
+  },
+  release: () => {
+    const waiting = parked;
+    parked = [];
+    gated = false;
+    for (const resolve of waiting) resolve();
+    return waiting.length;
+  },
+  reset: () => {
+    requests = 0;
+    connections = 0;
+    failures = [];
+    return true;
+  },
 });

@@ -7,7 +7,7 @@ import { Agent, tool as agentsTool, OpenAIChatCompletionsModel, Runner } from '@
 import { isStepCount, type LanguageModel, streamText } from 'ai';
 import { createParser } from 'eventsource-parser';
 import OpenAI from 'openai';
-import { ChatClient, pipeServerSentEvents, tool } from 'toolloop';
+import { ChatClient, type ChatModel, pipeServerSentEvents, tool } from 'toolloop';
 import { AnthropicChatModel } from 'toolloop/anthropic';
 import { OpenAiChatModel } from 'toolloop/openai';
 import { z } from 'zod';
@@ -262,10 +262,20 @@ function handWrittenAnthropic(providerUrl: string): RelayHandler {
   };
 }
 
-function toolloopTools() {
-  return Array.from({ length: PARALLEL_CALLS }, (_, i) =>
+/** toolloop with `model`: each conversation streamed to the client by `pipeServerSentEvents`. */
+function toolloopRelay(model: ChatModel): RelayHandler {
+  const client = ChatClient.create(model);
+  const tools = Array.from({ length: PARALLEL_CALLS }, (_, i) =>
     tool({ name: toolName(i), description: toolDescription(i), inputSchema, execute: noopTool }),
   );
+  return (response) =>
+    pipeServerSentEvents(
+      client
+        .prompt(QUESTION)
+        .tools(...tools)
+        .stream(),
+      response,
+    );
 }
 
 function aiSdkRelay(model: LanguageModel): RelayHandler {
@@ -295,20 +305,10 @@ export const RELAY_CONTESTANTS: RelayContestant[] = [
     id: 'toolloop-openai',
     label: 'toolloop `OpenAiChatModel` + `pipeServerSentEvents`',
     format: 'openai',
-    setup(providerUrl) {
-      const client = ChatClient.create(
+    setup: (providerUrl) =>
+      toolloopRelay(
         new OpenAiChatModel({ baseUrl: `${providerUrl}/openai`, apiKey: API_KEY, model: MODEL }),
-      );
-      const tools = toolloopTools();
-      return (response) =>
-        pipeServerSentEvents(
-          client
-            .prompt(QUESTION)
-            .tools(...tools)
-            .stream(),
-          response,
-        );
-    },
+      ),
   },
   {
     id: 'ai-sdk-openai',
@@ -396,24 +396,14 @@ export const RELAY_CONTESTANTS: RelayContestant[] = [
     id: 'toolloop-anthropic',
     label: 'toolloop `AnthropicChatModel` + `pipeServerSentEvents`',
     format: 'anthropic',
-    setup(providerUrl) {
-      const client = ChatClient.create(
+    setup: (providerUrl) =>
+      toolloopRelay(
         new AnthropicChatModel({
           baseUrl: `${providerUrl}/anthropic`,
           apiKey: API_KEY,
           model: MODEL,
         }),
-      );
-      const tools = toolloopTools();
-      return (response) =>
-        pipeServerSentEvents(
-          client
-            .prompt(QUESTION)
-            .tools(...tools)
-            .stream(),
-          response,
-        );
-    },
+      ),
   },
   {
     id: 'ai-sdk-anthropic',

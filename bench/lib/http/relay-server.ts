@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { collectGarbage } from '../harness.js';
-import { serveParent } from './child-rpc.js';
+import { listenForLoad } from './child-rpc.js';
 import { RELAY_CONTESTANTS, type RelayHandler } from './relay-contestants.js';
 
 /**
@@ -39,25 +39,12 @@ const server = createServer((request, response) => {
     response.end('event: error\ndata: {}\n\n');
   });
 });
-// No idle timeout: a keep-alive socket reused as the server times it out resets the request.
-server.keepAliveTimeout = 0;
-server.headersTimeout = 120_000;
-server.requestTimeout = 0;
-server.maxRequestsPerSocket = 0;
-
-// A deep accept queue: thousands of clients connect within a second.
-server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () => {
-  const address = server.address();
-  serveParent(
-    {
-      cpu: () => process.cpuUsage(),
-      memory: () => {
-        collectGarbage();
-        const usage = process.memoryUsage();
-        return { rss: usage.rss, heapUsed: usage.heapUsed };
-      },
-      stats: () => ({ conversations, failures }),
-    },
-    { port: typeof address === 'object' && address !== null ? address.port : 0 },
-  );
+listenForLoad(server, {
+  cpu: () => process.cpuUsage(),
+  memory: () => {
+    collectGarbage();
+    const usage = process.memoryUsage();
+    return { rss: usage.rss, heapUsed: usage.heapUsed };
+  },
+  stats: () => ({ conversations, failures }),
 });
