@@ -8,6 +8,7 @@ import type { ProviderErrors } from '../internal/provider-errors.js';
 import type { ProviderTransport } from '../internal/provider-transport.js';
 import type { SchemaAdaptation } from '../internal/tool-schema-adaptation.js';
 import { ToolSchemaCompilerCache } from '../internal/tool-schema-compiler-cache.js';
+import { assertSendableMessages } from '../messages/index.js';
 import type { ChatModel, ChatModelCallOptions, ChatResponse, Prompt } from '../model/index.js';
 import type { ToolCallback, ToolDefinition } from '../tools/tool-callback.js';
 import { compileOpenAiToolSchema } from './compile-openai-tool-schema.js';
@@ -146,6 +147,7 @@ export class OpenAiResponsesChatModel implements ChatModel<OpenAiResponsesChatOp
     prompt: Prompt<OpenAiResponsesChatOptions>,
     stream: boolean,
   ): { body: ResponsesRequest; restorers: Map<string, (args: string) => string> } {
+    assertSendableMessages(prompt.messages, this.errors.provider);
     const options: OpenAiResponsesChatOptions = {
       ...this.defaultOptions,
       ...definedEntries(prompt.options),

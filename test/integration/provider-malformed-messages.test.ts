@@ -2,8 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AnthropicChatModel } from '../../src/anthropic/index.js';
 import { InvalidArgumentError } from '../../src/errors/index.js';
 import type { Message } from '../../src/messages/index.js';
+import { GoogleChatModel } from '../../src/google/index.js';
 import type { ChatModel } from '../../src/model/index.js';
-import { OpenAiChatModel } from '../../src/openai/index.js';
+import { OpenAiChatModel, OpenAiResponsesChatModel } from '../../src/openai/index.js';
 import { FixtureHttpServer } from './support/fixture-http-server.js';
 
 // A ChatModel used directly (no ChatClient in front of it) may be handed messages that are not
@@ -68,15 +69,32 @@ beforeEach(async () => {
 });
 afterEach(() => server.stop());
 
-function models(): [string, ChatModel][] {
+/** Every adapter: its label, the provider name its errors start with, the model. */
+function models(): [string, string, ChatModel][] {
   return [
     [
+      'openai chat completions',
       'openai',
       new OpenAiChatModel({ baseUrl: `${server.baseUrl}/v1`, apiKey: API_KEY, maxRetries: 0 }),
     ],
     [
+      'openai responses',
+      'openai',
+      new OpenAiResponsesChatModel({
+        baseUrl: `${server.baseUrl}/v1`,
+        apiKey: API_KEY,
+        maxRetries: 0,
+      }),
+    ],
+    [
+      'anthropic',
       'anthropic',
       new AnthropicChatModel({ baseUrl: server.baseUrl, apiKey: API_KEY, maxRetries: 0 }),
+    ],
+    [
+      'google',
+      'google',
+      new GoogleChatModel({ baseUrl: server.baseUrl, apiKey: API_KEY, maxRetries: 0 }),
     ],
   ];
 }
@@ -94,7 +112,7 @@ describe('provider adapters refuse malformed messages handed to them directly', 
   it.each(malformed)(
     '%s: an InvalidArgumentError naming it, and no request',
     async (_name, messages, problem) => {
-      for (const [provider, model] of models()) {
+      for (const [label, provider, model] of models()) {
         const prompt = { messages: messages as Message[], options: {} };
         const called = await failure(() => model.call(prompt));
         const streamed = await failure(async () => {
@@ -103,9 +121,9 @@ describe('provider adapters refuse malformed messages handed to them directly', 
           }
         });
         for (const error of [called, streamed]) {
-          expect(error, provider).toBeInstanceOf(InvalidArgumentError);
-          expect((error as Error).message, provider).toMatch(problem);
-          expect((error as Error).message, provider).toContain(provider);
+          expect(error, label).toBeInstanceOf(InvalidArgumentError);
+          expect((error as Error).message, label).toMatch(problem);
+          expect((error as Error).message, label).toContain(provider);
         }
       }
       expect(server.requests).toHaveLength(0);
@@ -113,11 +131,11 @@ describe('provider adapters refuse malformed messages handed to them directly', 
   );
 
   it('refuses messages that are not a list', async () => {
-    for (const [, model] of models()) {
+    for (const [label, , model] of models()) {
       const error = await failure(() =>
         model.call({ messages: undefined as unknown as Message[], options: {} }),
       );
-      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect(error, label).toBeInstanceOf(InvalidArgumentError);
       expect((error as Error).message).toMatch(/messages must be an array/);
     }
     expect(server.requests).toHaveLength(0);
