@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AnthropicChatModel } from '../../src/anthropic/index.js';
 import { InvalidArgumentError } from '../../src/errors/index.js';
-import type { Message } from '../../src/messages/index.js';
 import { GoogleChatModel } from '../../src/google/index.js';
+import type { Message } from '../../src/messages/index.js';
 import type { ChatModel } from '../../src/model/index.js';
 import { OpenAiChatModel, OpenAiResponsesChatModel } from '../../src/openai/index.js';
 import { FixtureHttpServer } from './support/fixture-http-server.js';
