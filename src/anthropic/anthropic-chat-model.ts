@@ -9,7 +9,7 @@ import type { ProviderErrors } from '../internal/provider-errors.js';
 import { ProviderTransport } from '../internal/provider-transport.js';
 import type { SchemaAdaptation } from '../internal/tool-schema-adaptation.js';
 import { ToolSchemaCompilerCache } from '../internal/tool-schema-compiler-cache.js';
-import { assertSendableMessages } from '../messages/index.js';
+import { assertSendableMessages, assertToolCallsAnswered } from '../messages/index.js';
 import type {
   ChatModel,
   ChatModelCallOptions,
@@ -165,6 +165,7 @@ export class AnthropicChatModel implements ChatModel<AnthropicChatOptions> {
   /** The request body this model sends for a prompt (what `call` / `stream` POST). */
   request(prompt: Prompt<AnthropicChatOptions>, stream: boolean): AnthropicMessagesRequest {
     assertSendableMessages(prompt.messages, this.errors.provider);
+    assertToolCallsAnswered(prompt.messages, this.errors.provider);
     const options: AnthropicChatOptions = {
       ...this.defaultOptions,
       ...definedEntries(prompt.options),

@@ -9,7 +9,7 @@ import type { ProviderErrors } from '../internal/provider-errors.js';
 import { ProviderTransport } from '../internal/provider-transport.js';
 import type { SchemaAdaptation } from '../internal/tool-schema-adaptation.js';
 import { ToolSchemaCompilerCache } from '../internal/tool-schema-compiler-cache.js';
-import { assertSendableMessages } from '../messages/index.js';
+import { assertSendableMessages, assertToolCallsAnswered } from '../messages/index.js';
 import type { ChatModel, ChatModelCallOptions, ChatResponse, Prompt } from '../model/index.js';
 import type { ToolCallback, ToolDefinition } from '../tools/tool-callback.js';
 import { compileGoogleToolSchema } from './compile-google-tool-schema.js';
@@ -164,6 +164,7 @@ export class GoogleChatModel implements ChatModel<GoogleChatOptions> {
     stream: boolean,
   ): { url: string; body: GoogleGenerateContentRequest } {
     assertSendableMessages(prompt.messages, this.errors.provider);
+    assertToolCallsAnswered(prompt.messages, this.errors.provider);
     const options: GoogleChatOptions = {
       ...this.defaultOptions,
       ...definedEntries(prompt.options),

@@ -30,6 +30,7 @@ export {
   messageProblem,
   messageShapeProblem,
 } from './message-problem.js';
+export { assertToolCallsAnswered } from './tool-call-pairing.js';
 export {
   type AudioPart,
   base64ByteLength,

@@ -8,7 +8,7 @@ import type { ProviderErrors } from '../internal/provider-errors.js';
 import type { ProviderTransport } from '../internal/provider-transport.js';
 import type { SchemaAdaptation } from '../internal/tool-schema-adaptation.js';
 import { ToolSchemaCompilerCache } from '../internal/tool-schema-compiler-cache.js';
-import { assertSendableMessages } from '../messages/index.js';
+import { assertSendableMessages, assertToolCallsAnswered } from '../messages/index.js';
 import type {
   ChatModel,
   ChatModelCallOptions,
@@ -201,6 +201,7 @@ export class OpenAiChatModel implements ChatModel<OpenAiChatOptions> {
     stream: boolean,
   ): { body: OpenAiChatRequest; restorers: Map<string, (args: string) => string> } {
     assertSendableMessages(prompt.messages, this.errors.provider);
+    assertToolCallsAnswered(prompt.messages, this.errors.provider);
     const options: OpenAiChatOptions = {
       ...this.defaultOptions,
       ...definedEntries(prompt.options),

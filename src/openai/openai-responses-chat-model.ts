@@ -8,7 +8,7 @@ import type { ProviderErrors } from '../internal/provider-errors.js';
 import type { ProviderTransport } from '../internal/provider-transport.js';
 import type { SchemaAdaptation } from '../internal/tool-schema-adaptation.js';
 import { ToolSchemaCompilerCache } from '../internal/tool-schema-compiler-cache.js';
-import { assertSendableMessages } from '../messages/index.js';
+import { assertSendableMessages, assertToolCallsAnswered } from '../messages/index.js';
 import type { ChatModel, ChatModelCallOptions, ChatResponse, Prompt } from '../model/index.js';
 import type { ToolCallback, ToolDefinition } from '../tools/tool-callback.js';
 import { compileOpenAiToolSchema } from './compile-openai-tool-schema.js';
@@ -152,6 +152,12 @@ export class OpenAiResponsesChatModel implements ChatModel<OpenAiResponsesChatOp
       ...this.defaultOptions,
       ...definedEntries(prompt.options),
     };
+    // With an explicit previous response, the calls the prompt's first tool results answer may
+    // live only in that stored response.
+    const previous = options.previousResponseId;
+    if (previous === undefined || previous === null || previous === 'auto') {
+      assertToolCallsAnswered(prompt.messages, this.errors.provider);
+    }
     const { tools } = this.schemas.compileAll(
       options.toolCallbacks ?? [],
       options.strictTools === true,

@@ -141,3 +141,117 @@ describe('provider adapters refuse malformed messages handed to them directly', 
     expect(server.requests).toHaveLength(0);
   });
 });
+
+// Every provider API answers a transcript whose tool calls and tool responses do not pair with a
+// 400 (OpenAI: "tool_call_ids did not have response messages", Anthropic: "tool_use ids were
+// found without tool_result blocks immediately after", Gemini: "the number of function response
+// parts is equal to the number of function call parts"), and the Anthropic converter would fold an
+// orphan tool result into the next user message. A transcript built by hand or kept from a turn
+// that died mid-round must be refused here, naming the message and the ids.
+const OTHER = { id: 'call_2', name: 'lookup', arguments: '{}' };
+const answer = (...ids: string[]) => ({
+  role: 'tool',
+  responses: ids.map((id) => ({ id, name: 'lookup', responseData: 'ok' })),
+});
+
+const unpaired: [string, unknown[], RegExp][] = [
+  [
+    'a transcript ending on a tool call',
+    [
+      { role: 'user', text: 'Hi' },
+      { role: 'assistant', text: null, toolCalls: [CALL] },
+    ],
+    /messages\[1\] \(assistant\).*no tool response.*call_1/,
+  ],
+  [
+    'a tool call followed by a user message',
+    [
+      { role: 'user', text: 'Hi' },
+      { role: 'assistant', text: null, toolCalls: [CALL] },
+      { role: 'user', text: 'And?' },
+      answer('call_1'),
+    ],
+    /messages\[1\] \(assistant\).*no tool response.*call_1/,
+  ],
+  [
+    'a batch answered in part',
+    [
+      { role: 'user', text: 'Hi' },
+      { role: 'assistant', text: null, toolCalls: [CALL, OTHER] },
+      answer('call_1'),
+      { role: 'user', text: 'And?' },
+    ],
+    /messages\[1\] \(assistant\).*no tool response.*call_2/,
+  ],
+  [
+    'a tool response after a user message',
+    [{ role: 'user', text: 'Hi' }, answer('call_1')],
+    /messages\[1\] \(tool\).*call_1.*answers no tool call/,
+  ],
+  [
+    'a tool response for an id the assistant message did not issue',
+    [
+      { role: 'user', text: 'Hi' },
+      { role: 'assistant', text: null, toolCalls: [CALL] },
+      answer('call_1', 'call_9'),
+    ],
+    /messages\[2\] \(tool\).*call_9.*answers no tool call/,
+  ],
+];
+
+describe('provider adapters refuse tool calls and tool responses that do not pair', () => {
+  it.each(unpaired)(
+    '%s: an InvalidArgumentError naming the message and the id, and no request',
+    async (_name, messages, problem) => {
+      for (const [label, provider, model] of models()) {
+        const prompt = { messages: messages as Message[], options: {} };
+        const called = await failure(() => model.call(prompt));
+        const streamed = await failure(async () => {
+          for await (const _chunk of model.stream!(prompt)) {
+            // drains the stream
+          }
+        });
+        for (const error of [called, streamed]) {
+          expect(error, label).toBeInstanceOf(InvalidArgumentError);
+          expect((error as Error).message, label).toMatch(problem);
+          expect((error as Error).message, label).toContain(provider);
+        }
+      }
+      expect(server.requests).toHaveLength(0);
+    },
+  );
+
+  it('builds requests for transcripts that pair: a batch answered over two tool messages, calls answered in any order', () => {
+    const messages = [
+      { role: 'user', text: 'Hi' },
+      { role: 'assistant', text: null, toolCalls: [CALL, OTHER] },
+      answer('call_2'),
+      answer('call_1'),
+      { role: 'assistant', text: 'Done', toolCalls: [] },
+      { role: 'user', text: 'Thanks' },
+    ] as Message[];
+    for (const [label, , model] of models()) {
+      const request = (model as unknown as { request(prompt: unknown, stream: boolean): unknown })
+        .request;
+      expect(() => request.call(model, { messages, options: {} }, false), label).not.toThrow();
+    }
+  });
+
+  it('lets the Responses API continue an explicit stored response with the results of its calls', () => {
+    const model = new OpenAiResponsesChatModel({
+      baseUrl: `${server.baseUrl}/v1`,
+      apiKey: API_KEY,
+    });
+    const body = model.request(
+      { messages: [answer('call_1')] as Message[], options: { previousResponseId: 'resp_1' } },
+      false,
+    );
+    expect(body.previous_response_id).toBe('resp_1');
+    expect(() =>
+      model.request(
+        { messages: [answer('call_1')] as Message[], options: { previousResponseId: 'auto' } },
+        false,
+      ),
+    ).toThrow(/answers no tool call/);
+  });
+});
