@@ -192,7 +192,7 @@ describe.each(['call', 'stream'] as const)('ChatClient request assembly (%s)', (
     const failure = runRequest(spec, mode);
     await expect(failure).rejects.toBeInstanceOf(ToolDefinitionError);
     await expect(runRequest(spec, mode)).rejects.toThrow(
-      /Multiple tools with the same name \(lookup\)/,
+      'Multiple tools with the same name (lookup) found in ToolCallingChatOptions',
     );
     expect(model.callCount).toBe(0);
   });
