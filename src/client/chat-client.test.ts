@@ -151,12 +151,17 @@ describe.each(['call', 'stream'] as const)('ChatClient request assembly (%s)', (
   it('rejects a tool context that is not a plain object, without echoing it', () => {
     const client = ChatClient.create(new ScriptedChatModel());
     const spec = client.prompt('x');
-    expect(() => spec.toolContext(null as never)).toThrow(InvalidArgumentError);
+    expect(() => spec.toolContext(null as never)).toThrow(
+      new InvalidArgumentError('context cannot be null'),
+    );
+    expect(() => spec.toolContext(undefined as never)).toThrow('context cannot be null');
     expect(() => spec.toolContext(['secret'] as never)).toThrow('context must be a plain object');
     expect(() => spec.toolContext(new Map([['k', 'secret']]) as never)).toThrow(
       InvalidArgumentError,
     );
-    expect(() => spec.toolContext({ '': 'secret' })).toThrow('context keys cannot be empty');
+    expect(() => spec.toolContext({ '': 'secret' })).toThrow(
+      new InvalidArgumentError('context key cannot be null or empty'),
+    );
     expect(() =>
       ChatClient.create(new ScriptedChatModel(), { toolContext: 'secret' as never }),
     ).toThrow(InvalidArgumentError);
