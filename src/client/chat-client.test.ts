@@ -162,6 +162,8 @@ describe.each(['call', 'stream'] as const)('ChatClient request assembly (%s)', (
     expect(() => spec.toolContext({ '': 'secret' })).toThrow(
       new InvalidArgumentError('context key cannot be null or empty'),
     );
+    // Departure: a null value is plain data here; the reference rejects it.
+    expect(() => spec.toolContext({ tenantId: null })).not.toThrow();
     expect(() =>
       ChatClient.create(new ScriptedChatModel(), { toolContext: 'secret' as never }),
     ).toThrow(InvalidArgumentError);
