@@ -1,6 +1,8 @@
 import type { AdvisorParamsCustomizer } from './advisor-spec.js';
 
-const TOOL_CALLING_ADVISOR_AUTO_REGISTER = 'toolloop.tool-calling-advisor.auto-register';
+// The reference's key string, so a param set by name in code ported from Spring AI still opts out.
+const TOOL_CALLING_ADVISOR_AUTO_REGISTER =
+  'spring.ai.chat.client.tool.calling.advisor.auto-register';
 
 /** Advisor params understood by the ChatClient itself. */
 export const AdvisorParams = {

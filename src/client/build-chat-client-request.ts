@@ -69,7 +69,8 @@ function assembleRequest(
 
   const options: ToolCallingChatOptions = mergeChatOptions(chatModel.defaultOptions, state.options);
   if (toolCallbacks.length > 0) {
-    assertUniqueToolNames(toolCallbacks, 'the ChatClient request');
+    // The reference's text, which names the options the tools travel in.
+    assertUniqueToolNames(toolCallbacks, 'ToolCallingChatOptions');
     withToolCallbacks(options, toolCallbacks);
   }
   if (hasEntries(state.toolContext)) {

@@ -151,12 +151,19 @@ describe.each(['call', 'stream'] as const)('ChatClient request assembly (%s)', (
   it('rejects a tool context that is not a plain object, without echoing it', () => {
     const client = ChatClient.create(new ScriptedChatModel());
     const spec = client.prompt('x');
-    expect(() => spec.toolContext(null as never)).toThrow(InvalidArgumentError);
+    expect(() => spec.toolContext(null as never)).toThrow(
+      new InvalidArgumentError('context cannot be null'),
+    );
+    expect(() => spec.toolContext(undefined as never)).toThrow('context cannot be null');
     expect(() => spec.toolContext(['secret'] as never)).toThrow('context must be a plain object');
     expect(() => spec.toolContext(new Map([['k', 'secret']]) as never)).toThrow(
       InvalidArgumentError,
     );
-    expect(() => spec.toolContext({ '': 'secret' })).toThrow('context keys cannot be empty');
+    expect(() => spec.toolContext({ '': 'secret' })).toThrow(
+      new InvalidArgumentError('context key cannot be null or empty'),
+    );
+    // Departure: a null value is plain data here; the reference rejects it.
+    expect(() => spec.toolContext({ tenantId: null })).not.toThrow();
     expect(() =>
       ChatClient.create(new ScriptedChatModel(), { toolContext: 'secret' as never }),
     ).toThrow(InvalidArgumentError);
@@ -192,7 +199,7 @@ describe.each(['call', 'stream'] as const)('ChatClient request assembly (%s)', (
     const failure = runRequest(spec, mode);
     await expect(failure).rejects.toBeInstanceOf(ToolDefinitionError);
     await expect(runRequest(spec, mode)).rejects.toThrow(
-      /Multiple tools with the same name \(lookup\)/,
+      'Multiple tools with the same name (lookup) found in ToolCallingChatOptions',
     );
     expect(model.callCount).toBe(0);
   });

@@ -163,6 +163,26 @@ describe.each(modes)('ToolCallingAdvisor auto-registration (%s)', (mode) => {
     expect(inspector.toolAdvisors()).toEqual([]);
   });
 
+  it("honours the reference's param key spelled out: 'spring.ai.chat.client.tool.calling.advisor.auto-register'", async () => {
+    expect(AdvisorParams.TOOL_CALLING_ADVISOR_AUTO_REGISTER).toBe(
+      'spring.ai.chat.client.tool.calling.advisor.auto-register',
+    );
+    const model = loopScript();
+    const executions: string[] = [];
+    const client = ChatClient.create(model);
+    await run(
+      client
+        .prompt('Weather in Paris?')
+        .tools(weatherTool(executions))
+        .advisors((a) =>
+          a.param('spring.ai.chat.client.tool.calling.advisor.auto-register', false),
+        ),
+      mode,
+    );
+    expect(model.callCount).toBe(1);
+    expect(executions).toEqual([]);
+  });
+
   it('honours the opt-out set as a client default', async () => {
     const model = loopScript();
     const client = ChatClient.create(model, {

@@ -2,12 +2,16 @@ import { InvalidArgumentError } from '../errors/index.js';
 
 /**
  * Checks a tool-context map given to a ChatClient and returns a shallow copy. The messages name
- * the problem, never a value.
+ * the problem, never a value; a missing map and an empty key get the reference's texts. A `null`
+ * value is kept: it is plain data in JavaScript (the reference's null check guards a Java map copy).
  */
 export function checkToolContext(context: unknown): Record<string, unknown> {
+  if (context === null || context === undefined) {
+    throw new InvalidArgumentError('context cannot be null');
+  }
   if (!isPlainObject(context)) throw new InvalidArgumentError('context must be a plain object');
   for (const key of Object.keys(context)) {
-    if (key === '') throw new InvalidArgumentError('context keys cannot be empty');
+    if (key === '') throw new InvalidArgumentError('context key cannot be null or empty');
   }
   return { ...context };
 }

@@ -135,8 +135,11 @@ describe('MessageWindowChatMemory', () => {
       'conversationId cannot be null or empty',
     );
     await expect(memory.clear('')).rejects.toThrow('conversationId cannot be null or empty');
-    await expect(memory.add('c', null as unknown as Message[])).rejects.toThrow(
-      'messages cannot contain null elements',
+    await expect(memory.add('c', null as unknown as Message)).rejects.toThrow(
+      new InvalidArgumentError('message cannot be null'),
+    );
+    await expect(memory.add('c', undefined as unknown as Message)).rejects.toThrow(
+      'message cannot be null',
     );
     await expect(memory.add('c', [U('x'), null as unknown as Message])).rejects.toThrow(
       'messages cannot contain null elements',

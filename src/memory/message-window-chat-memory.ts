@@ -39,6 +39,10 @@ export class MessageWindowChatMemory implements ChatMemory {
 
   async add(conversationId: string, messages: Message | readonly Message[]): Promise<void> {
     assertConversationId(conversationId);
+    // A missing value reads as the single-message form, which the reference rejects by this text.
+    if (messages === null || messages === undefined) {
+      throw new InvalidArgumentError('message cannot be null');
+    }
     const list: readonly Message[] = Array.isArray(messages) ? messages : [messages as Message];
     assertMessages(list);
     if (list.length === 0) return;

@@ -49,6 +49,16 @@ describe('queryToRegexPattern', () => {
     expect(pattern.startsWith('(token0|token1|')).toBe(true);
     expect(queryToRegexPattern('x'.repeat(500))).toBe(`(${'x'.repeat(64)})`);
   });
+
+  it("counts the reference's inline (?i) flag toward the 200 characters: the same tokens survive", () => {
+    // The reference builds '(?i)(token0|…|token24)' (195 characters); token25 would take it to 203.
+    const query = Array.from({ length: 60 }, (_, i) => `token${i}`).join(' ');
+    const expected = `(${Array.from({ length: 25 }, (_, i) => `token${i}`).join('|')})`;
+    expect(queryToRegexPattern(query)).toBe(expected);
+    expect(`(?i)${queryToRegexPattern(query)}`.length).toBeLessThanOrEqual(
+      MAX_REGEX_PATTERN_LENGTH,
+    );
+  });
 });
 
 describe('isValidRegexPattern', () => {

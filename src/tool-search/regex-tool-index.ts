@@ -13,11 +13,15 @@ const DEFAULT_MAX_RESULTS = 10;
 const MAX_TOKEN_LENGTH = 64;
 const TOKEN_SEPARATOR = /[\s,;:.!?()[\]{}"']+/u;
 const MATCH_ALL = '.*';
+// The reference spells case-insensitivity inline, '(?i)(…)', and caps that whole string; counting
+// the prefix keeps exactly the tokens it keeps.
+const PATTERN_BUDGET = MAX_REGEX_PATTERN_LENGTH - '(?i)'.length;
 
 /**
  * Converts a query into the index's pattern (without flags; it is compiled case-insensitive):
  * lower-cased tokens of at least 2 characters that are not stop words, regex-escaped,
- * de-duplicated (each cut to 64 characters), joined as an alternation and capped at 200 characters. Because every token is
+ * de-duplicated (each cut to 64 characters), joined as an alternation and capped where the
+ * reference's `(?i)(…)` reaches 200 characters (196 here, without the flag). Because every token is
  * escaped the pattern is a plain list of literals, which matches in linear time whatever the
  * query holds. `'weather tools'` → `'(weather|tools)'`; a blank query → `'.*'`.
  */
@@ -34,7 +38,7 @@ export function queryToRegexPattern(query: string | null | undefined): string {
   // Keep the longest prefix of tokens that fits (the reference drops tokens from the end).
   let pattern = `(${kept[0]}`;
   for (const token of kept.slice(1)) {
-    if (pattern.length + token.length + 2 > MAX_REGEX_PATTERN_LENGTH) break;
+    if (pattern.length + token.length + 2 > PATTERN_BUDGET) break;
     pattern += `|${token}`;
   }
   return `${pattern})`;

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { InvalidArgumentError } from '../errors/index.js';
+import { staticToolCallbackProvider } from './static-tool-callback-provider.js';
 import { staticToolCallbackResolver } from './static-tool-callback-resolver.js';
 import { tool } from './tool.js';
+import type { ToolCallback } from './tool-callback.js';
 
 const first = tool({ name: 'lookup', description: 'first', execute: () => 1 });
 const second = tool({ name: 'lookup', description: 'second', execute: () => 2 });
@@ -29,5 +32,23 @@ describe('staticToolCallbackResolver', () => {
     expect(resolve('lookup')).toBe(first);
     expect(resolve('other')).toBe(other);
     expect(resolve('missing')).toBeUndefined();
+  });
+});
+
+describe.each([
+  ['staticToolCallbackResolver', staticToolCallbackResolver],
+  ['staticToolCallbackProvider', staticToolCallbackProvider],
+] as const)('%s', (_name, create) => {
+  it('rejects a missing list and null elements where it is created, with the reference texts', () => {
+    expect(() => create(null as unknown as ToolCallback[])).toThrow(
+      new InvalidArgumentError('ToolCallbacks must not be null'),
+    );
+    expect(() => create([first, null as unknown as ToolCallback])).toThrow(
+      new InvalidArgumentError('toolCallbacks cannot contain null elements'),
+    );
+    expect(() => create([undefined as unknown as ToolCallback])).toThrow(
+      'toolCallbacks cannot contain null elements',
+    );
+    expect(() => create([])).not.toThrow();
   });
 });
