@@ -35,6 +35,10 @@ export function concatTools(first: CollectedTools, second: CollectedTools): Coll
   if (second.callbacks.length === 0 && second.providers.length === 0) return first;
   return {
     callbacks: [...first.callbacks, ...second.callbacks],
-    providers: [...first.providers, ...second.providers],
+    // A provider given again is listed once: a second listing would collide with its own tools.
+    providers: [
+      ...first.providers,
+      ...second.providers.filter((provider) => !first.providers.includes(provider)),
+    ],
   };
 }
