@@ -3,7 +3,7 @@ import { throwIfAborted } from '../errors/index.js';
 import { keepInstanceShape } from '../internal/keep-instance-shape.js';
 import type { Message, UserMessage } from '../messages/index.js';
 import type { ChatModel, ToolCallingChatOptions } from '../model/index.js';
-import { uniqueToolCallbacks } from '../tools/assert-unique-tool-names.js';
+import { assertUniqueToolNames } from '../tools/assert-unique-tool-names.js';
 import type { ToolCallback } from '../tools/tool-callback.js';
 import { resolveToolCallbacks } from '../tools/tool-sources.js';
 import type { ChatClientRequestState } from './chat-client-request-state.js';
@@ -69,12 +69,8 @@ function assembleRequest(
 
   const options: ToolCallingChatOptions = mergeChatOptions(chatModel.defaultOptions, state.options);
   if (toolCallbacks.length > 0) {
-    const unique = uniqueToolCallbacks(
-      toolCallbacks,
-      'the ChatClient request',
-      "rename one of them, or leave one out (a request's .tools() adds to the client's default tools)",
-    );
-    withToolCallbacks(options, unique === toolCallbacks ? toolCallbacks : [...unique]);
+    assertUniqueToolNames(toolCallbacks, 'the ChatClient request');
+    withToolCallbacks(options, toolCallbacks);
   }
   if (hasEntries(state.toolContext)) {
     options.toolContext = { ...options.toolContext, ...state.toolContext };

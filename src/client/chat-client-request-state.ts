@@ -35,10 +35,6 @@ export function concatTools(first: CollectedTools, second: CollectedTools): Coll
   if (second.callbacks.length === 0 && second.providers.length === 0) return first;
   return {
     callbacks: [...first.callbacks, ...second.callbacks],
-    // A provider given again is listed once: a second listing would collide with its own tools.
-    providers: [
-      ...first.providers,
-      ...second.providers.filter((provider) => !first.providers.includes(provider)),
-    ],
+    providers: [...first.providers, ...second.providers],
   };
 }

@@ -533,7 +533,7 @@ describe('.stream().events()', () => {
 
   it('a failure before the turn begins is thrown', async () => {
     const model = new ScriptedChatModel([]);
-    const duplicate = [weather, tool({ name: 'weather', execute: () => 'rain' })];
+    const duplicate = [weather, weather];
     const iterate = async () => {
       for await (const _event of ChatClient.create(model)
         .prompt('x')

@@ -1,4 +1,4 @@
-export { assertUniqueToolNames, uniqueToolCallbacks } from './assert-unique-tool-names.js';
+export { assertUniqueToolNames } from './assert-unique-tool-names.js';
 export { asToolExecutionError, createToolCallback } from './create-tool-callback.js';
 export { escapeJsonPointerToken, jsonPointer } from './input/json-pointer.js';
 export {

@@ -82,22 +82,8 @@ function sortToolSource(
     );
   }
   if (isToolCallback(source)) callbacks.push(source);
-  else if (isToolCallbackProvider(source)) {
-    if (!providers.includes(source)) providers.push(source);
-  } else callbacks.push(...callbacksOfToolObject(source));
-}
-
-// One set of callbacks per @tool object, so an object given twice (a client default and a
-// request tool) yields the same callbacks, which a request then offers once.
-const callbacksByToolObject = new WeakMap<object, readonly ToolCallback[]>();
-
-function callbacksOfToolObject(source: object): readonly ToolCallback[] {
-  let callbacks = callbacksByToolObject.get(source);
-  if (callbacks === undefined) {
-    callbacks = toolCallbacksFrom(source);
-    callbacksByToolObject.set(source, callbacks);
-  }
-  return callbacks;
+  else if (isToolCallbackProvider(source)) providers.push(source);
+  else callbacks.push(...toolCallbacksFrom(source));
 }
 
 /**
