@@ -1,3 +1,4 @@
+import { type Advisor, isToolAdvisor } from '../advisors/index.js';
 import {
   checkApprovalOptions,
   isPendingToolApprovalShape,
@@ -120,6 +121,7 @@ export class ChatClient<
       listeners: clientListeners(defaults),
     };
     this.defaultState = applyAdvisorEntries(base, defaults.advisors ?? []);
+    checkOwnToolLoop(this.defaultState.advisors, defaults);
   }
 
   /**
@@ -212,4 +214,28 @@ function clientListeners<Ctx extends object>(
     listeners.push(stepFinishListener(defaults.onStepFinish));
   }
   return listeners;
+}
+
+/**
+ * A tool loop among the client's advisors replaces the one the client would register, so the
+ * `approval` and `toolCallingAdvisor` options, which configure that one, would be dropped without
+ * a word: a destructive tool would then run unapproved. Both combinations are refused.
+ */
+function checkOwnToolLoop(
+  advisors: readonly Advisor[],
+  defaults: Pick<ChatClientOptions, 'approval' | 'toolCallingAdvisor'>,
+): void {
+  const loop = advisors.find(isToolAdvisor);
+  if (loop === undefined) return;
+  const name = loop.constructor?.name || loop.name;
+  if (defaults.approval !== undefined) {
+    throw new InvalidArgumentError(
+      `The advisors include a tool loop (${name}), which the client's approval option does not reach: pass it as toolCallingAdvisor: new ${name}(…) instead of among the advisors (the client's approval then configures it), or give \`approval\` to the advisor's own options.`,
+    );
+  }
+  if (defaults.toolCallingAdvisor !== undefined) {
+    throw new InvalidArgumentError(
+      `The advisors include a tool loop (${name}), so the toolCallingAdvisor option would never be used: give the tool loop in one place only.`,
+    );
+  }
 }

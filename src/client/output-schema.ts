@@ -1,6 +1,7 @@
 import { InvalidArgumentError, type ToolInputIssue } from '../errors/index.js';
 import { trustJsonSchema, validateJsonSchema } from '../tools/input/json-schema-validator.js';
 import type { JsonSchema } from '../tools/json-schema.js';
+import { schemaShapeKeys, schemaShapeProblem } from '../tools/schema/schema-shape.js';
 import {
   isStandardJsonSchema,
   isStandardSchema,
@@ -67,6 +68,10 @@ export function resolveOutputSchema(schema: OutputSchema): ResolvedOutputSchema 
   }
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     throw new InvalidArgumentError('entity() needs a Standard Schema or a JSON Schema object');
+  }
+  const shapeKeys = schemaShapeKeys(schema);
+  if (shapeKeys !== undefined) {
+    throw new InvalidArgumentError(`The schema of entity() ${schemaShapeProblem(shapeKeys)}`);
   }
   trustJsonSchema(schema);
   return {

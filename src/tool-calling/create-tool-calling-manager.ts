@@ -517,9 +517,16 @@ function quote(text: string): string {
 }
 
 function unknownToolMessage(name: string, attached: readonly ToolCallback[]): string {
-  const problem =
-    typeof name !== 'string' || name === ''
-      ? 'Tool call not executed: the tool name is empty.'
+  const named = typeof name === 'string' && name !== '';
+  // With a tool that finds tools (tool search), the name may well be a real tool not offered yet:
+  // saying it does not exist would send the model the wrong way.
+  const finder = named
+    ? attached.find((callback) => callback.metadata?.discoversTools === true)
+    : undefined;
+  const problem = !named
+    ? 'Tool call not executed: the tool name is empty.'
+    : finder !== undefined
+      ? `Tool call not executed: a tool named '${quote(name)}' is not offered yet. Search for it with ${finder.definition.name} first, then call one of the tools the search returns.`
       : `Tool call not executed: there is no tool named '${quote(name)}'.`;
   if (attached.length === 0) return `${problem} No tools are available.`;
   const names = attached

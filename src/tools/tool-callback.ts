@@ -56,6 +56,11 @@ export interface ToolMetadata {
    * the client's approval policy; absent, the policy decides. See `ToolApprovalCheck`.
    */
   readonly needsApproval?: boolean | ToolApprovalCheck;
+  /**
+   * The tool finds other tools (as tool search's `toolSearchTool` does): a call of a tool that is
+   * not offered is then answered with a hint to search for it with this tool first.
+   */
+  readonly discoversTools?: boolean;
   /** Further metadata for custom advisors. */
   readonly [key: string]: unknown;
 }

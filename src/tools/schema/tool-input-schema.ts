@@ -8,6 +8,7 @@ import {
 import type { JsonSchema } from '../json-schema.js';
 import { normalizeInputSchema } from './normalize-input-schema.js';
 import { fillOmittedNullables, relaxNullableRequired } from './nullable-properties.js';
+import { schemaShapeKeys, schemaShapeProblem } from './schema-shape.js';
 import {
   type InferStandardOutput,
   isStandardJsonSchema,
@@ -106,6 +107,13 @@ export function resolveToolInputSchema(
   if (typeof inputSchema !== 'object' || inputSchema === null || Array.isArray(inputSchema)) {
     throw new ToolDefinitionError(
       `The inputSchema of tool '${toolName}' must be a Standard Schema (e.g. Zod) or a JSON Schema object`,
+      { toolName },
+    );
+  }
+  const shapeKeys = schemaShapeKeys(inputSchema);
+  if (shapeKeys !== undefined) {
+    throw new ToolDefinitionError(
+      `The inputSchema of tool '${toolName}' ${schemaShapeProblem(shapeKeys)}`,
       { toolName },
     );
   }

@@ -2,6 +2,7 @@ import { ToolDefinitionError } from '../../errors/index.js';
 import { compileJsonSchema, validateJsonSchema } from '../input/json-schema-validator.js';
 import type { JsonSchema } from '../json-schema.js';
 import { JSON_SCHEMA_DRAFT_2020_12 } from './normalize-input-schema.js';
+import { schemaShapeKeys, schemaShapeProblem } from './schema-shape.js';
 import {
   isStandardJsonSchema,
   isStandardSchema,
@@ -66,6 +67,8 @@ export function resolveToolOutputSchema(
   if (typeof outputSchema !== 'object' || outputSchema === null || Array.isArray(outputSchema)) {
     fail('must be a Standard Schema (e.g. Zod) or a JSON Schema object');
   }
+  const shapeKeys = schemaShapeKeys(outputSchema);
+  if (shapeKeys !== undefined) fail(schemaShapeProblem(shapeKeys));
   const jsonSchema = objectRoot(outputSchema as JsonSchema, fail);
   try {
     compileJsonSchema(jsonSchema);
