@@ -38,6 +38,26 @@ describe('awaiting .call()', () => {
     await expect(ChatClient.create(model).prompt('Hi').call()).rejects.toThrow('provider down');
   });
 
+  it('offers catch and finally, as a promise does, for code that chains instead of awaiting', async () => {
+    const model = new ScriptedChatModel([new Error('provider down'), textResponse('fine')]);
+    const client = ChatClient.create(model);
+    let settled = 0;
+    const caught = await client
+      .prompt('Hi')
+      .call()
+      .catch((error: unknown) => (error as Error).message);
+    expect(caught).toBe('provider down');
+    const response = await client
+      .prompt('Hi again')
+      .call()
+      .finally(() => {
+        settled++;
+      });
+    expect(response.chatResponse?.results[0]?.output.text).toBe('fine');
+    expect(settled).toBe(1);
+    expect(model.callCount).toBe(2);
+  });
+
   it('keeps entity() a request of its own', async () => {
     const model = new ScriptedChatModel([textResponse('plain'), textResponse('{"n":1}')]);
     const spec = ChatClient.create(model).prompt('Hi').call();
@@ -73,6 +93,24 @@ describe('awaiting .stream()', () => {
     for await (const delta of spec.content()) deltas.push(delta);
     expect(deltas.join('')).toBe('two');
     expect(model.callCount).toBe(2);
+  });
+
+  it('offers catch and finally on the stream too, sharing the one run', async () => {
+    const failing = new ScriptedChatModel([new Error('stream broke')]);
+    const caught = await ChatClient.create(failing)
+      .prompt('Hi')
+      .stream()
+      .catch((error: unknown) => (error as Error).message);
+    expect(caught).toBe('stream broke');
+    const model = new ScriptedChatModel([textResponse('once')]);
+    const spec = ChatClient.create(model).prompt('Hi').stream();
+    let settled = 0;
+    const first = await spec.finally(() => {
+      settled++;
+    });
+    expect(await spec).toBe(first);
+    expect(settled).toBe(1);
+    expect(model.callCount).toBe(1);
   });
 
   it('rejects the await with the stream failure', async () => {

@@ -23,7 +23,8 @@ export type CallExecutor = (extraAdvisors: readonly Advisor[]) => Promise<ChatCl
  * request, since the format instruction changes the prompt.
  *
  * The spec is awaitable: `await client.prompt(q).call()` runs the request and resolves to the
- * full {@link ChatClientResponse}, the same one `chatClientResponse()` returns. A spec that is
+ * full {@link ChatClientResponse}, the same one `chatClientResponse()` returns (`catch` and
+ * `finally` work as on a promise, for code that chains instead of awaiting). A spec that is
  * neither awaited nor read sends nothing; being a thenable, an unawaited
  * `client.prompt(q).call();` is reported by floating-promise lint rules (typescript-eslint
  * `no-floating-promises`, Biome `noFloatingPromises`).
@@ -63,6 +64,18 @@ export class CallResponseSpec implements PromiseLike<ChatClientResponse> {
     onRejected?: ((reason: unknown) => Failure | PromiseLike<Failure>) | null,
   ): Promise<Result | Failure> {
     return this.#run().then(onFulfilled, onRejected);
+  }
+
+  /** As a promise's `catch`: runs the request (see `then`) and handles its failure. */
+  catch<Failure = never>(
+    onRejected?: ((reason: unknown) => Failure | PromiseLike<Failure>) | null,
+  ): Promise<ChatClientResponse | Failure> {
+    return this.#run().catch(onRejected);
+  }
+
+  /** As a promise's `finally`: runs the request (see `then`) and calls `onFinally` once it settles. */
+  finally(onFinally?: (() => void) | null): Promise<ChatClientResponse> {
+    return this.#run().finally(onFinally);
   }
 
   /** `chatClientResponse()`, a failure to start included in the promise. */

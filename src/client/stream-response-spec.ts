@@ -74,6 +74,18 @@ export class StreamResponseSpec implements PromiseLike<ChatClientResponse> {
     return this.aggregated.then(onFulfilled, onRejected);
   }
 
+  /** As a promise's `catch`: consumes the stream (see `then`) and handles its failure. */
+  catch<Failure = never>(
+    onRejected?: ((reason: unknown) => Failure | PromiseLike<Failure>) | null,
+  ): Promise<ChatClientResponse | Failure> {
+    return this.then(undefined, onRejected);
+  }
+
+  /** As a promise's `finally`: consumes the stream (see `then`) and calls `onFinally` once it settles. */
+  finally(onFinally?: (() => void) | null): Promise<ChatClientResponse> {
+    return this.then().finally(onFinally);
+  }
+
   /** The text deltas of the first generation; empty deltas are skipped. */
   content(): AsyncIterable<string> {
     // An iterator of its own rather than an async generator: every text delta passes here, and
