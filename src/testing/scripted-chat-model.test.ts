@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IllegalStateError } from '../errors/index.js';
+import { IllegalStateError, InvalidArgumentError } from '../errors/index.js';
 import { userMessage } from '../messages/index.js';
 import {
   aggregateChatResponses,
@@ -9,7 +9,7 @@ import {
   responseText,
 } from '../model/index.js';
 import type { ToolCallback } from '../tools/tool-callback.js';
-import { ScriptedChatModel } from './scripted-chat-model.js';
+import { ScriptedChatModel, type ScriptedTurn } from './scripted-chat-model.js';
 import { streamedResponse, textResponse, toolCallResponse } from './scripted-response.js';
 
 async function collect(stream: AsyncIterable<ChatResponse>): Promise<ChatResponse[]> {
@@ -63,6 +63,12 @@ describe('ScriptedChatModel', () => {
       'ScriptedChatModel: no scripted response left for call 4 (2 were scripted)',
     );
     expect(model.callCount).toBe(4);
+  });
+
+  it('refuses a lone turn not wrapped in an array, saying so', () => {
+    const lone = (() => textResponse('hi')) as unknown as ScriptedTurn[];
+    expect(() => new ScriptedChatModel(lone)).toThrow(InvalidArgumentError);
+    expect(() => new ScriptedChatModel(lone)).toThrow('wrap a single response or function in [ ]');
   });
 
   it('throws scripted errors and answers with functions of the prompt', async () => {

@@ -1,4 +1,4 @@
-import { IllegalStateError } from '../errors/index.js';
+import { IllegalStateError, InvalidArgumentError } from '../errors/index.js';
 import type {
   ChatModel,
   ChatModelCallOptions,
@@ -63,10 +63,17 @@ export class ScriptedChatModel<Options extends ChatOptions = ChatOptions>
   private readonly argumentChunks: number;
   private scriptedCount: number;
 
+  /** @throws InvalidArgumentError when `script` is not an array (a lone turn not wrapped in one). */
   constructor(
     script: readonly ScriptedTurn[] = [],
     options: ScriptedChatModelOptions<Options> = {},
   ) {
+    if (!Array.isArray(script)) {
+      // A lone function or response (plain JavaScript) would otherwise fail as "not iterable".
+      throw new InvalidArgumentError(
+        'ScriptedChatModel takes an array of turns: wrap a single response or function in [ ]',
+      );
+    }
     this.script = [...script];
     this.scriptedCount = script.length;
     this.textChunks = options.textChunks ?? 3;
