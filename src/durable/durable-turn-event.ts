@@ -11,7 +11,8 @@ import type { UnknownOutcomeQuestion } from './unknown-outcome.js';
  *   when the previous decisions were refused, and why);
  * - `'outcome-unknown'`: the turn waits for the caller's answer about a call (policy `'ask-caller'`);
  * - `'end'`: the turn's final response; the last event;
- * - `'error'`: the turn failed; the last event.
+ * - `'error'`: the turn failed; the last event;
+ * - `'cancelled'`: the turn was cancelled; the last event.
  */
 export type DurableTurnEvent =
   | { readonly type: 'round'; readonly round: number }
@@ -23,7 +24,8 @@ export type DurableTurnEvent =
     }
   | { readonly type: 'outcome-unknown'; readonly question: UnknownOutcomeQuestion }
   | { readonly type: 'end'; readonly chatResponse: ChatResponse | null }
-  | { readonly type: 'error'; readonly message: string };
+  | { readonly type: 'error'; readonly message: string }
+  | { readonly type: 'cancelled' };
 
 /** An event with its position in the turn's stream: read on from `offset + 1` after a reconnect. */
 export interface DurableTurnEventEntry {

@@ -134,9 +134,9 @@ export class DurableTurnHandle {
   }
 
   /**
-   * The turn's events from offset `from` (default 0, the first) until its last (`'end'` or
-   * `'error'`), waiting for the ones not written yet. Each comes with its offset: after a lost
-   * connection, read on from the last offset seen plus one.
+   * The turn's events from offset `from` (default 0, the first) until its last (`'end'`,
+   * `'error'` or `'cancelled'`), waiting for the ones not written yet. Each comes with its offset:
+   * after a lost connection, read on from the last offset seen plus one.
    */
   async *events(options: { from?: number } = {}): AsyncGenerator<DurableTurnEventEntry> {
     let offset = options.from ?? 0;
@@ -147,6 +147,7 @@ export class DurableTurnHandle {
         message: 'events({ from }) takes a non-negative integer offset',
       });
     }
+    let last: DurableTurnEvent | undefined;
     for await (const event of this.#client.readStream<DurableTurnEvent>(
       this.turnId,
       TURN_EVENTS_STREAM,
@@ -155,8 +156,16 @@ export class DurableTurnHandle {
       },
     )) {
       yield { offset, event };
+      last = event;
       offset++;
     }
+    if (last !== undefined && isLastEvent(last)) return;
+    // A reader that starts after the last event has nothing more to read.
+    if (last === undefined && offset > 0 && isLastEvent(await this.#eventAt(offset - 1))) return;
+    // The stream ended without a last event: the turn was cancelled (its writes stop with it), or it
+    // failed before it could write one (an agent this worker does not register).
+    const closing = await this.#closingEvent();
+    if (closing !== undefined) yield { offset, event: closing };
   }
 
   /** Cancels the turn: it stops at its next step and is not recovered. */
@@ -177,6 +186,34 @@ export class DurableTurnHandle {
     return status.status;
   }
 
+  async #eventAt(offset: number): Promise<DurableTurnEvent | undefined> {
+    for await (const event of this.#client.readStream<DurableTurnEvent>(
+      this.turnId,
+      TURN_EVENTS_STREAM,
+      { offset },
+    )) {
+      return event;
+    }
+    return undefined;
+  }
+
+  /** The event a reader is owed when the turn ended without writing its last one. */
+  async #closingEvent(): Promise<DurableTurnEvent | undefined> {
+    const status = statusOf(await this.#engineStatus());
+    if (status === 'cancelled') return { type: 'cancelled' };
+    if (status !== 'failed') return undefined;
+    try {
+      await this.result();
+      return undefined;
+    } catch (error) {
+      const cause = error instanceof DurableTurnError ? error.cause : error;
+      return {
+        type: 'error',
+        message: cause instanceof Error ? cause.message : 'it exceeded its recovery attempts',
+      };
+    }
+  }
+
   async #event<T>(key: string, waitMs: number | undefined): Promise<T | null> {
     // A zero timeout still reads the event once.
     return this.#client.getEvent<T>(this.turnId, key, {
@@ -184,6 +221,10 @@ export class DurableTurnHandle {
       pollingIntervalMs: POLL_MS,
     });
   }
+}
+
+function isLastEvent(event: DurableTurnEvent | undefined): boolean {
+  return event?.type === 'end' || event?.type === 'error' || event?.type === 'cancelled';
 }
 
 function statusOf(engineStatus: string): DurableTurnStatus {

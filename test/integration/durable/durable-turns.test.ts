@@ -97,6 +97,24 @@ const library = ['invoice_pdf', 'shipping_label', 'warehouse_stock', 'currency_r
   }),
 );
 
+/** Resolved when the hold tool starts; the tool returns once `releaseHold` is called. */
+let holdStarted: () => void = () => {};
+let releaseHold: () => void = () => {};
+
+const hold = tool({
+  name: 'hold',
+  description: 'Waits until the test lets it go',
+  inputSchema: { type: 'object', properties: {} },
+  execute: async () => {
+    const released = new Promise<void>((resolve) => {
+      releaseHold = resolve;
+    });
+    holdStarted();
+    await released;
+    return 'held';
+  },
+});
+
 const memoryOutside = new InMemoryChatMemoryRepository();
 const memoryInside = new InMemoryChatMemoryRepository();
 
@@ -220,6 +238,16 @@ describe.skipIf(database.skip)('durable turns on DBOS (one worker in this proces
         { tools: library, advisors: [new ToolSearchToolCallingAdvisor()] },
       ),
     );
+    worker.agent(
+      'holding',
+      ChatClient.create(
+        roundScriptModel(ScriptedChatModel, [
+          () => toolCallResponse([{ id: 'h1', name: 'hold', arguments: {} }]),
+          () => textResponse('Held.'),
+        ]),
+        { tools: [hold] },
+      ),
+    );
     await worker.launch();
     // A second connection stands for another process (a web server) talking to the turns.
     other = await DbosTurnClient.create({ systemDatabaseUrl: url });
@@ -282,6 +310,36 @@ describe.skipIf(database.skip)('durable turns on DBOS (one worker in this proces
     const last = seen.at(-1);
     expect(last?.type).toBe('end');
     expect(await turn.text()).toBe(text);
+  });
+
+  it('ends the events of a cancelled turn with a cancelled event, the turn not going on', async () => {
+    const started = new Promise<void>((resolve) => {
+      holdStarted = resolve;
+    });
+    const turn = await other.start('holding', { user: 'Hold on', stream: true });
+    await started;
+    await turn.cancel();
+    releaseHold();
+    const seen: DurableTurnEvent[] = [];
+    for await (const entry of other.turn(turn.turnId).events()) seen.push(entry.event);
+    expect(seen[0]?.type).toBe('round');
+    expect(seen.at(-1)).toEqual({ type: 'cancelled' });
+    expect(seen.filter((event) => event.type === 'end' || event.type === 'error')).toEqual([]);
+    expect(await turn.status()).toBe('cancelled');
+    // A reader that comes back for the last event reads it again.
+    const again: DurableTurnEvent[] = [];
+    for await (const entry of turn.events({ from: seen.length - 1 })) again.push(entry.event);
+    expect(again.map((event) => event.type)).toEqual(['cancelled']);
+  });
+
+  it('ends the events of a turn that fails before its first step with an error event saying why', async () => {
+    const turn = await other.start('nobody', { user: 'Hello' });
+    const seen: DurableTurnEvent[] = [];
+    for await (const entry of turn.events()) seen.push(entry.event);
+    expect(seen).toEqual([
+      { type: 'error', message: expect.stringContaining("names the agent 'nobody'") },
+    ]);
+    await expect(turn.result()).rejects.toMatchObject({ problem: 'turn-failed' });
   });
 
   it('parks a turn that needs approval until a decision comes from another process, refusing a wrong one', async () => {
