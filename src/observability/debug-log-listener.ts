@@ -174,10 +174,19 @@ export function debugLogListener(options: DebugLogListenerOptions = {}): TurnEve
         );
         return;
       case 'turn-error':
-        // toolloop's error messages never carry arguments, keys or context values, and
-        // provider messages are scrubbed of credentials before they become events.
+        // The message may be a tool's own (its arguments, context values) or a provider's (which
+        // may quote the request): content, as for model calls and tool results.
         logger.debug(
-          { turnId, durationMs: event.durationMs, error: event.error },
+          {
+            turnId,
+            durationMs: event.durationMs,
+            error: logContent
+              ? event.error
+              : {
+                  type: event.error.type,
+                  ...(event.error.code === undefined ? {} : { code: event.error.code }),
+                },
+          },
           `turn failed: ${event.error.code ?? event.error.type}`,
         );
         return;
