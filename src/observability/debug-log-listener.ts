@@ -63,6 +63,7 @@ export function debugLogListener(options: DebugLogListenerOptions = {}): TurnEve
             finishReason: event.finishReason,
             usage: event.usage,
             durationMs: event.durationMs,
+            ...(event.replayed === true ? { replayed: true } : {}),
             ...(event.error === undefined
               ? {}
               : {
@@ -106,6 +107,7 @@ export function debugLogListener(options: DebugLogListenerOptions = {}): TurnEve
             toolName: event.toolName,
             outcome: event.outcome,
             durationMs: event.durationMs,
+            ...(event.replayed === true ? { replayed: true } : {}),
             ...(event.errorType === undefined ? {} : { errorType: event.errorType }),
             // Type, media type and size of each part; the bytes never go into a log line.
             ...(event.parts === undefined ? {} : { parts: event.parts }),

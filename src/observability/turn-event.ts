@@ -46,6 +46,11 @@ export interface ModelCallEndEvent extends TurnEventBase {
   readonly durationMs: number;
   /** Present when the call failed: the error's class name and message (already scrubbed). */
   readonly error?: { readonly type: string; readonly message: string };
+  /**
+   * Present in a durable turn run again after a crash when the response came from the call's
+   * checkpoint: the model was not called this time, and no tokens were spent on it.
+   */
+  readonly replayed?: true;
 }
 
 /** A piece of answer text (stream mode). */
@@ -120,6 +125,11 @@ export interface ToolResultEvent extends TurnEventBase {
   readonly parts?: readonly ToolResultPartSummary[];
   /** The result's parts themselves (bytes included); exporters drop them unless content is on. */
   readonly content?: readonly ToolResultPart[];
+  /**
+   * Present in a durable turn run again after a crash when the result came from the call's
+   * checkpoint: the tool did not run this time.
+   */
+  readonly replayed?: true;
 }
 
 /** A per-turn tool call limit was reached. */

@@ -33,6 +33,8 @@ export const GenAiAttributes = {
   toolOutcome: 'toolloop.tool.outcome',
   /** One entry per content part of a tool result: `type media-type bytes`, never the bytes. */
   toolResultParts: 'toolloop.tool.result.parts',
+  /** `true` on a durable turn's call that a recovered run answered from its checkpoint. */
+  replayed: 'toolloop.replayed',
 } as const;
 
 /** The `gen_ai.operation.name` values toolloop uses. */

@@ -171,6 +171,31 @@ describe('openTelemetryListener', () => {
     expect(modelDurations.reduce((sum, point) => sum + point.value.count, 0)).toBe(3);
   });
 
+  it('counts no tokens, latency or tool time for calls a recovered durable turn replayed', async () => {
+    const otel = harness();
+    const listener = openTelemetryListener({ tracer: otel.tracer, meter: otel.meter });
+    // Every model call and tool call of the sample turn, answered from checkpoints.
+    for (const event of sampleTurnEvents()) {
+      listener(
+        event.type === 'model-call-end' || event.type === 'tool-result'
+          ? { ...event, replayed: true }
+          : event,
+      );
+    }
+    const exported = await otel.metrics();
+    expect(metricPoints(exported, 'gen_ai.client.token.usage')).toEqual([]);
+    expect(metricPoints(exported, 'gen_ai.client.operation.duration')).toEqual([]);
+    expect(metricPoints(exported, 'toolloop.tool.duration')).toEqual([]);
+    const calls = otel
+      .spans()
+      .filter((span) => span.attributes['gen_ai.operation.name'] !== 'invoke_agent');
+    expect(calls.length).toBeGreaterThan(0);
+    for (const span of calls) {
+      expect(span.attributes['toolloop.replayed']).toBe(true);
+      expect(span.attributes['gen_ai.usage.input_tokens']).toBeUndefined();
+    }
+  });
+
   it('exports no argument, result, error message or answer by default (sentinel scan)', async () => {
     const otel = harness();
     const listener = openTelemetryListener({ tracer: otel.tracer, meter: otel.meter });

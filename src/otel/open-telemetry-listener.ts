@@ -117,6 +117,12 @@ export function openTelemetryListener(
     if (event.model !== undefined) span.setAttribute(A.responseModel, event.model);
     if (event.finishReason != null)
       span.setAttribute(A.responseFinishReasons, [event.finishReason]);
+    if (event.replayed === true) {
+      // Answered from a checkpoint: no request was made, so no tokens or latency to count again.
+      span.setAttribute(A.replayed, true);
+      span.end(event.timestamp);
+      return;
+    }
     if (event.usage !== undefined) setUsageAttributes(span, event.usage);
     const metricAttributes: Attributes = {
       [A.operationName]: GenAiOperations.chat,
@@ -168,6 +174,7 @@ export function openTelemetryListener(
     const toolArguments = turn.toolArguments.get(event.toolCallId);
     turn.toolArguments.delete(event.toolCallId);
     span.setAttribute(A.toolOutcome, event.outcome);
+    if (event.replayed === true) span.setAttribute(A.replayed, true);
     if (event.parts !== undefined) {
       span.setAttribute(
         A.toolResultParts,
@@ -199,7 +206,10 @@ export function openTelemetryListener(
       metricAttributes[A.errorType] = errorType;
     }
     span.end(event.timestamp);
-    instruments.toolDuration.record(event.durationMs / 1000, metricAttributes);
+    // A result answered from a checkpoint took no tool time in this run.
+    if (event.replayed !== true) {
+      instruments.toolDuration.record(event.durationMs / 1000, metricAttributes);
+    }
   };
 
   const endTurn = (turn: TurnSpans, turnId: string, end: number) => {

@@ -19,6 +19,7 @@ export interface ChunkSink {
  * response; a replayed one with its recorded response and the round request's context. In stream
  * mode a replayed round hands the caller what it would have seen of the round, in one chunk, so
  * advisors outside the loop that aggregate the stream (a memory advisor) see the same answer.
+ * `replayed` says which of the two it was.
  */
 export async function durableModelCall(
   hooks: ToolLoopHooks,
@@ -26,19 +27,19 @@ export async function durableModelCall(
   request: ChatClientRequest,
   callModel: () => Promise<ChatClientResponse>,
   sink: ChunkSink,
-): Promise<ChatClientResponse> {
+): Promise<{ response: ChatClientResponse; replayed: boolean }> {
   let live: ChatClientResponse | undefined;
   const recorded = await (state.durable as DurableSteps).runModelCall(state.iteration, async () => {
     live = await callModel();
     return live.chatResponse;
   });
-  if (live !== undefined) return live;
+  if (live !== undefined) return { response: live, replayed: false };
   const response: ChatClientResponse = { chatResponse: recorded, context: request.context };
   if (state.mode === 'stream' && recorded !== null) {
     const outgoing = new StreamRound(hooks, state, request.context).accept(response);
     if (outgoing !== undefined) sink.emit(outgoing);
   }
-  return response;
+  return { response, replayed: true };
 }
 
 /**

@@ -42,10 +42,14 @@ export async function runDurableToolCallBatch(
   const permits = new CallPermits(settings.maxConcurrency);
   const started = performance.now();
   const events = settings.events;
+  // The calls answered in this run of the turn (their tool ran, or their unknown outcome was
+  // resolved); the others answer from their checkpoints.
+  const answeredNow = new Set<PlannedToolCall>();
   const run = (plan: PlannedToolCall, step: DurableToolCallStep) =>
-    durable.runToolCall(step, (idempotencyKey) =>
-      permits.run(plan.sequential, () => executeForStep(plan, idempotencyKey, settings)),
-    );
+    durable.runToolCall(step, (idempotencyKey) => {
+      answeredNow.add(plan);
+      return permits.run(plan.sequential, () => executeForStep(plan, idempotencyKey, settings));
+    });
 
   const first: Promise<DurableToolCallOutcome | undefined>[] = new Array(plans.length);
   for (let index = 0; index < plans.length; index++) {
@@ -63,6 +67,7 @@ export async function runDurableToolCallBatch(
     let outcome = result.value;
     let step = stepOf(plan, round, 1);
     while (outcome === undefined) {
+      answeredNow.add(plan);
       const resolution = await durable.resolveUnknownOutcome(step);
       if (resolution !== 'retry') {
         outcome = resolution;
@@ -96,6 +101,7 @@ export async function runDurableToolCallBatch(
       undefined,
       started,
       response,
+      !answeredNow.has(plan),
     );
     if (thrown !== NOTHING_THROWN) throw thrown.error;
     settings.responses[plan.index] = response;

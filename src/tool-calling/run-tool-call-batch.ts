@@ -498,6 +498,7 @@ export function reportToolCallEnd(
   failure: unknown,
   started: number,
   response?: ToolResponse,
+  replayed = false,
 ): { error: unknown } | typeof NOTHING_THROWN {
   const { call, callback } = plan;
   let thrown: { error: unknown } | typeof NOTHING_THROWN = NOTHING_THROWN;
@@ -537,6 +538,7 @@ export function reportToolCallEnd(
         : (response ?? { responseData: result, isError: kind !== 'success' }),
       performance.now() - started,
       errorType ?? (failed ? errorTypeName(failedWith) : undefined),
+      replayed,
     );
   }
   return thrown;

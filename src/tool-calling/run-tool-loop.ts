@@ -98,22 +98,26 @@ export async function runToolLoop(
       if (isThenable(roundRequest)) roundRequest = await roundRequest;
       const callStarted = events === undefined ? 0 : emitModelCallStart(state, roundRequest);
       let response: ChatClientResponse;
+      let replayed = false;
       try {
-        response =
-          state.durable === undefined
-            ? await caller.callModel(roundRequest, state)
-            : await durableModelCall(
-                hooks,
-                state,
-                roundRequest,
-                () => caller.callModel(roundRequest as ChatClientRequest, state),
-                caller,
-              );
+        if (state.durable === undefined) {
+          response = await caller.callModel(roundRequest, state);
+        } else {
+          ({ response, replayed } = await durableModelCall(
+            hooks,
+            state,
+            roundRequest,
+            () => caller.callModel(roundRequest as ChatClientRequest, state),
+            caller,
+          ));
+        }
       } catch (error) {
         if (events !== undefined) emitModelCallEnd(state, callStarted, undefined, { error });
         throw error;
       }
-      if (events !== undefined) emitModelCallEnd(state, callStarted, response.chatResponse);
+      if (events !== undefined) {
+        emitModelCallEnd(state, callStarted, response.chatResponse, undefined, replayed);
+      }
 
       if (mode === 'stream' && response.chatResponse === null) {
         // The round streamed no response (the chain answered without a model): nothing to decide.

@@ -84,6 +84,7 @@ export function emitToolResult(
   },
   durationMs: number,
   errorType?: string,
+  replayed = false,
 ): void {
   events.emit({
     type: 'tool-result',
@@ -100,6 +101,7 @@ export function emitToolResult(
     ...(response.content === undefined
       ? {}
       : { parts: summarizeToolResultParts(response.content), content: response.content }),
+    ...(replayed ? { replayed: true } : {}),
   });
 }
 

@@ -53,12 +53,16 @@ export function emitModelCallStart(state: ToolLoopState, request: ChatClientRequ
   return performance.now();
 }
 
-/** `model-call-end`, with the response's model, usage and finish reason, or the error. */
+/**
+ * `model-call-end`, with the response's model, usage and finish reason, or the error; `replayed`
+ * when a durable turn's checkpoint answered instead of the model.
+ */
 export function emitModelCallEnd(
   state: ToolLoopState,
   started: number,
   response: ChatResponse | null | undefined,
   failure?: { readonly error: unknown },
+  replayed = false,
 ): void {
   const events = state.events as TurnEventEmitter;
   const requested = state.options.model;
@@ -74,6 +78,7 @@ export function emitModelCallEnd(
     ...(response == null ? {} : { finishReason: finishReasonOf(response) }),
     durationMs: performance.now() - started,
     ...(failure === undefined ? {} : { error: describeError(failure.error) }),
+    ...(replayed ? { replayed: true } : {}),
   });
 }
 

@@ -17,8 +17,11 @@ import {
   ToolCallingAdvisor,
   type ToolContext,
   ToolSearchToolCallingAdvisor,
+  type TurnEvent,
   tool,
 } from '../../../src/index.js';
+import { createOtelSdkHarness } from '../../../src/otel/__tests__/otel-sdk-harness.js';
+import { openTelemetryListener } from '../../../src/otel/index.js';
 import { ScriptedChatModel, textResponse, toolCallResponse } from '../../../src/testing/index.js';
 // @ts-expect-error: a plain JavaScript fixture shared with the worker processes of the crash tests
 import { roundScriptModel, toolResultsOf } from '../fixtures/round-script-model.mjs';
@@ -114,6 +117,10 @@ const hold = tool({
     return 'held';
   },
 });
+
+/** The events and spans of the observed agent's turns. */
+const observedEvents: TurnEvent[] = [];
+const otel = createOtelSdkHarness();
 
 const memoryOutside = new InMemoryChatMemoryRepository();
 const memoryInside = new InMemoryChatMemoryRepository();
@@ -237,6 +244,16 @@ describe.skipIf(database.skip)('durable turns on DBOS (one worker in this proces
         ]),
         { tools: library, advisors: [new ToolSearchToolCallingAdvisor()] },
       ),
+    );
+    worker.agent(
+      'observed',
+      ChatClient.create(ordersModel(), {
+        tools: [lookup, refund],
+        listeners: [
+          (event) => observedEvents.push(event),
+          openTelemetryListener({ tracer: otel.tracer, meter: otel.meter }),
+        ],
+      }),
     );
     worker.agent(
       'holding',
@@ -380,6 +397,36 @@ describe.skipIf(database.skip)('durable turns on DBOS (one worker in this proces
     );
     const refunds = runs.filter((run) => run.idempotencyKey === `${turn.turnId}:2:c2`);
     expect(refunds).toHaveLength(1);
+  });
+
+  it('marks the model calls and tool calls a recovered turn replayed from their checkpoints', async () => {
+    const turn = await other.start('observed', { user: 'Refund order 42' });
+    expect(await turn.text({ timeoutMs: 20_000 })).toBe(ANSWER);
+    observedEvents.length = 0;
+    const spansBefore = otel.spans().length;
+    await crashBeforeCheckpointOf(engine, turn.turnId, 'model:2');
+    await waitForSteps(engine, turn.turnId, 'DBOS.closeStream');
+    expect(await turn.text({ timeoutMs: 20_000 })).toBe(ANSWER);
+    const modelCalls = observedEvents.flatMap((event) =>
+      event.type === 'model-call-end' ? [[event.iteration, event.replayed ?? false]] : [],
+    );
+    expect(modelCalls).toEqual([
+      [1, true],
+      [2, false],
+      [3, false],
+    ]);
+    const toolCalls = observedEvents.flatMap((event) =>
+      event.type === 'tool-result' ? [[event.toolName, event.replayed ?? false]] : [],
+    );
+    expect(toolCalls).toEqual([
+      ['lookup_order', true],
+      ['refund', false],
+    ]);
+    const spans = otel.spans().slice(spansBefore);
+    const replayed = spans
+      .filter((span) => span.attributes['toolloop.replayed'] === true)
+      .map((span) => span.name);
+    expect(replayed).toEqual(['chat', 'execute_tool lookup_order']);
   });
 
   it('runs an idempotent tool again after such a crash, with the same idempotency key', async () => {
