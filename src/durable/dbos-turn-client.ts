@@ -80,9 +80,11 @@ export class DbosTurnClient {
 
   /**
    * Starts a turn of `agent` (a name the workers register) on the queue. With `turnId`, starting
-   * again with the same id returns the turn already started instead of a second one (a client that
-   * retries after a lost connection starts nothing twice).
-   * @throws InvalidArgumentError for input that is not a turn's (see `DurableTurnInput`).
+   * again with the same id, agent and input returns the turn already started instead of a second
+   * one (a client that retries after a lost connection starts nothing twice).
+   * @throws InvalidArgumentError for input that is not a turn's (see `DurableTurnInput`);
+   *   DurableTurnError `'invalid-input'` for a `turnId` already taken by a turn of another agent
+   *   or input (its answer would not be this question's).
    */
   async start(
     agent: string,
@@ -98,7 +100,21 @@ export class DbosTurnClient {
       { queueName: this.#queueName, workflowName: TURN_WORKFLOW_NAME, workflowID: turnId },
       stored,
     );
+    // Only a caller's own id can name a turn started before; the engine then keeps the first input.
+    if (options.turnId !== undefined) await this.#checkSameTurn(turnId, stored);
     return new DurableTurnHandle(this.#client, turnId);
+  }
+
+  async #checkSameTurn(turnId: string, stored: unknown): Promise<void> {
+    const [found] = await this.#client.listWorkflows({ workflowIDs: [turnId], loadInput: true });
+    const startedWith = (found?.input as unknown[] | undefined)?.[0];
+    // The engine stores the input as JSON: compare what a worker will read.
+    if (canonicalJson(startedWith) === canonicalJson(JSON.parse(JSON.stringify(stored)))) return;
+    throw new DurableTurnError({
+      problem: 'invalid-input',
+      turnId,
+      message: `Turn ${turnId} was already started with another agent or input: a turn id names one turn, so this start would return that turn's answer. Start this one under a new id.`,
+    });
   }
 
   /** The handle of a turn started before, from its id (no check that it exists: see its methods). */

@@ -362,6 +362,23 @@ describe.skipIf(database.skip)('durable turns on DBOS (one worker in this proces
     await expect(turn.result()).rejects.toMatchObject({ problem: 'turn-failed' });
   });
 
+  it('returns the same turn for a second start with its id, and refuses that id for another question', async () => {
+    const turnId = `question-${Date.now()}`;
+    const first = await other.start('orders', { user: 'Refund order 42' }, { turnId });
+    const again = await worker.client.start('orders', { user: 'Refund order 42' }, { turnId });
+    expect(again.turnId).toBe(first.turnId);
+    expect(await again.text({ timeoutMs: 20_000 })).toBe(ANSWER);
+    await expect(
+      other.start('orders', { user: 'Refund order 43' }, { turnId }),
+    ).rejects.toMatchObject({
+      problem: 'invalid-input',
+      message: expect.stringContaining(turnId),
+    });
+    await expect(
+      other.start('payments', { user: 'Refund order 42' }, { turnId }),
+    ).rejects.toMatchObject({ problem: 'invalid-input' });
+  });
+
   it('parks a turn that needs approval until a decision comes from another process, refusing a wrong one', async () => {
     const turn = await other.start('payments', { user: 'Pay bob 100' });
     const waiting = await turn.waitingApproval({ waitMs: 20_000 });
