@@ -1,6 +1,6 @@
 // The public surface of toolloop: the names a user writes, listed explicitly. Machinery used only
 // inside stays unexported; test/package/exports.test.ts lists every name, so adding one is a
-// decision, and the README's "Public API" section lists them by concept.
+// decision, and api/toolloop.api.md records it (npm run api:update).
 export {
   type Advisor,
   type CallAdvisor,

@@ -13,6 +13,8 @@ export interface ChatBannerFacts {
   readonly scriptFile?: string | undefined;
   /** True when the conversation goes to the default SQLite file (nothing chose a store). */
   readonly defaultMemory: boolean;
+  /** True when the default SQLite file was replaced by memory because better-sqlite3 is missing. */
+  readonly sqliteMissing?: boolean | undefined;
   /** Directory a relative SQLite path is resolved against; default the working directory. */
   readonly cwd?: string | undefined;
 }
@@ -29,13 +31,15 @@ export function chatBanner(facts: ChatBannerFacts): string[] {
   ];
 }
 
-function whereKept({ config, defaultMemory, cwd }: ChatBannerFacts): string {
+function whereKept({ config, defaultMemory, sqliteMissing, cwd }: ChatBannerFacts): string {
   const { memory } = config;
   switch (memory.store) {
     case 'none':
       return ' (memory off: nothing is kept).';
     case 'in-memory':
-      return ', kept in memory until the chat ends.';
+      return sqliteMissing
+        ? ', kept in memory until the chat ends (to keep conversations across runs: npm install better-sqlite3).'
+        : ', kept in memory until the chat ends.';
     case 'sqlite': {
       const path = resolve(cwd ?? process.cwd(), memory.sqlite.path ?? '');
       return `, kept in ${path}${defaultMemory ? ' (--memory chooses another place, or none)' : ''}.`;

@@ -1,5 +1,3 @@
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import {
   type ChatClientFromConfigOptions,
@@ -15,6 +13,7 @@ import type { TurnEventListener } from '../observability/index.js';
 import { collectToolSources, type ToolSource } from '../tools/index.js';
 import { chatBanner } from './chat-banner.js';
 import type { CliOutput } from './cli-output.js';
+import { defaultChatMemory } from './default-chat-memory.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { loadToolsModule } from './load-tools-module.js';
 import { parseCommandArgs, stringList } from './parse-command-args.js';
@@ -25,7 +24,8 @@ import { UsageError } from './usage-error.js';
 export const CHAT_HELP = `Usage: toolloop chat [options]
 
 A terminal chat with a model and your tools. Answers are streamed; tool calls are shown as
-they run. Conversations are kept in SQLite by default, so a chat can be resumed.
+they run. Conversations are kept in SQLite by default (with better-sqlite3 installed), so a
+chat can be resumed.
 
 Options:
   --config <file>         A .properties, .yaml or .json file (Spring AI keys and toolloop.*);
@@ -43,7 +43,8 @@ Options:
                            {"text":"It is sunny in Paris."}]
   --memory <where>        A SQLite file, "in-memory", or "none". Default: the store of the
                           config, else $XDG_DATA_HOME/toolloop/chat.sqlite
-                          (~/.local/share/toolloop/chat.sqlite).
+                          (~/.local/share/toolloop/chat.sqlite) when better-sqlite3 is
+                          installed, else "in-memory".
   --conversation <id>     The conversation to continue or start. Default "default".
   --system <text>         The system message.
   --record <file>         Append every turn's events to this file (JSON Lines) when the turn
@@ -67,12 +68,6 @@ URL (never with the key).
 Exit codes: 0 left normally, 1 runtime error, 2 usage error or invalid configuration.
 `;
 
-/** Where the chat keeps conversations when nothing else is chosen. */
-export function defaultChatMemoryPath(env: NodeJS.ProcessEnv = process.env): string {
-  const dataHome = env.XDG_DATA_HOME || join(homedir(), '.local', 'share');
-  return join(dataHome, 'toolloop', 'chat.sqlite');
-}
-
 function modelFromEnvironment(env: NodeJS.ProcessEnv): string | undefined {
   if (env.OPENAI_API_KEY || env.OPENAI_BASE_URL) return 'openai';
   if (env.ANTHROPIC_API_KEY || env.ANTHROPIC_BASE_URL) return 'anthropic';
@@ -80,14 +75,16 @@ function modelFromEnvironment(env: NodeJS.ProcessEnv): string | undefined {
   return undefined;
 }
 
-function memoryOverrides(
+async function memoryOverrides(
   memory: string | undefined,
   configured: boolean,
-): ToolloopConfigInput['memory'] {
-  if (memory === 'none') return { store: 'none' };
-  if (memory === 'in-memory') return { store: 'in-memory' };
-  if (memory !== undefined) return { store: 'sqlite', sqlite: { path: memory } };
-  return configured ? undefined : { store: 'sqlite', sqlite: { path: defaultChatMemoryPath() } };
+): Promise<{ memory: ToolloopConfigInput['memory']; sqliteMissing: boolean }> {
+  if (memory === 'none') return { memory: { store: 'none' }, sqliteMissing: false };
+  if (memory === 'in-memory') return { memory: { store: 'in-memory' }, sqliteMissing: false };
+  if (memory !== undefined) {
+    return { memory: { store: 'sqlite', sqlite: { path: memory } }, sqliteMissing: false };
+  }
+  return configured ? { memory: undefined, sqliteMissing: false } : await defaultChatMemory();
 }
 
 /** Runs `toolloop chat`. */
@@ -126,7 +123,10 @@ export async function chatCommand(args: readonly string[], io: CliOutput): Promi
 
   const files = stringList(parsed.values.config);
   const fileConfig = await loadConfig({ files });
-  const memory = memoryOverrides(values.memory, fileConfig.memory.store !== 'none');
+  const { memory, sqliteMissing } = await memoryOverrides(
+    values.memory,
+    fileConfig.memory.store !== 'none',
+  );
   const overrides: ToolloopConfigInput = {
     ...(modelFlag !== undefined && modelFlag !== 'scripted' ? { model: modelFlag } : {}),
     ...(values.system !== undefined ? { chatClient: { system: values.system } } : {}),
@@ -168,6 +168,7 @@ export async function chatCommand(args: readonly string[], io: CliOutput): Promi
       chatModel: built.chatModel,
       scriptFile: values.script,
       defaultMemory: values.memory === undefined && fileConfig.memory.store === 'none',
+      sqliteMissing,
     });
     const recording = config.observability.recordingFile;
     if (recording !== undefined) {

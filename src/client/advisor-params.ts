@@ -1,6 +1,6 @@
 import type { AdvisorParamsCustomizer } from './advisor-spec.js';
 
-// The reference's key string, so a param set by name in code ported from Spring AI still opts out.
+// Spring AI's key string, so a param set by name in code ported from Spring AI still opts out.
 const TOOL_CALLING_ADVISOR_AUTO_REGISTER =
   'spring.ai.chat.client.tool.calling.advisor.auto-register';
 

@@ -69,7 +69,7 @@ function assembleRequest(
 
   const options: ToolCallingChatOptions = mergeChatOptions(chatModel.defaultOptions, state.options);
   if (toolCallbacks.length > 0) {
-    // The reference's text, which names the options the tools travel in.
+    // Spring AI's text, which names the options the tools travel in.
     assertUniqueToolNames(toolCallbacks, 'ToolCallingChatOptions');
     withToolCallbacks(options, toolCallbacks);
   }

@@ -2,8 +2,8 @@ import { InvalidArgumentError } from '../errors/index.js';
 
 /**
  * Checks a tool-context map given to a ChatClient and returns a shallow copy. The messages name
- * the problem, never a value; a missing map and an empty key get the reference's texts. A `null`
- * value is kept: it is plain data in JavaScript (the reference's null check guards a Java map copy).
+ * the problem, never a value; a missing map and an empty key get Spring AI's texts. A `null`
+ * value is kept: it is plain data in JavaScript (Spring AI's null check guards a Java map copy).
  */
 export function checkToolContext(context: unknown): Record<string, unknown> {
   if (context === null || context === undefined) {

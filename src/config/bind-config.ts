@@ -1,3 +1,4 @@
+import { closestConfigKey } from './closest-config-key.js';
 import type { ConfigEntry } from './config-entry.js';
 import type { ConfigOrigin, ConfigProblem } from './config-error.js';
 import { CONFIG_PROPERTIES, type ConfigProperty, OWNED_KEY_PREFIXES } from './config-properties.js';
@@ -85,7 +86,13 @@ export function applyConfigEntries(
     const matched = matchConfigKey(entry.segments);
     if (matched === undefined) {
       if (isOwnedKey(entry.segments)) {
-        problems.push({ key: entry.key, origin: entry.origin, problem: 'unknown property' });
+        const meant = closestConfigKey(entry.segments);
+        problems.push({
+          key: entry.key,
+          origin: entry.origin,
+          problem:
+            meant === undefined ? 'unknown property' : `unknown property (did you mean ${meant}?)`,
+        });
       }
       continue;
     }

@@ -1,3 +1,4 @@
+import { closestConfigVariable } from './closest-config-key.js';
 import type { ConfigEntry } from './config-entry.js';
 import type { ConfigProblem } from './config-error.js';
 import { CONFIG_PROPERTIES, OWNED_KEY_PREFIXES } from './config-properties.js';
@@ -59,7 +60,7 @@ export function environmentConfigEntries(env: ConfigEnvironment): {
       problems.push({
         key: variable,
         origin,
-        problem: 'names no toolloop property (see the configuration reference in the README)',
+        problem: `names no toolloop property (${meantVariable(variable)})`,
       });
     }
   }
@@ -97,4 +98,12 @@ function matchTokens(
     if (rest !== undefined) return [value, ...rest];
   }
   return undefined;
+}
+
+/** Where to look for the right name: the closest variable, else the table of keys. */
+function meantVariable(variable: string): string {
+  const meant = closestConfigVariable(variable);
+  return meant === undefined
+    ? 'the keys are listed in docs/configuration.md, under Keys'
+    : `did you mean ${meant}?`;
 }

@@ -52,14 +52,14 @@ export class ToolloopError extends Error {
   }
 }
 
-/** A caller passed a value the API does not accept (the reference's IllegalArgumentException). */
+/** A caller passed a value the API does not accept (Spring AI's IllegalArgumentException). */
 export class InvalidArgumentError extends ToolloopError {
   constructor(message: string, options: { cause?: unknown } = {}) {
     super({ code: 'INVALID_ARGUMENT', message, cause: options.cause });
   }
 }
 
-/** An operation was attempted in a state that does not allow it (the reference's IllegalStateException). */
+/** An operation was attempted in a state that does not allow it (Spring AI's IllegalStateException). */
 export class IllegalStateError extends ToolloopError {
   constructor(message: string, options: { cause?: unknown } = {}) {
     super({ code: 'ILLEGAL_STATE', message, cause: options.cause });

@@ -244,7 +244,7 @@ const UNTRUSTED_METADATA: ToolMetadata = Object.freeze({
 
 /**
  * The server's input schema made safe to send: a copy, `type: 'object'` when missing, and
- * `properties: {}` for an object schema without them (the reference's `ensureValidInputSchema`).
+ * `properties: {}` for an object schema without them (Spring AI's `ensureValidInputSchema`).
  * A `$schema` other than draft 2020-12 (servers built on Zod 3 say draft-07) is dropped: the
  * keywords such servers use mean the same in 2020-12, which is what arguments are checked with.
  */

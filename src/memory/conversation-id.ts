@@ -2,7 +2,7 @@ import { InvalidArgumentError } from '../errors/index.js';
 import type { Message } from '../messages/index.js';
 import { messageProblem } from '../messages/message-problem.js';
 
-/** Throws the reference's error unless `conversationId` is a string with a non-blank character. */
+/** Throws Spring AI's error unless `conversationId` is a string with a non-blank character. */
 export function assertConversationId(conversationId: unknown): asserts conversationId is string {
   if (typeof conversationId !== 'string' || !/\S/u.test(conversationId)) {
     throw new InvalidArgumentError('conversationId cannot be null or empty');
@@ -10,7 +10,7 @@ export function assertConversationId(conversationId: unknown): asserts conversat
 }
 
 /**
- * Throws the reference's errors unless `messages` is an array without null elements, then an
+ * Throws Spring AI's errors unless `messages` is an array without null elements, then an
  * `InvalidArgumentError` naming the first element that is not a valid message (see
  * {@link messageProblem}), so no store ever holds a row it could not give back.
  */

@@ -39,7 +39,7 @@ export class MessageWindowChatMemory implements ChatMemory {
 
   async add(conversationId: string, messages: Message | readonly Message[]): Promise<void> {
     assertConversationId(conversationId);
-    // A missing value reads as the single-message form, which the reference rejects by this text.
+    // A missing value reads as the single-message form, which Spring AI rejects by this text.
     if (messages === null || messages === undefined) {
       throw new InvalidArgumentError('message cannot be null');
     }

@@ -17,7 +17,7 @@ import { jsonEqual } from './message-equality.js';
  *    question and the ending always stay, even in a window smaller than them;
  * 5. system messages always stay.
  *
- * Departs from the reference, which drops every non-system message when no user message follows
+ * Departs from Spring AI, which drops every non-system message when no user message follows
  * the cut: a turn of many tool rounds then erased the whole conversation.
  */
 export function windowRetain(

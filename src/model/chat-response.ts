@@ -79,7 +79,7 @@ export function chatResponse(
   };
 }
 
-/** The first generation, or `undefined` when there is none (the reference's `getResult()`). */
+/** The first generation, or `undefined` when there is none (Spring AI's `getResult()`). */
 export function firstGeneration(response: ChatResponse | null | undefined): Generation | undefined {
   return response?.results[0];
 }

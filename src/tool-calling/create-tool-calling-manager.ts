@@ -71,8 +71,8 @@ export interface ToolCallingManagerOptions {
   limits?: ToolCallLimitsOptions;
   /**
    * `'error-response'` answers a call to an unknown, unattached or unnamed tool with an error
-   * result naming the attached tools; `'throw'` fails the request with a `NoSuchToolError` (the
-   * reference's behaviour). Default `'error-response'`.
+   * result naming the attached tools; `'throw'` fails the request with a `NoSuchToolError` (Spring
+   * AI's behaviour). Default `'error-response'`.
    */
   onUnknownTool?: UnknownToolBehavior;
   /** Most calls of one batch running at the same time; a positive integer or `Infinity`. Default 8. */
@@ -108,11 +108,11 @@ export const DEFAULT_TOOL_CALL_CONCURRENCY = 8;
 export { DEFAULT_MAX_TOOL_RESULT_BYTES, DEFAULT_MAX_TOOL_RESULT_MEDIA_BYTES };
 
 /**
- * Creates the default {@link ToolCallingManager}: the reference's `DefaultToolCallingManager`
- * (spec §10.3) with toolloop's departures. `executeToolCalls` answers every call of the batch
+ * Creates the default {@link ToolCallingManager}: Spring AI's `DefaultToolCallingManager`
+ * with toolloop's departures. `executeToolCalls` answers every call of the batch
  * with exactly one `ToolResponse`, at the call's position (`responses[i].id === calls[i].id`):
  *
- * - Limits are decided in call order before anything runs (the reference's counting rules).
+ * - Limits are decided in call order before anything runs (Spring AI's counting rules).
  * - A call listed in `deniedToolCalls` (a human denied it) never runs: its error result carries
  *   the denial text.
  * - Never executed, answered with an error response (`isError: true`): a call that breaks a limit
@@ -127,11 +127,11 @@ export { DEFAULT_MAX_TOOL_RESULT_BYTES, DEFAULT_MAX_TOOL_RESULT_MEDIA_BYTES };
  *   response). An `InvalidToolInputError` thrown by the tool is answered the same way.
  * - With `'THROW'`, the calls before the breach run, then a {@link ToolCallLimitExceededError} is
  *   thrown whose partial history answers every call: results before the breach, the breach text,
- *   then "not executed" errors for the calls after it (the reference leaves those unanswered).
+ *   then "not executed" errors for the calls after it (Spring AI leaves those unanswered).
  * - `returnDirect` is set only when every call of the batch ran and succeeded with a
  *   `returnDirect` tool; otherwise the results (error results included) go back to the model.
  * - Every error a tool throws goes through the exception processor (JavaScript has no checked /
- *   unchecked split; the reference processes only `ToolExecutionException`), an abort error
+ *   unchecked split; Spring AI processes only `ToolExecutionException`), an abort error
  *   of the tool's own (a sub-request it cancelled) included; whatever the processor throws ends
  *   the request. Only the caller's signal ends the request as an abort.
  * - Valid calls run concurrently up to `maxConcurrency` in call order; a `sequential` tool runs
@@ -348,7 +348,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
         options.durable === undefined
           ? await runToolCallBatch(plans, settings)
           : await runDurableToolCallBatch(plans, settings, options.durable);
-      // The reference's rule (every call of the batch is a returnDirect call), where a call that
+      // Spring AI's rule (every call of the batch is a returnDirect call), where a call that
       // was not executed or failed is not one: an error text must never become the answer.
       returnDirect = allSucceededDirectly && plans.length === calls.length;
     }

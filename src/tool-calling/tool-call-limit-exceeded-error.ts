@@ -12,7 +12,7 @@ export interface ToolCallLimitExceededErrorOptions {
   partialResult: ToolExecutionResult;
   /**
    * Position of the breach response among the responses of the partial result's last message.
-   * Default: the last response (the reference's layout).
+   * Default: the last response (Spring AI's layout).
    */
   breachIndex?: number;
 }

@@ -20,7 +20,7 @@ export interface ToolCallLimitsOptions {
   perTool?: Readonly<Record<string, ToolCallLimit>>;
   /**
    * Tools with no per-tool cap; they still count toward the total. A tool may not be both excluded
-   * and given a numeric `perTool` cap (rejected, instead of the reference's "last call wins").
+   * and given a numeric `perTool` cap (rejected, instead of Spring AI's "last call wins").
    * Default none.
    */
   excludedTools?: readonly string[];
@@ -56,8 +56,8 @@ export interface ToolCallLimitBreach {
 }
 
 /**
- * Validates limit options and fills in the defaults. Throws {@link InvalidArgumentError} with the
- * reference's texts (`"maxCallsPerTool must be greater than 0"`, …).
+ * Validates limit options and fills in the defaults. Throws {@link InvalidArgumentError} with Spring
+ * AI's texts (`"maxCallsPerTool must be greater than 0"`, …).
  */
 export function resolveToolCallLimits(options: ToolCallLimitsOptions = {}): ToolCallLimits {
   const maxCallsPerTool = checkLimit(
@@ -130,7 +130,7 @@ export function countPriorToolCalls(messages: readonly Message[]): ToolCallCount
 }
 
 /**
- * Decides, in call order, which calls of a batch break a limit (the reference's algorithm): each
+ * Decides, in call order, which calls of a batch break a limit (Spring AI's algorithm): each
  * call first increments its tool's count and the total, even if it is rejected later; then the
  * per-tool cap is checked (skipped for excluded tools), then the total. `counts` is updated in
  * place. Returns one entry per call: the breach, or `undefined`.

@@ -103,7 +103,7 @@ export interface ToolCallingAdvisorOptions {
  * (`doInitializeLoop`, `doBeforeCall`, `doAfterCall`, `doFinalizeLoop`,
  * `doGetNextInstructions`); each receives a {@link ToolLoopContext} telling the mode.
  *
- * Departures from the reference: the iteration cap (the reference loops until the model stops);
+ * Departures from Spring AI: the iteration cap (Spring AI loops until the model stops);
  * abort checks before every model call and tool batch; in stream mode the text of a chunk that
  * also carries tool calls still reaches the caller, and `doFinalizeLoop` runs on every ending; the
  * loop passes through untouched only for a prompt without an options object, since every
@@ -297,8 +297,8 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
    * Stream mode: on the `returnDirect` and limit-breach endings the response has not been sent yet,
    * and the returned one is what the caller gets as the last chunk. When the model answered, the
    * answer's chunks (and any trailing usage chunk) have already been streamed: the hook receives
-   * their aggregate for side effects (logging, storing), and its return value is discarded. (The
-   * reference skips this hook on the stream's `returnDirect` and limit endings; here it runs on all
+   * their aggregate for side effects (logging, storing), and its return value is discarded. (Spring AI
+   * skips this hook on the stream's `returnDirect` and limit endings; here it runs on all
    * of them, as in call mode.)
    */
   protected doFinalizeLoop(

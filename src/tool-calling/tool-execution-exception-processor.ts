@@ -3,8 +3,8 @@ import type { ToolExecutionError } from '../errors/index.js';
 /**
  * Turns a failed tool call into the text the model receives, or throws to end the whole request.
  *
- * JavaScript has no checked exceptions: every error a tool throws is treated as the reference's
- * "runtime" kind, so the reference's rule "a checked cause is always rethrown" has no counterpart.
+ * JavaScript has no checked exceptions: every error a tool throws is treated as Spring AI's
+ * "runtime" kind, so Spring AI's rule "a checked cause is always rethrown" has no counterpart.
  */
 export type ToolExecutionExceptionProcessor = (error: ToolExecutionError) => string;
 
@@ -20,7 +20,7 @@ export interface DefaultToolExecutionExceptionProcessorOptions {
 }
 
 /**
- * The default processor (the reference's `DefaultToolExecutionExceptionProcessor`):
+ * The default processor (Spring AI's `DefaultToolExecutionExceptionProcessor`):
  * 1. a cause that is an instance of one of `rethrow` is thrown itself;
  * 2. with `alwaysThrow` the {@link ToolExecutionError} is thrown;
  * 3. otherwise the error's message goes to the model, or

@@ -21,7 +21,7 @@ export const METADATA_TOOL_STRUCTURED_CONTENT = 'toolStructuredContent';
  * content (`toolStructuredContent`): the caller gets the image a tool returned, not only its
  * description.
  *
- * Departure: an empty history returns `[]`; the reference throws an index error.
+ * Departure: an empty history returns `[]`; Spring AI throws an index error.
  */
 export function buildToolExecutionGenerations(result: ToolExecutionResult): Generation[] {
   const history = result.conversationHistory;

@@ -5,7 +5,7 @@ import { TOOL_SEARCH_TOOL_NAME } from './tool-search-tool-name.js';
  * The tool names found by the search tool in these messages, in order of discovery (first found
  * first, no repeats). With `accumulate` false only the last message holding search results counts
  * (all parallel searches in it). A result is the search tool's `{"found": [...]}` object or a
- * plain JSON array of names (the reference's format); anything else (an error response, a
+ * plain JSON array of names (Spring AI's format); anything else (an error response, a
  * hand-written message) is skipped.
  */
 export function extractToolNameReferences(

@@ -13,15 +13,15 @@ const DEFAULT_MAX_RESULTS = 10;
 const MAX_TOKEN_LENGTH = 64;
 const TOKEN_SEPARATOR = /[\s,;:.!?()[\]{}"']+/u;
 const MATCH_ALL = '.*';
-// The reference spells case-insensitivity inline, '(?i)(…)', and caps that whole string; counting
+// Spring AI spells case-insensitivity inline, '(?i)(…)', and caps that whole string; counting
 // the prefix keeps exactly the tokens it keeps.
 const PATTERN_BUDGET = MAX_REGEX_PATTERN_LENGTH - '(?i)'.length;
 
 /**
  * Converts a query into the index's pattern (without flags; it is compiled case-insensitive):
  * lower-cased tokens of at least 2 characters that are not stop words, regex-escaped,
- * de-duplicated (each cut to 64 characters), joined as an alternation and capped where the
- * reference's `(?i)(…)` reaches 200 characters (196 here, without the flag). Because every token is
+ * de-duplicated (each cut to 64 characters), joined as an alternation and capped where Spring
+ * AI's `(?i)(…)` reaches 200 characters (196 here, without the flag). Because every token is
  * escaped the pattern is a plain list of literals, which matches in linear time whatever the
  * query holds. `'weather tools'` → `'(weather|tools)'`; a blank query → `'.*'`.
  */
@@ -35,7 +35,7 @@ export function queryToRegexPattern(query: string | null | undefined): string {
   let kept = unique(tokens.filter((t) => t.length >= 2 && !STOP_WORDS.has(t)).map(escapeToken));
   if (kept.length === 0) kept = unique(tokens.map(escapeToken));
   if (kept.length === 0) return MATCH_ALL;
-  // Keep the longest prefix of tokens that fits (the reference drops tokens from the end).
+  // Keep the longest prefix of tokens that fits (Spring AI drops tokens from the end).
   let pattern = `(${kept[0]}`;
   for (const token of kept.slice(1)) {
     if (pattern.length + token.length + 2 > PATTERN_BUDGET) break;
@@ -69,7 +69,7 @@ function unique(values: string[]): string[] {
 }
 
 /**
- * The reference's default index: the query becomes a case-insensitive alternation of its
+ * Spring AI's default index: the query becomes a case-insensitive alternation of its
  * keywords, matched against tool names and descriptions (not parameters). A name hit weighs
  * twice a description hit and earlier hits weigh more: score = 2·nameHits + 1/(1 + 0.1·firstNamePos)
  * + descHits + 0.5/(1 + 0.1·firstDescPos). Ties keep indexing order. No dependencies, no

@@ -4,7 +4,7 @@ import type { ToolSearchFallback } from './tool-search-fallback.js';
 /**
  * One tool as a tool index knows it. `summary` is the tool's description; `inputSchema` and
  * `category` are optional extra text and a filterable label (the BM25 and vector indexes read the
- * parameter names and descriptions from the schema; the regex index, like the reference, reads
+ * parameter names and descriptions from the schema; the regex index, like Spring AI, reads
  * only name and summary).
  */
 export interface ToolReference {
@@ -64,7 +64,7 @@ export interface SearchMetadata {
 /** The result of a search: the best references first. */
 export interface ToolSearchResponse {
   readonly toolReferences: readonly ToolReference[];
-  /** The number of references returned (after `maxResults`), as in the reference. */
+  /** The number of references returned (after `maxResults`), as in Spring AI. */
   readonly totalMatches: number;
   readonly searchMetadata: SearchMetadata;
 }

@@ -41,7 +41,7 @@ import { toolSetFingerprint } from './tool-set-fingerprint.js';
 /** The advisor-param key the session id is read from by default (the chat-memory conversation id). */
 export const DEFAULT_TOOL_SEARCH_SESSION_ID_KEY = 'chat_memory_conversation_id';
 
-/** Appended to the system message by default, exactly as in the reference. */
+/** Appended to the system message by default, exactly as in Spring AI. */
 export const DEFAULT_TOOL_SEARCH_SYSTEM_MESSAGE_SUFFIX =
   "\nYou have access to a special tool called `toolSearchTool` that allows you to discover relevant tools on-demand. When you need to perform an action but don't see an appropriate tool in your current context, use `toolSearchTool` to search for it.\n";
 

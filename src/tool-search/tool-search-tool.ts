@@ -17,7 +17,7 @@ export { TOOL_SEARCH_TOOL_NAME } from './tool-search-tool-name.js';
 /**
  * The search tool's description: what it searches, that other phrasings help (in `queries`), and
  * what the result holds. It says nothing of how the index matches (words, meaning or both), which
- * depends on the index behind it. Shorter than the reference's 396 characters although it says
+ * depends on the index behind it. Shorter than Spring AI's 396 characters although it says
  * more, so the first call's footprint stays small.
  */
 export const TOOL_SEARCH_TOOL_DESCRIPTION =
@@ -37,7 +37,7 @@ export const TOOL_SEARCH_OFFERED_TOOL_NAMES_KEY = 'toolSearchToolOfferedToolName
 /** The constant k of reciprocal rank fusion, 1 / (k + rank), when several phrasings are searched. */
 const RANK_FUSION_CONSTANT = 60;
 
-/** The search tool's input schema: the reference's parameters plus `queries`, other phrasings. */
+/** The search tool's input schema: Spring AI's parameters plus `queries`, other phrasings. */
 export const TOOL_SEARCH_TOOL_INPUT_SCHEMA: JsonSchema = Object.freeze({
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   type: 'object',

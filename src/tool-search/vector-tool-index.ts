@@ -23,7 +23,7 @@ import { isBlank, toolSearchText } from './tool-search-text.js';
 export interface VectorToolIndexOptions {
   /** Embeds tool texts and queries. */
   readonly embeddingModel: EmbeddingModel;
-  /** Hits with a cosine similarity below this are dropped. Default `0.2`, as in the reference. */
+  /** Hits with a cosine similarity below this are dropped. Default `0.2`, as in Spring AI. */
   readonly similarityThreshold?: number;
   /** Results when a request gives no `maxResults`. Default 10. */
   readonly defaultMaxResults?: number;

@@ -3,7 +3,7 @@ import type { ToolCallback } from './tool-callback.js';
 
 /**
  * Checks, at a public entry point, that a fixed list of tools is an array without null elements,
- * with the reference's texts (`ToolCallbacks must not be null`, `toolCallbacks cannot contain null
+ * with Spring AI's texts (`ToolCallbacks must not be null`, `toolCallbacks cannot contain null
  * elements`), so a bad list fails where it is given rather than inside a later request.
  */
 export function assertToolCallbackList(

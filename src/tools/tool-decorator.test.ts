@@ -322,6 +322,24 @@ describe('toolCallbacksFrom', () => {
     expect(toolCallbacksFrom(new WeatherTools())).toHaveLength(1);
   });
 
+  // A newcomer who writes `.tools(getWeather)` with a plain function was told only to pass a
+  // ToolCallback, without how to make one.
+  it('says how to wrap a plain function given in place of a tool', () => {
+    function getWeather({ city }: { city: string }) {
+      return city;
+    }
+    expect(() => toolCallbacksFrom(getWeather)).toThrow(
+      "No @tool annotated methods found in getWeather. Did you mean to pass a ToolCallback or ToolCallbackProvider? A function is not a tool by itself: wrap it, tool({ name: 'getWeather', description: '…', inputSchema: z.object({ … }), execute: getWeather }).",
+    );
+    expect(() => toolCallbacksFrom(() => 1)).toThrow(
+      /found in an anonymous function\..* wrap it, tool\(\{ name: 'myTool'/,
+    );
+    class NoTools {}
+    expect(() => toolCallbacksFrom(NoTools)).toThrow(
+      /^No @tool annotated methods found in NoTools\. Did you mean to pass a ToolCallback or ToolCallbackProvider\?$/,
+    );
+  });
+
   it('explains when it is given the decorator of a tool() call without execute', () => {
     const forgotExecute = tool({ name: 'oops' });
     expect(() => toolCallbacksFrom(forgotExecute)).toThrow(

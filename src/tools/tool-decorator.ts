@@ -149,7 +149,9 @@ export function toolCallbacksFrom(...sources: readonly object[]): ToolCallback[]
       }
       const hint = isToolMethodDecorator(source)
         ? ' This is the decorator tool(options) returns when options has no execute function.'
-        : '';
+        : isPlainFunction(source)
+          ? ` A function is not a tool by itself: wrap it, tool({ name: '${source.name || 'myTool'}', description: '…', inputSchema: z.object({ … }), execute: ${source.name || 'yourFunction'} }).`
+          : '';
       throw new ToolDefinitionError(
         `No @tool annotated methods found in ${describeSource(source)}. Did you mean to pass a ToolCallback or ToolCallbackProvider?${hint}`,
       );
@@ -194,8 +196,18 @@ function isClassWithInstanceTools(source: unknown): boolean {
   return findToolMethods(prototype).length > 0;
 }
 
+/** True for a function that is not a class (a function declaration, an arrow, a method). */
+function isPlainFunction(source: unknown): source is (...args: unknown[]) => unknown {
+  return (
+    typeof source === 'function' && !Function.prototype.toString.call(source).startsWith('class')
+  );
+}
+
 function describeSource(source: unknown): string {
-  if (typeof source === 'function') return source.name === '' ? 'an anonymous class' : source.name;
+  if (typeof source === 'function') {
+    if (source.name !== '') return source.name;
+    return isPlainFunction(source) ? 'an anonymous function' : 'an anonymous class';
+  }
   const constructorName = (source as { constructor?: { name?: unknown } }).constructor?.name;
   return typeof constructorName === 'string' && constructorName !== '' ? constructorName : 'Object';
 }

@@ -1,6 +1,6 @@
 import { ToolDefinitionError } from '../errors/index.js';
 
-// Upper case or any non-ASCII character starts a word, as in the reference's camelCase split.
+// Upper case or any non-ASCII character starts a word, as in Spring AI's camelCase split.
 const CAMEL_CASE_BOUNDARY =
   /(?<!(?:^|[\p{Lu}\P{ASCII}_$]))(?=[\p{Lu}\P{ASCII}])|(?<!^)(?=[\p{Lu}\P{ASCII}]\p{Ll})/u;
 // The rule of OpenAI's and Anthropic's APIs, the strictest common to the providers toolloop ships.

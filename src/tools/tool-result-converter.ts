@@ -19,12 +19,12 @@ const DEFAULT_MIME_TYPE = 'application/octet-stream';
 export const VOID_RESULT_TEXT = '"Done"';
 
 /**
- * The reference's result conversion, in JavaScript terms:
+ * Spring AI's result conversion, in JavaScript terms:
  * - a {@link ToolResult} made by `toolResult()` → itself (its parts reach the model);
  * - `undefined` (a void tool) → `"Done"` as a JSON string (`'"Done"'`); `null` → `'null'`;
  * - a string that is a whole JSON document is forwarded verbatim, any other string is JSON-encoded.
- *   The check is strict `JSON.parse`, deliberately not the reference's lenient first-token check,
- *   so `"42 apples"` or `"true story"` are quoted here where the reference forwards them raw;
+ *   The check is strict `JSON.parse`, deliberately not Spring AI's lenient first-token check,
+ *   so `"42 apples"` or `"true story"` are quoted here where Spring AI forwards them raw;
  * - bytes (`Uint8Array`, `Buffer`, `ArrayBuffer`, any typed array) and `{ mimeType, data }` →
  *   `{"mimeType":…,"data":"<base64>"}` (default type `application/octet-stream`);
  * - anything else → compact `JSON.stringify`, where dates become ISO strings, a `Map` an object, a

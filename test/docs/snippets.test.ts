@@ -5,6 +5,8 @@
 // them all.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -116,11 +118,15 @@ function offlineEnvironment(): NodeJS.ProcessEnv {
 /** Runs an emitted snippet with Node in a scratch directory of its own. */
 function runSnippet(
   file: string,
+  extraEnv: NodeJS.ProcessEnv = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const cwd = mkdtempSync(join(tmpdir(), 'toolloop-snippet-'));
   scratchDirs.push(cwd);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [file], { cwd, env: offlineEnvironment() });
+    const child = spawn(process.execPath, [file], {
+      cwd,
+      env: { ...offlineEnvironment(), ...extraEnv },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -145,6 +151,66 @@ describe('runnable documentation snippets', () => {
       const { code, stdout, stderr } = await runSnippet(fileOf(snippet).replace(/\.ts$/, '.js'));
       expect({ code, stderr: code === 0 ? '' : stderr }).toEqual({ code: 0, stderr: '' });
       expect(stdout.trim().length).toBeGreaterThan(0);
+    },
+    60_000,
+  );
+});
+
+// The quick starts say that `OPENAI_BASE_URL=http://localhost:11434/v1 npx tsx app.ts` talks to a
+// local server without a key. They once chose the real model on OPENAI_API_KEY alone, so that
+// command silently played the scripted stand-in instead.
+describe('the quick starts with only OPENAI_BASE_URL set', () => {
+  const quickStarts = runnable.filter(
+    (snippet) =>
+      (snippet.file === 'README.md' || snippet.file === join('docs', 'getting-started.md')) &&
+      snippet.code.includes('new OpenAiChatModel()'),
+  );
+
+  it('are found', () => {
+    expect(quickStarts.map((snippet) => snippet.file).sort()).toEqual([
+      'README.md',
+      join('docs', 'getting-started.md'),
+    ]);
+  });
+
+  it.each(quickStarts.map((snippet) => [`${snippet.file}:${snippet.line}`, snippet] as const))(
+    '%s asks the local server, with no key',
+    async (_name, snippet) => {
+      const requests: { url: string | undefined; authorization: string | undefined }[] = [];
+      const server = createServer((request, response) => {
+        requests.push({ url: request.url, authorization: request.headers.authorization });
+        request.resume();
+        request.on('end', () => {
+          response.setHeader('content-type', 'application/json');
+          response.end(
+            JSON.stringify({
+              id: 'chatcmpl-1',
+              object: 'chat.completion',
+              model: 'llama3.2',
+              choices: [
+                {
+                  index: 0,
+                  message: { role: 'assistant', content: 'Answered by the local server.' },
+                  finish_reason: 'stop',
+                },
+              ],
+            }),
+          );
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = server.address() as AddressInfo;
+        const { code, stdout, stderr } = await runSnippet(fileOf(snippet).replace(/\.ts$/, '.js'), {
+          OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`,
+          OPENAI_MODEL: 'llama3.2',
+        });
+        expect({ code, stderr: code === 0 ? '' : stderr }).toEqual({ code: 0, stderr: '' });
+        expect(stdout.trim()).toBe('Answered by the local server.');
+        expect(requests).toEqual([{ url: '/v1/chat/completions', authorization: undefined }]);
+      } finally {
+        server.close();
+      }
     },
     60_000,
   );

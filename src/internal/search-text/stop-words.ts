@@ -1,4 +1,4 @@
-/** English stop words dropped from search queries (the reference RegexToolIndex's list). */
+/** English stop words dropped from search queries (Spring AI's RegexToolIndex list). */
 export const STOP_WORDS: ReadonlySet<string> = new Set([
   'a',
   'an',

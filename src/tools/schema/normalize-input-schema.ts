@@ -51,7 +51,7 @@ const ROOT_KEY_ORDER = [
 ];
 
 /**
- * Brings a tool's input schema to the shape the model sees (the reference's method-tool schema):
+ * Brings a tool's input schema to the shape the model sees (Spring AI's method-tool schema):
  * `$schema` draft 2020-12 first, `type: 'object'`, `properties` and `required` always present, and
  * `additionalProperties: false` on the root and on every nested object schema that lists
  * `properties` without saying otherwise. Root keys come in the order `$schema, type, $defs,

@@ -10,7 +10,7 @@ export interface NullableFillPlan {
 
 /**
  * Takes every property that accepts `null` out of `required` (a nullable property is optional to
- * the model, as a nullable parameter is in the reference), following `properties` and `items`
+ * the model, as a nullable parameter is in Spring AI), following `properties` and `items`
  * from the root. Mutates `schema` (pass a copy) and returns where `null` must be filled in for
  * the omitted properties, because libraries such as Zod still expect the key to be present.
  * Returns `undefined` when nothing was relaxed.
