@@ -61,8 +61,11 @@ describe('the published package', () => {
     expect(manifest.optionalDependencies).toBeUndefined();
   });
 
-  it('ships the licence and no source maps, tests or test-data generators', () => {
+  it('ships the licence, its NOTICE and no source maps, tests or test-data generators', () => {
     expect(files).toContain('LICENSE');
+    expect(files).toContain('NOTICE');
+    // The NOTICE describes what the package holds: no bundled data any more.
+    expect(readFileSync(join(projectRoot, 'NOTICE'), 'utf8')).not.toMatch(/^lexicon\//m);
     expect(readFileSync(join(projectRoot, 'LICENSE'), 'utf8')).toMatch(
       /Copyright \d{4} the toolloop authors[\s\S]*Apache License\s+Version 2\.0/,
     );
