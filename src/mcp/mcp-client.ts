@@ -108,6 +108,8 @@ const STDERR_DRAIN_MS = 100;
  * the server to be refused, short next to any request timeout.
  */
 const DROP_GRACE_MS = 500;
+/** How long `close()` waits for the server to end an HTTP session before it just leaves. */
+const SESSION_END_GRACE_MS = 1_000;
 
 /**
  * One MCP server, connected on first use and kept connected: the client side of `toolloop/mcp`
@@ -129,8 +131,8 @@ const DROP_GRACE_MS = 500;
  *   connection dropped after it was sent fails at once with an {@link McpConnectionError}
  *   (`'exited'`) saying the call may have run, and is sent again only when `replayable`.
  * - Timeouts and aborts cancel the request with `notifications/cancelled`.
- * - `close()` ends the connection and the child process (stdin closed, then SIGTERM, then
- *   SIGKILL), and no request restarts it.
+ * - `close()` ends the connection: a child process (stdin closed, then SIGTERM, then SIGKILL),
+ *   or an HTTP session (a DELETE, so the server frees its place at once); no request restarts it.
  */
 export class McpClient {
   /** The connection's name: used in tool filters, name prefixes and errors. */
@@ -269,7 +271,7 @@ export class McpClient {
     this.#closing.abort();
     const session = this.#session ?? (await this.#connecting?.catch(() => undefined));
     this.#session = undefined;
-    if (session !== undefined) await retire(session);
+    if (session !== undefined) await retire(session, { endHttpSession: true });
   }
 
   async #request<T>(
@@ -586,8 +588,29 @@ export class McpClient {
   }
 }
 
-async function retire(session: Session): Promise<void> {
+/**
+ * Ends a session this client is done with. With `endHttpSession`, a Streamable HTTP session the
+ * server still holds is ended with a DELETE first, as the specification asks of a client that
+ * leaves: a server caps its open sessions, and one left to its idle timeout holds a place that
+ * clients coming and going would exhaust. That DELETE gets `SESSION_END_GRACE_MS`; closing the
+ * client then aborts it.
+ */
+async function retire(session: Session, options: { endHttpSession?: boolean } = {}): Promise<void> {
   session.retired = true;
+  const transport = session.transport;
+  if (
+    options.endHttpSession === true &&
+    session.failure === undefined &&
+    transport instanceof StreamableHTTPClientTransport &&
+    transport.sessionId !== undefined
+  ) {
+    const grace = new AbortController();
+    await Promise.race([
+      transport.terminateSession().catch(() => {}),
+      delay(SESSION_END_GRACE_MS, grace.signal),
+    ]);
+    grace.abort();
+  }
   await session.client.close().catch(() => {});
 }
 

@@ -137,6 +137,17 @@ describe('McpToolServer over Streamable HTTP', () => {
     expect(result.content).toEqual([{ type: 'text', text: '{"caller":null,"tag":"b"}' }]);
   });
 
+  it('close() ends the HTTP session on the server (DELETE), so clients that come and go never exhaust maxSessions', async () => {
+    const { server, url } = await startServer({ maxSessions: 2 });
+    for (let round = 0; round < 4; round++) {
+      const client = new McpClient(`visitor-${round}`, { url });
+      await client.callTool('whoami', { tag: String(round) });
+      expect(server.sessionCount).toBe(1);
+      await client.close();
+      expect(server.sessionCount).toBe(0);
+    }
+  });
+
   it('re-initialises once when the server lost the session (HTTP 404) and sends the request again', async () => {
     // The server expires idle sessions after a second; the client's next request gets 404.
     const { server, url } = await startServer({ sessionIdleMs: 1_000 });
