@@ -682,9 +682,18 @@ function isStreamDrop(error: Error): boolean {
   return /^SSE stream disconnected/.test(error.message);
 }
 
-/** An error's message for ours; a URL's credentials in it (fetch errors quote URLs) are redacted. */
+/**
+ * An error's message for ours; a URL's credentials in it (fetch errors quote URLs) are redacted.
+ * An HTTP error names its status, which the SDK's message leaves out (a 401 would read like any
+ * other refusal).
+ */
 function describe(error: unknown): string {
-  return redactCredentials(error instanceof Error ? error.message : String(error));
+  const message = error instanceof Error ? error.message : String(error);
+  const status =
+    error instanceof StreamableHTTPError && typeof error.code === 'number' && error.code > 0
+      ? `HTTP ${error.code}: `
+      : '';
+  return redactCredentials(`${status}${message}`);
 }
 
 function positive(value: number | undefined, fallback: number, what: string): number {

@@ -384,7 +384,13 @@ export class McpToolServer {
       principal = token === undefined ? undefined : await this.#auth.verifyToken(token);
       if (principal === undefined || typeof principal.id !== 'string') {
         response.setHeader('www-authenticate', 'Bearer');
-        sendError(response, 401, 'Unauthorized: a valid bearer token is required');
+        // Worded so that credential redaction (which masks the word after "Bearer" or "token",
+        // toolloop's client included) leaves the reason readable.
+        sendError(
+          response,
+          401,
+          'Unauthorized: send a valid access credential in the Authorization header (scheme: Bearer)',
+        );
         return;
       }
       (request as IncomingMessage & { auth?: AuthInfo }).auth = {
