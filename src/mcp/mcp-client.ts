@@ -14,7 +14,7 @@ import {
   type ServerCapabilities,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { throwIfAborted } from '../errors/index.js';
+import { throwIfAborted, untilAborted } from '../errors/index.js';
 import { AbortError, InvalidArgumentError, isAbortError } from '../index.js';
 import { delay, MAX_TIMER_DELAY_MS } from '../internal/long-timeout.js';
 import { redactCredentials } from '../internal/redact-credentials.js';
@@ -216,7 +216,7 @@ export class McpClient {
         if (this.#tools === listing) this.#tools = undefined;
       });
     }
-    return abortable(this.#tools, options.signal);
+    return untilAborted(this.#tools, options.signal);
   }
 
   /** Drops the cached tool list; the next `listTools` asks the server again. */
@@ -326,7 +326,7 @@ export class McpClient {
     this.#connecting ??= this.#open().finally(() => {
       this.#connecting = undefined;
     });
-    return abortable(this.#connecting, signal);
+    return untilAborted(this.#connecting, signal);
   }
 
   async #open(): Promise<Session> {
@@ -710,24 +710,4 @@ function positive(value: number | undefined, fallback: number, what: string): nu
  */
 function sdkTimeout(ms: number): number {
   return Math.min(ms, MAX_TIMER_DELAY_MS);
-}
-
-/** `promise`, or an `AbortError` as soon as `signal` aborts (the promise itself goes on). */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(new AbortError(undefined, { cause: signal.reason }));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new AbortError(undefined, { cause: signal.reason }));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }

@@ -140,12 +140,17 @@ export class McpToolCallbackProvider implements ToolCallbackProvider {
 
   /**
    * The callbacks for one request. `request.reservedNames` (set by the ChatClient) are the names
-   * local tools already use; the collision policy applies to them.
+   * local tools already use; the collision policy applies to them. `request.signal` aborting
+   * ends the wait for the servers' lists with an `AbortError` (a listing goes on, to be cached).
    */
   async getToolCallbacks(request?: ToolCallbackProviderRequest): Promise<ToolCallback[]> {
     if (!this.#enabled) return [];
+    const signal = request?.signal;
     const listings = await Promise.all(
-      this.clients.map(async (client) => ({ client, tools: await client.listTools() })),
+      this.clients.map(async (client) => ({
+        client,
+        tools: await client.listTools(signal === undefined ? {} : { signal }),
+      })),
     );
     const reserved = request?.reservedNames ?? new Set<string>();
     const taken = new Set<string>();

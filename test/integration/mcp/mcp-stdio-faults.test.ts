@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ToolExecutionError } from '../../../src/index.js';
+import { AbortError, ChatClient, ToolExecutionError } from '../../../src/index.js';
 import {
   McpClient,
   McpConnectionError,
@@ -11,6 +11,7 @@ import {
   McpProtocolError,
   McpToolCallbackProvider,
 } from '../../../src/mcp/index.js';
+import { ScriptedChatModel, textResponse } from '../../../src/testing/index.js';
 
 // Faults of a real stdio MCP server (fixtures/fault-server.mjs, on the official SDK): killed
 // mid-call, dead at start, hung, oversized, changing its tool list.
@@ -182,6 +183,25 @@ describe('timeouts, aborts and caps', () => {
     setTimeout(() => controller.abort(), 100);
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
     await expect.poll(ledgerLines).toEqual(['cancelled a1']);
+  });
+
+  it("the caller's abort ends a request whose MCP tool list is still pending (call and stream)", async () => {
+    const provider = new McpToolCallbackProvider({
+      clients: [faultClient({ requestTimeoutMs: 120_000 }, { HANG_LIST: '1' })],
+    });
+    const client = ChatClient.create(new ScriptedChatModel([textResponse('never')]), {
+      tools: [provider],
+    });
+    const called = new AbortController();
+    const call = client.prompt('hi').call({ signal: called.signal }).content();
+    setTimeout(() => called.abort(), 100);
+    await expect(call).rejects.toBeInstanceOf(AbortError);
+    const streamed = new AbortController();
+    const stream = (async () => {
+      for await (const _ of client.prompt('hi').stream({ signal: streamed.signal }).content());
+    })();
+    setTimeout(() => streamed.abort(), 100);
+    await expect(stream).rejects.toBeInstanceOf(AbortError);
   });
 
   it('refuses a result over the size cap with a clear error, and a tool list over the caps', async () => {
