@@ -381,10 +381,19 @@ export class McpClient {
       await client.close().catch(() => {});
       if (this.#closed) throw this.#closedError();
       const tail = await stderr.drained(STDERR_DRAIN_MS);
+      // The handshake's own error ("Connection closed", "Request timed out") rarely says why:
+      // point at what does, without quoting the server's output (the model may read messages).
+      const garbled = session.lastTransportError;
+      const hints = [
+        ...(garbled instanceof SyntaxError || garbled?.name === 'ZodError'
+          ? ['it wrote text on stdout that is not MCP JSON-RPC']
+          : []),
+        ...(tail !== undefined && tail !== '' ? ['its stderr is in stderrTail'] : []),
+      ];
       throw new McpConnectionError({
         serverName: this.name,
         failure: 'connect-failed',
-        message: `Could not connect to MCP server '${this.name}': ${describe(error)}`,
+        message: `Could not connect to MCP server '${this.name}': ${describe(error)}${hints.length === 0 ? '' : ` (${hints.join('; ')})`}`,
         stderrTail: tail,
         cause: error,
       });
@@ -688,7 +697,12 @@ function isStreamDrop(error: Error): boolean {
  * other refusal).
  */
 function describe(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  let message = error instanceof Error ? error.message : String(error);
+  // fetch says only "fetch failed"; the reason (ECONNREFUSED, a TLS failure, …) is its cause.
+  const reason = (error as { cause?: unknown } | undefined)?.cause;
+  if (isNetworkFailure(error) && reason instanceof Error && reason.message !== '') {
+    message += ` (${reason.message})`;
+  }
   const status =
     error instanceof StreamableHTTPError && typeof error.code === 'number' && error.code > 0
       ? `HTTP ${error.code}: `

@@ -134,6 +134,27 @@ describe('a stdio MCP server that dies', () => {
     expect((error as McpConnectionError).stderrTail).toContain('refusing to start');
   });
 
+  it('a failed start says where to look: the stderr tail, or the non-MCP output on stdout', async () => {
+    const dead = faultClient({}, { DIE_AT_START: '1' });
+    const died = await dead.listTools().catch((failure: unknown) => failure);
+    expect((died as Error).message).toMatch(/stderrTail/);
+    expect((died as Error).message).not.toContain('refusing to start');
+
+    const noisy = new McpClient(
+      'noisy',
+      {
+        command: process.execPath,
+        args: ['-e', "console.log('Server ready on stdio!'); setInterval(() => {}, 1000)"],
+      },
+      { connectTimeoutMs: 1_000 },
+    );
+    clients.push(noisy);
+    const confused = await noisy.listTools().catch((failure: unknown) => failure);
+    expect(confused).toMatchObject({ failure: 'connect-failed' });
+    expect((confused as Error).message).toMatch(/not MCP/);
+    expect((confused as Error).message).toMatch(/JSON/);
+  });
+
   it('backs off between failed starts, capped', async () => {
     const client = faultClient(
       { reconnect: { initialDelayMs: 100, maxDelayMs: 150 } },
