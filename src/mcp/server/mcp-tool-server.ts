@@ -56,7 +56,11 @@ export interface McpServerAuthOptions {
 
 /** Options of {@link McpToolServer}. */
 export interface McpToolServerOptions {
-  /** The tools to serve: callbacks, `tool()`s, objects with `@tool`/`@mcpTool` methods, providers. */
+  /**
+   * The tools to serve: callbacks, `tool()`s, objects with `@tool`/`@mcpTool` methods, providers.
+   * Names must be unique: the constructor throws for a clash among those given directly, and a
+   * listing fails for one a provider brings.
+   */
   tools: readonly ToolSource[];
   /** `serverInfo` of the handshake. Defaults `toolloop-mcp-server` and `0.1.0`. */
   name?: string;
@@ -185,6 +189,8 @@ export class McpToolServer {
       throw new InvalidArgumentError('McpToolServer needs options with a tools array');
     }
     this.#sources = collectToolSources(options.tools);
+    // Known now: a clash among them would fail every tools/list, so the server must not start.
+    assertUniqueToolNames(this.#sources.callbacks, 'the MCP server');
     this.#name = options.name ?? 'toolloop-mcp-server';
     this.#version = options.version ?? '0.1.0';
     this.#instructions = options.instructions;
