@@ -62,7 +62,11 @@ export interface McpClientOptions {
   maxTools?: number;
   /** Refuse a tool list whose JSON is longer than this many characters. Default 2,000,000. */
   maxToolListChars?: number;
-  /** Refuse a tool result whose JSON is longer than this many characters. Default 1,000,000. */
+  /**
+   * Refuse a tool result whose JSON is longer than this many characters. Default 1,000,000. A
+   * stdio server's line may be 3 bytes per character of this cap or of `maxToolListChars`, and
+   * at least 10 MiB: a longer one ends the connection with an {@link McpConnectionError} saying so.
+   */
   maxResultChars?: number;
   /** Keep this many characters of a stdio server's stderr for errors. Default 4,000. */
   stderrTailChars?: number;
@@ -108,6 +112,8 @@ const STDERR_DRAIN_MS = 100;
  * the server to be refused, short next to any request timeout.
  */
 const DROP_GRACE_MS = 500;
+/** The SDK's default limit of one stdio line: the least this client allows. */
+const SDK_STDIO_LINE_BYTES = 10 * 1024 * 1024;
 /** How long `close()` waits for the server to end an HTTP session before it just leaves. */
 const SESSION_END_GRACE_MS = 1_000;
 
@@ -147,6 +153,7 @@ export class McpClient {
   readonly #maxToolListChars: number;
   readonly #maxResultChars: number;
   readonly #stderrTailChars: number;
+  readonly #maxStdioLineBytes: number;
   readonly #onStderr: ((text: string) => void) | undefined;
   readonly #closing = new AbortController();
   readonly #toolsChangedListeners = new Set<() => void>();
@@ -175,6 +182,12 @@ export class McpClient {
     this.#maxToolListChars = positive(options.maxToolListChars, 2_000_000, 'maxToolListChars');
     this.#maxResultChars = positive(options.maxResultChars, 1_000_000, 'maxResultChars');
     this.#stderrTailChars = positive(options.stderrTailChars, 4_000, 'stderrTailChars');
+    // Room for any message the caps let through (3 UTF-8 bytes per JSON character at worst), so
+    // that an oversized result meets McpLimitError, not the transport's own limit.
+    this.#maxStdioLineBytes = Math.max(
+      SDK_STDIO_LINE_BYTES,
+      3 * Math.max(this.#maxResultChars, this.#maxToolListChars) + 1024 * 1024,
+    );
     this.#onStderr = options.onStderr;
   }
 
@@ -336,7 +349,7 @@ export class McpClient {
     }
     if (this.#closed) throw this.#closedError();
     const stderr = new StderrTail(this.#stderrTailChars, this.#onStderr);
-    const transport = createMcpTransport(this.config, stderr);
+    const transport = createMcpTransport(this.config, stderr, this.#maxStdioLineBytes);
     const client = new Client(this.#clientInfo, {
       capabilities: {},
       listChanged: {
@@ -366,6 +379,9 @@ export class McpClient {
       drop,
     };
     client.onerror = (error) => {
+      // After an oversized line the transport closes, and the rest of that line arrives as
+      // garbage: keep the error that says what happened.
+      if (isOversizedLine(session.lastTransportError)) return;
       session.lastTransportError = error;
       if (isStreamDrop(error)) this.#streamDropped(session, error);
     };
@@ -423,10 +439,13 @@ export class McpClient {
       const detail =
         session.lastTransportError === undefined ? '' : ` (${session.lastTransportError.message})`;
       const what = this.config.transport === 'stdio' ? 'exited' : 'closed the connection';
+      const message = isOversizedLine(session.lastTransportError)
+        ? `MCP server '${this.name}' sent a message over the stdio limit of ${this.#maxStdioLineBytes} bytes (raise maxResultChars for larger results); the connection was closed while requests were pending`
+        : `MCP server '${this.name}' ${what} while requests were pending${detail}`;
       return new McpConnectionError({
         serverName: this.name,
         failure: 'exited',
-        message: `MCP server '${this.name}' ${what} while requests were pending${detail}`,
+        message,
         stderrTail: tail,
         cause: session.lastTransportError,
       });
@@ -684,6 +703,11 @@ function isUndelivered(error: unknown): boolean {
     cause = (cause as { cause?: unknown }).cause;
   }
   return false;
+}
+
+/** The SDK's stdio report of a line longer than its buffer (it then closes the connection). */
+function isOversizedLine(error: Error | undefined): boolean {
+  return error !== undefined && /^ReadBuffer exceeded maximum size/.test(error.message);
 }
 
 /** The SDK's report that an HTTP event stream broke (a request's answers, or notifications). */

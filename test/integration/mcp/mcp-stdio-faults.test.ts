@@ -238,6 +238,23 @@ describe('timeouts, aborts and caps', () => {
   });
 });
 
+describe('messages past the stdio framing limit', () => {
+  it('a result line over the transport limit fails its call saying so (not as a JSON parse error), and the next call works', async () => {
+    const client = faultClient();
+    const error = await client.callTool('huge', { chars: 11_000_000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(McpConnectionError);
+    expect((error as Error).message).toMatch(/over the stdio limit of \d+ bytes/);
+    expect((error as Error).message).not.toMatch(/not valid JSON/);
+    expect((await client.callTool('huge', { chars: 10 })).content).toHaveLength(1);
+  });
+
+  it('a result under a raised maxResultChars is not cut off by the stdio limit', async () => {
+    const client = faultClient({ maxResultChars: 12_000_000 });
+    const result = await client.callTool('huge', { chars: 11_000_000 });
+    expect((result.content[0] as { text: string }).text).toHaveLength(11_000_000);
+  });
+});
+
 describe('tool list changes', () => {
   it('the provider lists lazily, caches, and lists again after notifications/tools/list_changed', async () => {
     const client = faultClient();
