@@ -422,7 +422,8 @@ export class McpClient {
       instructions: client.getInstructions(),
     });
     if (this.#closed) {
-      await retire(session);
+      // Closed during the handshake: the server already opened a session for it.
+      await retire(session, { endHttpSession: true });
       throw this.#closedError();
     }
     this.#session = session;
