@@ -77,7 +77,11 @@ export class AugmentedToolCallbackProvider<Schema extends ToolInputSchemaBound =
     if (this.#sources.providers.length === 0) return [...this.#fixed];
     const reservedNames = new Set<string>(request?.reservedNames);
     for (const callback of this.#fixed) reservedNames.add(callback.definition.name);
-    const provided = await resolveToolCallbacks(this.#sources, { reservedNames });
+    const signal = request?.signal;
+    const provided = await resolveToolCallbacks(this.#sources, {
+      reservedNames,
+      ...(signal === undefined ? {} : { signal }),
+    });
     return [...this.#fixed, ...provided.map((callback) => this.#wrap(callback))];
   }
 

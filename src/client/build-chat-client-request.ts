@@ -37,7 +37,8 @@ export function buildChatClientRequest(
   if (state.tools.providers.length === 0) {
     return assembleRequest(chatModel, state, state.tools.callbacks.slice(), signal, durable);
   }
-  return resolveToolCallbacks(state.tools).then((toolCallbacks) =>
+  const request = signal === undefined ? undefined : { reservedNames: new Set<string>(), signal };
+  return resolveToolCallbacks(state.tools, request).then((toolCallbacks) =>
     assembleRequest(chatModel, state, toolCallbacks, signal, durable),
   );
 }

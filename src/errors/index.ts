@@ -15,3 +15,4 @@ export {
   type ToolloopErrorCode,
   type ToolloopErrorOptions,
 } from './toolloop-error.js';
+export { untilAborted } from './until-aborted.js';

@@ -8,12 +8,14 @@ import type { StderrTail } from './stderr-tail.js';
 type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
 /**
- * The SDK transport for a connection config. A stdio child's stderr goes to `stderr`; HTTP
- * requests carry the config's headers and, when `authToken` is set, a fresh bearer token each.
+ * The SDK transport for a connection config. A stdio child's stderr goes to `stderr`, and a line
+ * of its stdout may be `maxStdioLineBytes` long (a longer one ends the connection); HTTP requests
+ * carry the config's headers and, when `authToken` is set, a fresh bearer token each.
  */
 export function createMcpTransport(
   config: ResolvedMcpConnectionConfig,
   stderr: StderrTail,
+  maxStdioLineBytes: number,
 ): Transport {
   switch (config.transport) {
     case 'stdio': {
@@ -23,6 +25,7 @@ export function createMcpTransport(
         ...(config.env === undefined ? {} : { env: { ...config.env } }),
         ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
         stderr: 'pipe',
+        maxBufferSize: maxStdioLineBytes,
       });
       stderr.attach(transport.stderr);
       return transport;

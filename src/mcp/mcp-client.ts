@@ -14,7 +14,7 @@ import {
   type ServerCapabilities,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { throwIfAborted } from '../errors/index.js';
+import { throwIfAborted, untilAborted } from '../errors/index.js';
 import { AbortError, InvalidArgumentError, isAbortError } from '../index.js';
 import { delay, MAX_TIMER_DELAY_MS } from '../internal/long-timeout.js';
 import { redactCredentials } from '../internal/redact-credentials.js';
@@ -62,7 +62,11 @@ export interface McpClientOptions {
   maxTools?: number;
   /** Refuse a tool list whose JSON is longer than this many characters. Default 2,000,000. */
   maxToolListChars?: number;
-  /** Refuse a tool result whose JSON is longer than this many characters. Default 1,000,000. */
+  /**
+   * Refuse a tool result whose JSON is longer than this many characters. Default 1,000,000. A
+   * stdio server's line may be 3 bytes per character of this cap or of `maxToolListChars`, and
+   * at least 10 MiB: a longer one ends the connection with an {@link McpConnectionError} saying so.
+   */
   maxResultChars?: number;
   /** Keep this many characters of a stdio server's stderr for errors. Default 4,000. */
   stderrTailChars?: number;
@@ -108,6 +112,10 @@ const STDERR_DRAIN_MS = 100;
  * the server to be refused, short next to any request timeout.
  */
 const DROP_GRACE_MS = 500;
+/** The SDK's default limit of one stdio line: the least this client allows. */
+const SDK_STDIO_LINE_BYTES = 10 * 1024 * 1024;
+/** How long `close()` waits for the server to end an HTTP session before it just leaves. */
+const SESSION_END_GRACE_MS = 1_000;
 
 /**
  * One MCP server, connected on first use and kept connected: the client side of `toolloop/mcp`
@@ -129,8 +137,8 @@ const DROP_GRACE_MS = 500;
  *   connection dropped after it was sent fails at once with an {@link McpConnectionError}
  *   (`'exited'`) saying the call may have run, and is sent again only when `replayable`.
  * - Timeouts and aborts cancel the request with `notifications/cancelled`.
- * - `close()` ends the connection and the child process (stdin closed, then SIGTERM, then
- *   SIGKILL), and no request restarts it.
+ * - `close()` ends the connection: a child process (stdin closed, then SIGTERM, then SIGKILL),
+ *   or an HTTP session (a DELETE, so the server frees its place at once); no request restarts it.
  */
 export class McpClient {
   /** The connection's name: used in tool filters, name prefixes and errors. */
@@ -145,6 +153,7 @@ export class McpClient {
   readonly #maxToolListChars: number;
   readonly #maxResultChars: number;
   readonly #stderrTailChars: number;
+  readonly #maxStdioLineBytes: number;
   readonly #onStderr: ((text: string) => void) | undefined;
   readonly #closing = new AbortController();
   readonly #toolsChangedListeners = new Set<() => void>();
@@ -173,6 +182,12 @@ export class McpClient {
     this.#maxToolListChars = positive(options.maxToolListChars, 2_000_000, 'maxToolListChars');
     this.#maxResultChars = positive(options.maxResultChars, 1_000_000, 'maxResultChars');
     this.#stderrTailChars = positive(options.stderrTailChars, 4_000, 'stderrTailChars');
+    // Room for any message the caps let through (3 UTF-8 bytes per JSON character at worst), so
+    // that an oversized result meets McpLimitError, not the transport's own limit.
+    this.#maxStdioLineBytes = Math.max(
+      SDK_STDIO_LINE_BYTES,
+      3 * Math.max(this.#maxResultChars, this.#maxToolListChars) + 1024 * 1024,
+    );
     this.#onStderr = options.onStderr;
   }
 
@@ -214,7 +229,7 @@ export class McpClient {
         if (this.#tools === listing) this.#tools = undefined;
       });
     }
-    return abortable(this.#tools, options.signal);
+    return untilAborted(this.#tools, options.signal);
   }
 
   /** Drops the cached tool list; the next `listTools` asks the server again. */
@@ -269,7 +284,7 @@ export class McpClient {
     this.#closing.abort();
     const session = this.#session ?? (await this.#connecting?.catch(() => undefined));
     this.#session = undefined;
-    if (session !== undefined) await retire(session);
+    if (session !== undefined) await retire(session, { endHttpSession: true });
   }
 
   async #request<T>(
@@ -324,7 +339,7 @@ export class McpClient {
     this.#connecting ??= this.#open().finally(() => {
       this.#connecting = undefined;
     });
-    return abortable(this.#connecting, signal);
+    return untilAborted(this.#connecting, signal);
   }
 
   async #open(): Promise<Session> {
@@ -334,7 +349,7 @@ export class McpClient {
     }
     if (this.#closed) throw this.#closedError();
     const stderr = new StderrTail(this.#stderrTailChars, this.#onStderr);
-    const transport = createMcpTransport(this.config, stderr);
+    const transport = createMcpTransport(this.config, stderr, this.#maxStdioLineBytes);
     const client = new Client(this.#clientInfo, {
       capabilities: {},
       listChanged: {
@@ -364,6 +379,9 @@ export class McpClient {
       drop,
     };
     client.onerror = (error) => {
+      // After an oversized line the transport closes, and the rest of that line arrives as
+      // garbage: keep the error that says what happened.
+      if (isOversizedLine(session.lastTransportError)) return;
       session.lastTransportError = error;
       if (isStreamDrop(error)) this.#streamDropped(session, error);
     };
@@ -379,10 +397,19 @@ export class McpClient {
       await client.close().catch(() => {});
       if (this.#closed) throw this.#closedError();
       const tail = await stderr.drained(STDERR_DRAIN_MS);
+      // The handshake's own error ("Connection closed", "Request timed out") rarely says why:
+      // point at what does, without quoting the server's output (the model may read messages).
+      const garbled = session.lastTransportError;
+      const hints = [
+        ...(garbled instanceof SyntaxError || garbled?.name === 'ZodError'
+          ? ['it wrote text on stdout that is not MCP JSON-RPC']
+          : []),
+        ...(tail !== undefined && tail !== '' ? ['its stderr is in stderrTail'] : []),
+      ];
       throw new McpConnectionError({
         serverName: this.name,
         failure: 'connect-failed',
-        message: `Could not connect to MCP server '${this.name}': ${describe(error)}`,
+        message: `Could not connect to MCP server '${this.name}': ${describe(error)}${hints.length === 0 ? '' : ` (${hints.join('; ')})`}`,
         stderrTail: tail,
         cause: error,
       });
@@ -395,7 +422,8 @@ export class McpClient {
       instructions: client.getInstructions(),
     });
     if (this.#closed) {
-      await retire(session);
+      // Closed during the handshake: the server already opened a session for it.
+      await retire(session, { endHttpSession: true });
       throw this.#closedError();
     }
     this.#session = session;
@@ -412,10 +440,13 @@ export class McpClient {
       const detail =
         session.lastTransportError === undefined ? '' : ` (${session.lastTransportError.message})`;
       const what = this.config.transport === 'stdio' ? 'exited' : 'closed the connection';
+      const message = isOversizedLine(session.lastTransportError)
+        ? `MCP server '${this.name}' sent a message over the stdio limit of ${this.#maxStdioLineBytes} bytes (raise maxResultChars for larger results); the connection was closed while requests were pending`
+        : `MCP server '${this.name}' ${what} while requests were pending${detail}`;
       return new McpConnectionError({
         serverName: this.name,
         failure: 'exited',
-        message: `MCP server '${this.name}' ${what} while requests were pending${detail}`,
+        message,
         stderrTail: tail,
         cause: session.lastTransportError,
       });
@@ -586,8 +617,29 @@ export class McpClient {
   }
 }
 
-async function retire(session: Session): Promise<void> {
+/**
+ * Ends a session this client is done with. With `endHttpSession`, a Streamable HTTP session the
+ * server still holds is ended with a DELETE first, as the specification asks of a client that
+ * leaves: a server caps its open sessions, and one left to its idle timeout holds a place that
+ * clients coming and going would exhaust. That DELETE gets `SESSION_END_GRACE_MS`; closing the
+ * client then aborts it.
+ */
+async function retire(session: Session, options: { endHttpSession?: boolean } = {}): Promise<void> {
   session.retired = true;
+  const transport = session.transport;
+  if (
+    options.endHttpSession === true &&
+    session.failure === undefined &&
+    transport instanceof StreamableHTTPClientTransport &&
+    transport.sessionId !== undefined
+  ) {
+    const grace = new AbortController();
+    await Promise.race([
+      transport.terminateSession().catch(() => {}),
+      delay(SESSION_END_GRACE_MS, grace.signal),
+    ]);
+    grace.abort();
+  }
   await session.client.close().catch(() => {});
 }
 
@@ -654,14 +706,33 @@ function isUndelivered(error: unknown): boolean {
   return false;
 }
 
+/** The SDK's stdio report of a line longer than its buffer (it then closes the connection). */
+function isOversizedLine(error: Error | undefined): boolean {
+  return error !== undefined && /^ReadBuffer exceeded maximum size/.test(error.message);
+}
+
 /** The SDK's report that an HTTP event stream broke (a request's answers, or notifications). */
 function isStreamDrop(error: Error): boolean {
   return /^SSE stream disconnected/.test(error.message);
 }
 
-/** An error's message for ours; a URL's credentials in it (fetch errors quote URLs) are redacted. */
+/**
+ * An error's message for ours; a URL's credentials in it (fetch errors quote URLs) are redacted.
+ * An HTTP error names its status, which the SDK's message leaves out (a 401 would read like any
+ * other refusal).
+ */
 function describe(error: unknown): string {
-  return redactCredentials(error instanceof Error ? error.message : String(error));
+  let message = error instanceof Error ? error.message : String(error);
+  // fetch says only "fetch failed"; the reason (ECONNREFUSED, a TLS failure, …) is its cause.
+  const reason = (error as { cause?: unknown } | undefined)?.cause;
+  if (isNetworkFailure(error) && reason instanceof Error && reason.message !== '') {
+    message += ` (${reason.message})`;
+  }
+  const status =
+    error instanceof StreamableHTTPError && typeof error.code === 'number' && error.code > 0
+      ? `HTTP ${error.code}: `
+      : '';
+  return redactCredentials(`${status}${message}`);
 }
 
 function positive(value: number | undefined, fallback: number, what: string): number {
@@ -678,24 +749,4 @@ function positive(value: number | undefined, fallback: number, what: string): nu
  */
 function sdkTimeout(ms: number): number {
   return Math.min(ms, MAX_TIMER_DELAY_MS);
-}
-
-/** `promise`, or an `AbortError` as soon as `signal` aborts (the promise itself goes on). */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(new AbortError(undefined, { cause: signal.reason }));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new AbortError(undefined, { cause: signal.reason }));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }

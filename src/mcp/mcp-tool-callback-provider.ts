@@ -140,12 +140,17 @@ export class McpToolCallbackProvider implements ToolCallbackProvider {
 
   /**
    * The callbacks for one request. `request.reservedNames` (set by the ChatClient) are the names
-   * local tools already use; the collision policy applies to them.
+   * local tools already use; the collision policy applies to them. `request.signal` aborting
+   * ends the wait for the servers' lists with an `AbortError` (a listing goes on, to be cached).
    */
   async getToolCallbacks(request?: ToolCallbackProviderRequest): Promise<ToolCallback[]> {
     if (!this.#enabled) return [];
+    const signal = request?.signal;
     const listings = await Promise.all(
-      this.clients.map(async (client) => ({ client, tools: await client.listTools() })),
+      this.clients.map(async (client) => ({
+        client,
+        tools: await client.listTools(signal === undefined ? {} : { signal }),
+      })),
     );
     const reserved = request?.reservedNames ?? new Set<string>();
     const taken = new Set<string>();
@@ -229,7 +234,7 @@ export class McpToolCallbackProvider implements ToolCallbackProvider {
       if (jsonDepth(listed) > MAX_TOOL_DEPTH) {
         throw new Error(`its definition is nested more than ${MAX_TOOL_DEPTH} levels deep`);
       }
-      const parsed = ToolSchema.safeParse(listed);
+      const parsed = ToolSchema.safeParse(withObjectType(listed));
       if (!parsed.success)
         throw new Error(`it is not a valid MCP tool: ${zodIssues(parsed.error)}`);
       tool = parsed.data as Tool;
@@ -275,6 +280,19 @@ export class McpToolCallbackProvider implements ToolCallbackProvider {
  * consumer (cloning, compiling, provider adaptation).
  */
 const MAX_TOOL_DEPTH = 128;
+
+/**
+ * The listed tool with `type: 'object'` on an input schema that names no type (`{}`, or
+ * properties alone), as Spring AI's `ensureValidInputSchema` cleans it up, so that such a tool is
+ * checked and offered like any other instead of failing the MCP tool shape; a schema of another
+ * type is left as it is (and refused).
+ */
+function withObjectType(listed: Tool): Tool {
+  const schema: unknown = (listed as { inputSchema?: unknown }).inputSchema;
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return listed;
+  if ('type' in schema) return listed;
+  return { ...listed, inputSchema: { type: 'object', ...schema } };
+}
 
 /** Nesting depth of a JSON value, walked without recursion. */
 function jsonDepth(value: unknown): number {

@@ -17,6 +17,7 @@ import {
   splitCamelCase,
   validateJsonSchema,
 } from '../tools/index.js';
+import { withDraft07TuplesRewritten } from './draft-07-tuples.js';
 import type { McpClient } from './mcp-client.js';
 import { McpProtocolError } from './mcp-protocol-error.js';
 import { mcpToolResultText } from './mcp-tool-result-text.js';
@@ -246,7 +247,8 @@ const UNTRUSTED_METADATA: ToolMetadata = Object.freeze({
  * The server's input schema made safe to send: a copy, `type: 'object'` when missing, and
  * `properties: {}` for an object schema without them (Spring AI's `ensureValidInputSchema`).
  * A `$schema` other than draft 2020-12 (servers built on Zod 3 say draft-07) is dropped: the
- * keywords such servers use mean the same in 2020-12, which is what arguments are checked with.
+ * keywords such servers use mean the same in 2020-12, which is what arguments are checked with,
+ * but for tuples, rewritten to `prefixItems` (see {@link withDraft07TuplesRewritten}).
  */
 function modelInputSchema(tool: Tool): JsonSchema {
   const schema = structuredClone(tool.inputSchema) as Record<string, unknown>;
@@ -255,7 +257,7 @@ function modelInputSchema(tool: Tool): JsonSchema {
   }
   schema.type ??= 'object';
   if (schema.type === 'object' && schema.properties === undefined) schema.properties = {};
-  return schema as JsonSchema;
+  return withDraft07TuplesRewritten(schema as JsonSchema);
 }
 
 /**
@@ -265,7 +267,7 @@ function modelInputSchema(tool: Tool): JsonSchema {
 export function outputSchemaCopy(schema: NonNullable<Tool['outputSchema']>): JsonSchema {
   const copy = structuredClone(schema) as Record<string, unknown>;
   if (copy.$schema !== undefined && copy.$schema !== JSON_SCHEMA_DRAFT_2020_12) delete copy.$schema;
-  return copy as JsonSchema;
+  return withDraft07TuplesRewritten(copy as JsonSchema);
 }
 
 function annotationMetadata(tool: Tool): ToolMetadata {

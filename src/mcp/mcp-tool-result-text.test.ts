@@ -23,6 +23,16 @@ describe('mcpToolResultText', () => {
     ).toBe('{"t":1}');
   });
 
+  it("an error result's text is its message: structured content does not replace it", () => {
+    const failed = {
+      isError: true,
+      content: [{ type: 'text' as const, text: 'Rate limit exceeded: retry after 30 s' }],
+      structuredContent: { code: 429 },
+    };
+    expect(mcpToolResultText(failed)).toBe('Rate limit exceeded: retry after 30 s');
+    expect(mcpToolResultText({ ...failed, content: [] })).toBe('{"code":429}');
+  });
+
   it('maps images, audio, resource links and embedded resources to a JSON array, annotations left out', () => {
     const text = mcpToolResultText({
       content: [

@@ -5,7 +5,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
  * reach the model as error results):
  *
  * - only text blocks (or none) and `structuredContent` → the compact JSON of `structuredContent`
- *   (servers send the same data as text only for older clients);
+ *   (servers send the same data as text only for older clients), except in an `isError` result
+ *   with some text: that text is the error's message, which the structured data does not repeat;
  * - only text blocks → their texts, joined by a line break (`[]` when there are none);
  * - any other block → a compact JSON array with one object per block: `{type:'text', text}`,
  *   `{type:'image'|'audio', mimeType, data}` (base64, as sent), `{type:'resource_link', uri, name,
@@ -17,7 +18,9 @@ export function mcpToolResultText(result: CallToolResult): string {
   const blocks = Array.isArray(result.content) ? result.content : [];
   const structured = result.structuredContent;
   if (blocks.every((block) => block.type === 'text')) {
-    if (structured !== undefined) return JSON.stringify(structured);
+    const explained =
+      result.isError === true && blocks.some((block) => (block as { text: string }).text.trim());
+    if (structured !== undefined && !explained) return JSON.stringify(structured);
     if (blocks.length === 0) return '[]';
     return blocks.map((block) => (block as { text: string }).text).join('\n');
   }

@@ -180,6 +180,11 @@ export interface ToolCallbackProviderRequest {
    * provider's collision policy); others may ignore it.
    */
   readonly reservedNames: ReadonlySet<string>;
+  /**
+   * The request's abort signal. A provider that waits on I/O (an MCP server's tool list) should
+   * give up when it aborts; the request stops waiting for any provider then anyway.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** A source of tools listed again on every request (for example an MCP server). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentError, ToolDefinitionError } from '../errors/index.js';
+import { AbortError, InvalidArgumentError, ToolDefinitionError } from '../errors/index.js';
 import { assertUniqueToolNames } from './assert-unique-tool-names.js';
 import { staticToolCallbackProvider } from './static-tool-callback-provider.js';
 import { tool } from './tool.js';
@@ -69,6 +69,24 @@ describe('collectToolSources', () => {
 });
 
 describe('resolveToolCallbacks', () => {
+  it("passes the request's signal to providers and stops waiting for one that never answers once it aborts", async () => {
+    const seen: (AbortSignal | undefined)[] = [];
+    const stuck: ToolCallbackProvider = {
+      getToolCallbacks(request) {
+        seen.push(request?.signal);
+        return new Promise(() => {});
+      },
+    };
+    const controller = new AbortController();
+    const pending = resolveToolCallbacks(collectToolSources([alpha, stuck]), {
+      reservedNames: new Set(),
+      signal: controller.signal,
+    });
+    controller.abort(new Error('user left'));
+    await expect(pending).rejects.toBeInstanceOf(AbortError);
+    expect(seen).toEqual([controller.signal]);
+  });
+
   it('lists the callbacks, then asks every provider anew on each call', async () => {
     let round = 0;
     const changing: ToolCallbackProvider = {

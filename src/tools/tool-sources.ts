@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '../errors/index.js';
+import { InvalidArgumentError, untilAborted } from '../errors/index.js';
 import type {
   ToolCallback,
   ToolCallbackProvider,
@@ -91,7 +91,8 @@ function sortToolSource(
  * provider's, asked anew every time (providers such as MCP servers may change their tools). Each
  * provider is told the names taken before it (`reservedNames`), so that its own collision policy
  * can act; duplicates it lets through are left to the caller's uniqueness check. `request` adds
- * the names taken outside these sources (a wrapping provider passes on what it was told).
+ * the names taken outside these sources (a wrapping provider passes on what it was told), and
+ * its `signal`, passed to every provider, ends the wait with an `AbortError` when it aborts.
  */
 export async function resolveToolCallbacks(
   collected: CollectedToolSources,
@@ -102,9 +103,14 @@ export async function resolveToolCallbacks(
   const reservedNames = new Set<string>(request?.reservedNames);
   for (const callback of resolved) reservedNames.add(callback.definition.name);
   for (const provider of collected.providers) {
-    const provided: unknown = await provider.getToolCallbacks({
-      reservedNames: new Set(reservedNames),
-    });
+    const signal = request?.signal;
+    const provided: unknown = await untilAborted(
+      provider.getToolCallbacks({
+        reservedNames: new Set(reservedNames),
+        ...(signal === undefined ? {} : { signal }),
+      }),
+      signal,
+    );
     if (!Array.isArray(provided) || !provided.every(isToolCallback)) {
       throw new InvalidArgumentError(
         'A ToolCallbackProvider must return an array of ToolCallbacks',

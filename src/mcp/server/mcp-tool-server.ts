@@ -56,7 +56,11 @@ export interface McpServerAuthOptions {
 
 /** Options of {@link McpToolServer}. */
 export interface McpToolServerOptions {
-  /** The tools to serve: callbacks, `tool()`s, objects with `@tool`/`@mcpTool` methods, providers. */
+  /**
+   * The tools to serve: callbacks, `tool()`s, objects with `@tool`/`@mcpTool` methods, providers.
+   * Names must be unique: the constructor throws for a clash among those given directly, and a
+   * listing fails for one a provider brings.
+   */
   tools: readonly ToolSource[];
   /** `serverInfo` of the handshake. Defaults `toolloop-mcp-server` and `0.1.0`. */
   name?: string;
@@ -185,6 +189,8 @@ export class McpToolServer {
       throw new InvalidArgumentError('McpToolServer needs options with a tools array');
     }
     this.#sources = collectToolSources(options.tools);
+    // Known now: a clash among them would fail every tools/list, so the server must not start.
+    assertUniqueToolNames(this.#sources.callbacks, 'the MCP server');
     this.#name = options.name ?? 'toolloop-mcp-server';
     this.#version = options.version ?? '0.1.0';
     this.#instructions = options.instructions;
@@ -384,7 +390,13 @@ export class McpToolServer {
       principal = token === undefined ? undefined : await this.#auth.verifyToken(token);
       if (principal === undefined || typeof principal.id !== 'string') {
         response.setHeader('www-authenticate', 'Bearer');
-        sendError(response, 401, 'Unauthorized: a valid bearer token is required');
+        // Worded so that credential redaction (which masks the word after "Bearer" or "token",
+        // toolloop's client included) leaves the reason readable.
+        sendError(
+          response,
+          401,
+          'Unauthorized: send a valid access credential in the Authorization header (scheme: Bearer)',
+        );
         return;
       }
       (request as IncomingMessage & { auth?: AuthInfo }).auth = {

@@ -108,4 +108,19 @@ describe('validateJsonSchema', () => {
       compileJsonSchema({ type: 'object', properties: { a: { $ref: '#/$defs/missing' } } }),
     ).toThrow(/Invalid input schema: .*missing/);
   });
+
+  it('names each problem of an invalid schema once', () => {
+    // A draft-07 tuple (`items` as an array) breaks several 2020-12 meta-schema rules at once.
+    const tuple = { type: 'array', items: [{ type: 'string' }, { type: 'number' }] };
+    const message = (() => {
+      try {
+        compileJsonSchema({ type: 'object', properties: { pair: tuple } } as never);
+        return '';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    expect(message).toContain('/properties/pair/items must be object,boolean');
+    expect(message.split('/properties/pair/items must be object,boolean')).toHaveLength(2);
+  });
 });

@@ -64,16 +64,25 @@ export function compileJsonSchema(schema: JsonSchema): ValidateFunction {
   try {
     validate = ajv.compile(schema);
   } catch (error) {
-    throw new ToolDefinitionError(
-      `Invalid input schema: ${error instanceof Error ? error.message : String(error)}`,
-      { cause: error },
-    );
+    throw new ToolDefinitionError(`Invalid input schema: ${compileProblem(error)}`, {
+      cause: error,
+    });
   } finally {
     ajv.removeSchema(schema);
   }
   compiled.set(schema, validate);
   if (!trusted) linear.add(validate);
   return validate;
+}
+
+/**
+ * ajv's message for a schema it cannot compile, each problem once: checked against the
+ * meta-schema with all errors on, one bad keyword breaks several of its rules with one text.
+ */
+function compileProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const [, lead = '', problems = message] = /^(.*?: )?(.*)$/s.exec(message) ?? [];
+  return lead + [...new Set(problems.split(', '))].join(', ');
 }
 
 /**

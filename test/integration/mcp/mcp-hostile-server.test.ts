@@ -183,6 +183,49 @@ describe('a hostile MCP server', () => {
   });
 });
 
+describe('schema clean-up', () => {
+  it('a schema without a type (even {}) is an object schema, as Spring AI cleans it up: offered, and its arguments checked', async () => {
+    const provider = hostile('untyped,untyped-props');
+    const tools = await provider.getToolCallbacks();
+    await warningsEmitted();
+    expect(warnings).toEqual([]);
+    expect(tools.map((tool) => [tool.definition.name, tool.definition.inputSchema])).toEqual([
+      ['untyped', { type: 'object', properties: {} }],
+      [
+        'untyped-props',
+        { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      ],
+    ]);
+    const [untyped, withProps] = tools;
+    expect(await untyped?.call('{}')).toBe('untyped ran');
+    await expect(withProps?.call('{"text":1}')).rejects.toThrow(/text/);
+    expect(await withProps?.call('{"text":"hi"}')).toBe('untyped-props ran');
+    expect(ran()).toEqual(['untyped {}', 'untyped-props {"text":"hi"}']);
+  });
+
+  it('a draft-07 tuple (items as an array) becomes prefixItems: offered, and its arguments checked', async () => {
+    const [tuple] = await hostile('tuple-07').getToolCallbacks();
+    await warningsEmitted();
+    expect(warnings).toEqual([]);
+    expect(tuple?.definition.inputSchema).toEqual({
+      type: 'object',
+      properties: {
+        pair: {
+          type: 'array',
+          prefixItems: [{ type: 'string' }, { type: 'number' }],
+          items: false,
+          minItems: 2,
+        },
+      },
+      required: ['pair'],
+    });
+    await expect(tuple?.call('{"pair":["a","b"]}')).rejects.toThrow(/pair\/1/);
+    await expect(tuple?.call('{"pair":["a",1,2]}')).rejects.toThrow(/pair/);
+    expect(await tuple?.call('{"pair":["a",1]}')).toBe('tuple-07 ran');
+    expect(ran()).toEqual(['tuple-07 {"pair":["a",1]}']);
+  });
+});
+
 describe('annotations of an MCP server count toward approval only when the server is trusted', () => {
   const policies: [string, ToolApprovalPolicy][] = [
     ['unlessReadOnly', ToolApprovalPolicies.unlessReadOnly],

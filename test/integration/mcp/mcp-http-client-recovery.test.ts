@@ -75,6 +75,14 @@ function client(port: number): McpClient {
 }
 
 describe('a Streamable HTTP server restarted mid-conversation', () => {
+  it('a server that is not there is named as refused, not just "fetch failed"', async () => {
+    const refused = await client(await freePort())
+      .listTools()
+      .catch((failure: unknown) => failure);
+    expect(refused).toMatchObject({ failure: 'connect-failed' });
+    expect((refused as Error).message).toMatch(/fetch failed \(.*ECONNREFUSED/);
+  });
+
   it('server-everything: a stale session (HTTP 400) is treated as gone; lists and calls reconnect', async () => {
     const port = await freePort();
     const startEverything = () =>

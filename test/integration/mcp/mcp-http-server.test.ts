@@ -137,6 +137,31 @@ describe('McpToolServer over Streamable HTTP', () => {
     expect(result.content).toEqual([{ type: 'text', text: '{"caller":null,"tag":"b"}' }]);
   });
 
+  it('close() ends the HTTP session on the server (DELETE), so clients that come and go never exhaust maxSessions', async () => {
+    const { server, url } = await startServer({ maxSessions: 2 });
+    for (let round = 0; round < 4; round++) {
+      const client = new McpClient(`visitor-${round}`, { url });
+      await client.callTool('whoami', { tag: String(round) });
+      expect(server.sessionCount).toBe(1);
+      await client.close();
+      expect(server.sessionCount).toBe(0);
+    }
+  });
+
+  it("a refused bearer token fails the connection with the HTTP status and the server's reason, readable", async () => {
+    const { url } = await startServer({
+      auth: { verifyToken: (token) => tokens[token] },
+    });
+    const client = new McpClient('guarded', { url, authToken: () => 'token-unknown' });
+    closers.push(() => client.close());
+    const failure = await client.listTools().catch((error: unknown) => error);
+    expect(failure).toMatchObject({ failure: 'connect-failed' });
+    const message = (failure as Error).message;
+    expect(message).toContain('HTTP 401');
+    expect(message).toContain('valid access credential in the Authorization header');
+    expect(message).not.toContain('***');
+  });
+
   it('re-initialises once when the server lost the session (HTTP 404) and sends the request again', async () => {
     // The server expires idle sessions after a second; the client's next request gets 404.
     const { server, url } = await startServer({ sessionIdleMs: 1_000 });

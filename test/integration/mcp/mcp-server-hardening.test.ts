@@ -109,6 +109,16 @@ const textOf = (result: unknown) =>
 /** A tool's string result as the client reads it (tools answer JSON). */
 const answerOf = (result: unknown) => JSON.parse(textOf(result)) as unknown;
 
+describe('configuration', () => {
+  it('refuses two tools of one name when it is created, not on the first tools/list', () => {
+    const first = tool({ name: 'lookup', execute: () => 'first' });
+    const second = tool({ name: 'lookup', execute: () => 'second' });
+    expect(() => new McpToolServer({ tools: [first, second] })).toThrow(
+      /Multiple tools with the same name \(lookup\)/,
+    );
+  });
+});
+
 describe('tool timeouts, cancellation and disconnects', () => {
   it("enforces a tool's own timeoutMs and the server's default, aborting the tool's signal", async () => {
     const seen: string[] = [];

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ToolExecutionError } from '../../../src/index.js';
+import { AbortError, ChatClient, ToolExecutionError } from '../../../src/index.js';
 import {
   McpClient,
   McpConnectionError,
@@ -11,6 +11,7 @@ import {
   McpProtocolError,
   McpToolCallbackProvider,
 } from '../../../src/mcp/index.js';
+import { ScriptedChatModel, textResponse } from '../../../src/testing/index.js';
 
 // Faults of a real stdio MCP server (fixtures/fault-server.mjs, on the official SDK): killed
 // mid-call, dead at start, hung, oversized, changing its tool list.
@@ -133,6 +134,27 @@ describe('a stdio MCP server that dies', () => {
     expect((error as McpConnectionError).stderrTail).toContain('refusing to start');
   });
 
+  it('a failed start says where to look: the stderr tail, or the non-MCP output on stdout', async () => {
+    const dead = faultClient({}, { DIE_AT_START: '1' });
+    const died = await dead.listTools().catch((failure: unknown) => failure);
+    expect((died as Error).message).toMatch(/stderrTail/);
+    expect((died as Error).message).not.toContain('refusing to start');
+
+    const noisy = new McpClient(
+      'noisy',
+      {
+        command: process.execPath,
+        args: ['-e', "console.log('Server ready on stdio!'); setInterval(() => {}, 1000)"],
+      },
+      { connectTimeoutMs: 1_000 },
+    );
+    clients.push(noisy);
+    const confused = await noisy.listTools().catch((failure: unknown) => failure);
+    expect(confused).toMatchObject({ failure: 'connect-failed' });
+    expect((confused as Error).message).toMatch(/not MCP/);
+    expect((confused as Error).message).toMatch(/JSON/);
+  });
+
   it('backs off between failed starts, capped', async () => {
     const client = faultClient(
       { reconnect: { initialDelayMs: 100, maxDelayMs: 150 } },
@@ -184,6 +206,25 @@ describe('timeouts, aborts and caps', () => {
     await expect.poll(ledgerLines).toEqual(['cancelled a1']);
   });
 
+  it("the caller's abort ends a request whose MCP tool list is still pending (call and stream)", async () => {
+    const provider = new McpToolCallbackProvider({
+      clients: [faultClient({ requestTimeoutMs: 120_000 }, { HANG_LIST: '1' })],
+    });
+    const client = ChatClient.create(new ScriptedChatModel([textResponse('never')]), {
+      tools: [provider],
+    });
+    const called = new AbortController();
+    const call = client.prompt('hi').call({ signal: called.signal }).content();
+    setTimeout(() => called.abort(), 100);
+    await expect(call).rejects.toBeInstanceOf(AbortError);
+    const streamed = new AbortController();
+    const stream = (async () => {
+      for await (const _ of client.prompt('hi').stream({ signal: streamed.signal }).content());
+    })();
+    setTimeout(() => streamed.abort(), 100);
+    await expect(stream).rejects.toBeInstanceOf(AbortError);
+  });
+
   it('refuses a result over the size cap with a clear error, and a tool list over the caps', async () => {
     const client = faultClient({ maxResultChars: 10_000 });
     const error = await client.callTool('huge', { chars: 50_000 }).catch((e: unknown) => e);
@@ -194,6 +235,23 @@ describe('timeouts, aborts and caps', () => {
 
     const few = faultClient({ maxTools: 2 });
     await expect(few.listTools()).rejects.toMatchObject({ limit: 'tool-count' });
+  });
+});
+
+describe('messages past the stdio framing limit', () => {
+  it('a result line over the transport limit fails its call saying so (not as a JSON parse error), and the next call works', async () => {
+    const client = faultClient();
+    const error = await client.callTool('huge', { chars: 11_000_000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(McpConnectionError);
+    expect((error as Error).message).toMatch(/over the stdio limit of \d+ bytes/);
+    expect((error as Error).message).not.toMatch(/not valid JSON/);
+    expect((await client.callTool('huge', { chars: 10 })).content).toHaveLength(1);
+  });
+
+  it('a result under a raised maxResultChars is not cut off by the stdio limit', async () => {
+    const client = faultClient({ maxResultChars: 12_000_000 });
+    const result = await client.callTool('huge', { chars: 11_000_000 });
+    expect((result.content[0] as { text: string }).text).toHaveLength(11_000_000);
   });
 });
 
