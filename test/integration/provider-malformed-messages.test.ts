@@ -108,25 +108,33 @@ async function failure(run: () => Promise<unknown>): Promise<unknown> {
   return undefined;
 }
 
+/**
+ * Every adapter, in call and in stream mode, refuses `messages` with an InvalidArgumentError that
+ * matches `problem` and names the provider, and no request reaches the server.
+ */
+async function expectRefusedByEveryAdapter(messages: unknown, problem: RegExp): Promise<void> {
+  for (const [label, provider, model] of models()) {
+    const prompt = { messages: messages as Message[], options: {} };
+    const called = await failure(() => model.call(prompt));
+    const streamed = await failure(async () => {
+      for await (const _chunk of model.stream!(prompt)) {
+        // drains the stream
+      }
+    });
+    for (const error of [called, streamed]) {
+      expect(error, label).toBeInstanceOf(InvalidArgumentError);
+      expect((error as Error).message, label).toMatch(problem);
+      expect((error as Error).message, label).toContain(provider);
+    }
+  }
+  expect(server.requests).toHaveLength(0);
+}
+
 describe('provider adapters refuse malformed messages handed to them directly', () => {
   it.each(malformed)(
     '%s: an InvalidArgumentError naming it, and no request',
     async (_name, messages, problem) => {
-      for (const [label, provider, model] of models()) {
-        const prompt = { messages: messages as Message[], options: {} };
-        const called = await failure(() => model.call(prompt));
-        const streamed = await failure(async () => {
-          for await (const _chunk of model.stream!(prompt)) {
-            // drains the stream
-          }
-        });
-        for (const error of [called, streamed]) {
-          expect(error, label).toBeInstanceOf(InvalidArgumentError);
-          expect((error as Error).message, label).toMatch(problem);
-          expect((error as Error).message, label).toContain(provider);
-        }
-      }
-      expect(server.requests).toHaveLength(0);
+      await expectRefusedByEveryAdapter(messages, problem);
     },
   );
 
@@ -203,21 +211,7 @@ describe('provider adapters refuse tool calls and tool responses that do not pai
   it.each(unpaired)(
     '%s: an InvalidArgumentError naming the message and the id, and no request',
     async (_name, messages, problem) => {
-      for (const [label, provider, model] of models()) {
-        const prompt = { messages: messages as Message[], options: {} };
-        const called = await failure(() => model.call(prompt));
-        const streamed = await failure(async () => {
-          for await (const _chunk of model.stream!(prompt)) {
-            // drains the stream
-          }
-        });
-        for (const error of [called, streamed]) {
-          expect(error, label).toBeInstanceOf(InvalidArgumentError);
-          expect((error as Error).message, label).toMatch(problem);
-          expect((error as Error).message, label).toContain(provider);
-        }
-      }
-      expect(server.requests).toHaveLength(0);
+      await expectRefusedByEveryAdapter(messages, problem);
     },
   );
 
