@@ -226,3 +226,82 @@ describe('OpenAiCompatibleEmbeddingModel', () => {
     expect(abortError.name).toBe('AbortError');
   });
 });
+
+describe('OpenAiCompatibleEmbeddingModel against a misrouted server', () => {
+  /** A server answering every request with `reply`, and counting the requests. */
+  async function serverAnswering(
+    reply: (response: ServerResponse) => void,
+  ): Promise<{ url: string; requests: () => number; close: () => Promise<void> }> {
+    let requests = 0;
+    const other = createServer((request, response) => {
+      requests++;
+      request.resume();
+      request.on('end', () => reply(response));
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(other.address() as AddressInfo).port}`,
+      requests: () => requests,
+      close: () => new Promise<void>((resolve) => other.close(() => resolve())),
+    };
+  }
+
+  it('refuses a redirect, so the key and headers never reach another address', async () => {
+    const elsewhere = await serverAnswering((response) => response.end('{}'));
+    const redirecting = await serverAnswering((response) => {
+      response.writeHead(307, { location: `${elsewhere.url}/v1/embeddings` });
+      response.end();
+    });
+    try {
+      const model = new OpenAiCompatibleEmbeddingModel({
+        baseUrl: redirecting.url,
+        apiKey: 'sk-redirect-secret',
+        headers: { 'x-gateway-key': 'gateway-secret' },
+        model: 'm',
+        env: {},
+      });
+      const error = await model.embed(['a']).catch((e) => e);
+      expect(error).toBeInstanceOf(ChatModelError);
+      expect(error.message).toContain('redirect');
+      expect(elsewhere.requests()).toBe(0);
+    } finally {
+      await redirecting.close();
+      await elsewhere.close();
+    }
+  });
+
+  it('names the address and says what a plain-text or HTML error body said', async () => {
+    const plain = await serverAnswering((response) => {
+      response.writeHead(404, { 'content-type': 'text/plain' });
+      response.end('404 page not found');
+    });
+    const html = await serverAnswering((response) => {
+      response.writeHead(502, { 'content-type': 'text/html' });
+      response.end('<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>');
+    });
+    try {
+      const notFound = await new OpenAiCompatibleEmbeddingModel({
+        baseUrl: plain.url,
+        model: 'm',
+        env: {},
+      })
+        .embed(['a'])
+        .catch((e) => e);
+      expect(notFound.status).toBe(404);
+      expect(notFound.message).toContain(`POST ${plain.url}/embeddings`);
+      expect(notFound.message).toContain('404 page not found');
+      const badGateway = await new OpenAiCompatibleEmbeddingModel({
+        baseUrl: html.url,
+        model: 'm',
+        env: {},
+      })
+        .embed(['a'])
+        .catch((e) => e);
+      expect(badGateway.retryable).toBe(true);
+      expect(badGateway.message).toContain('an HTML page ("502 Bad Gateway")');
+    } finally {
+      await plain.close();
+      await html.close();
+    }
+  });
+});

@@ -1,7 +1,8 @@
-import { type ChatModelError, InvalidArgumentError, isAbortError } from '../errors/index.js';
+import { type ChatModelError, InvalidArgumentError } from '../errors/index.js';
 import { credentialSecrets } from '../internal/credential-secrets.js';
 import { resolveProviderConnection } from '../internal/provider-environment.js';
 import { ProviderErrors } from '../internal/provider-errors.js';
+import { ProviderTransport } from '../internal/provider-transport.js';
 import type { EmbeddingModel, EmbedOptions } from './embedding-model.js';
 
 /** Options of {@link OpenAiCompatibleEmbeddingModel}. */
@@ -51,9 +52,11 @@ const EMBEDDINGS_ENVIRONMENT = {
  * Embeddings from any server speaking the OpenAI embeddings API (`POST {baseUrl}/embeddings`):
  * OpenAI, Azure-compatible gateways, Ollama (`http://localhost:11434/v1`), vLLM, LM Studio. Inputs
  * are sent in batches of `maxBatchSize`; vectors come back in input order. A failed request throws
- * a `ChatModelError` with the HTTP status (`retryable` for 408, 429 and 5xx), built like the chat
- * adapters' errors: its message never contains the API key, a credential header's value or any
- * value of `headers`.
+ * a `ChatModelError` with the HTTP status (`retryable` for 408, 409, 429 and 5xx), built like the
+ * chat adapters' errors: it names the address and what the error body said (the provider's
+ * message, an HTML page's title, or the text), and never contains the API key, a credential
+ * header's value or any value of `headers`. It is not retried here; redirects are refused, so
+ * the key and headers never reach another address.
  */
 export class OpenAiCompatibleEmbeddingModel implements EmbeddingModel {
   /** {@inheritDoc EmbeddingModel.id} */
@@ -67,7 +70,7 @@ export class OpenAiCompatibleEmbeddingModel implements EmbeddingModel {
   readonly #dimensions: number | undefined;
   readonly #maxBatchSize: number;
   readonly #headers: Readonly<Record<string, string>>;
-  readonly #fetch: typeof fetch;
+  readonly #transport: ProviderTransport;
 
   constructor(options: OpenAiCompatibleEmbeddingModelOptions) {
     if (typeof options?.model !== 'string' || options.model.trim() === '') {
@@ -90,11 +93,18 @@ export class OpenAiCompatibleEmbeddingModel implements EmbeddingModel {
     this.#dimensions = options.dimensions;
     this.#maxBatchSize = maxBatchSize;
     this.#headers = options.headers ?? {};
-    this.#fetch = options.fetch ?? globalThis.fetch;
     this.#errors = new ProviderErrors(
       PROVIDER,
       credentialSecrets(this.#apiKey, this.#requestHeaders(), this.#headers),
     );
+    // Retrying is the caller's choice (`retryable` on the error); the transport refuses
+    // redirects, caps the body and describes a failed response the way the chat adapters do.
+    this.#transport = new ProviderTransport({
+      errors: this.#errors,
+      headers: this.#requestHeaders(),
+      fetch: options.fetch,
+      maxRetries: 0,
+    });
   }
 
   /** {@inheritDoc EmbeddingModel.embed} */
@@ -113,42 +123,15 @@ export class OpenAiCompatibleEmbeddingModel implements EmbeddingModel {
   ): Promise<number[][]> {
     const body: Record<string, unknown> = { model: this.model, input, encoding_format: 'float' };
     if (this.#dimensions !== undefined) body.dimensions = this.#dimensions;
-    let response: Response;
-    try {
-      response = await this.#fetch(`${this.baseUrl}/embeddings`, {
-        method: 'POST',
-        headers: this.#requestHeaders(),
-        body: JSON.stringify(body),
-        ...(signal === undefined ? {} : { signal }),
-      });
-    } catch (error) {
-      if (isAbortError(error) || signal?.aborted) throw error;
-      throw this.#errors.create({
-        message: 'embeddings request failed: the server could not be reached',
-        retryable: true,
-        cause: error,
-      });
-    }
-    const text = await response.text();
-    if (!response.ok) {
-      const status = response.status;
-      throw this.#errors.create({
-        message: `embeddings request failed with HTTP ${status}`,
-        detail: errorMessage(text),
-        status,
-        retryable: status === 408 || status === 429 || status >= 500,
-      });
-    }
-    return this.#parseVectors(text, input.length);
+    return this.#transport.postJson(
+      `${this.baseUrl}/embeddings`,
+      body,
+      (answer) => this.#parseVectors(answer, input.length),
+      signal,
+    );
   }
 
-  #parseVectors(text: string, expected: number): number[][] {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw this.#malformed('the body is not JSON');
-    }
+  #parseVectors(parsed: unknown, expected: number): number[][] {
     const data = (parsed as { data?: unknown })?.data;
     if (!Array.isArray(data) || data.length !== expected) {
       throw this.#malformed(`expected ${expected} embeddings`);
@@ -186,15 +169,5 @@ export class OpenAiCompatibleEmbeddingModel implements EmbeddingModel {
       ...(this.#apiKey === undefined ? {} : { authorization: `Bearer ${this.#apiKey}` }),
       ...this.#headers,
     };
-  }
-}
-
-/** The provider's error message from an error body, if it has one. */
-function errorMessage(body: string): string | undefined {
-  try {
-    const message = (JSON.parse(body) as { error?: { message?: unknown } } | null)?.error?.message;
-    return typeof message === 'string' ? message : undefined;
-  } catch {
-    return undefined;
   }
 }
