@@ -178,6 +178,10 @@ export class ProviderTransport {
         const response = await this.send(url, body, clock);
         clock.progress();
         if (!response.body) throw this.errors.malformed('the stream has no body', response.status);
+        const contentType = response.headers.get('content-type');
+        if (contentType?.includes('json') && !contentType.includes('event-stream')) {
+          throw await this.jsonInsteadOfStream(response, clock, signal, url);
+        }
         const convert = createConverter();
         events = parseServerSentEvents(cappedByteChunks(response.body, this.maxResponseBytes), {
           maxEventBytes: this.maxResponseBytes,
@@ -294,6 +298,31 @@ export class ProviderTransport {
     const serverDelay = serverRetryDelayMs(response.headers) ?? retryInfoDelayMs(text);
     if (serverDelay !== undefined) serverDelays.set(error, serverDelay);
     return error;
+  }
+
+  /**
+   * A stream request answered with a JSON body (a gateway's error sent with HTTP 200, or a server
+   * that ignored `stream: true`): what the body says, never retried (the same request gets the
+   * same answer), rather than "the stream ended early" for a stream that never began.
+   */
+  private async jsonInsteadOfStream(
+    response: Response,
+    clock: AttemptClock,
+    signal: AbortSignal | undefined,
+    url: string,
+  ): Promise<Error> {
+    let text: string;
+    try {
+      text = await readCappedText(response, ERROR_BODY_LIMIT);
+    } catch (error) {
+      return this.bodyFailure(error, response.status, clock, signal, 'body', url);
+    }
+    return this.errors.create({
+      message: `${this.provider} answered with JSON instead of an event stream (HTTP ${response.status}, ${requestTarget('POST', url)})`,
+      detail: describeErrorBody(this.errors.scrub(text), response.headers.get('content-type')),
+      status: response.status,
+      retryable: false,
+    });
   }
 
   private networkFailure(
