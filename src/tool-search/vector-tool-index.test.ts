@@ -271,6 +271,48 @@ describe('VectorToolIndex', () => {
     await expect(index.indexTools('s', tools)).rejects.toThrow('returned 0 vectors for 3 texts');
   });
 
+  it('rejects vectors with NaN, infinite or non-number values, or none, and caches nothing', async () => {
+    const cache = new SqliteToolEmbeddingCache({ database: new Database(':memory:') });
+    for (const bad of [[Number.NaN, 1], [Number.POSITIVE_INFINITY, 1], ['1', '2'], []]) {
+      const index = new VectorToolIndex({
+        embeddingModel: { id: 'bad', embed: async (texts) => texts.map(() => bad as number[]) },
+        embeddingCache: cache,
+      });
+      await expect(index.indexTools('s', tools)).rejects.toThrow(
+        'embedding model returned a vector that is not a non-empty array of finite numbers',
+      );
+      expect(index.size('s')).toBe(0);
+    }
+    const good = new RecordingEmbeddingModel();
+    const index = new VectorToolIndex({
+      embeddingModel: { id: 'bad', embed: (texts) => good.embed(texts) },
+      embeddingCache: cache,
+    });
+    await index.indexTools('s', tools);
+    expect(good.texts).toBe(3);
+  });
+
+  it('rejects vectors of different dimensions, in a batch and between query and tools', async () => {
+    const mixed = new VectorToolIndex({
+      embeddingModel: {
+        embed: async (texts) => texts.map((_, i) => (i === 0 ? [1, 0] : [1, 0, 0])),
+      },
+    });
+    await expect(mixed.indexTools('s', tools)).rejects.toThrow(
+      'embedding model returned vectors of 2 and 3 dimensions',
+    );
+    let calls = 0;
+    const index = new VectorToolIndex({
+      embeddingModel: {
+        embed: async (texts) => texts.map(() => (++calls <= 3 ? [1, 0, 0] : [1, 0])),
+      },
+    });
+    await index.indexTools('s', tools);
+    await expect(index.search({ sessionId: 's', query: 'weather' })).rejects.toThrow(
+      'the query vector has 2 dimensions, the tools of session s have 3',
+    );
+  });
+
   it('embeds a tool once per process: another session indexing it calls the model for none', async () => {
     const model = new RecordingEmbeddingModel();
     const index = new VectorToolIndex({ embeddingModel: model });
@@ -397,7 +439,7 @@ describe('VectorToolIndex', () => {
     const index = new VectorToolIndex({
       embeddingModel: { embed: async (texts) => texts.map(() => 'nope' as never) },
     });
-    await expect(index.indexTools('s', tools)).rejects.toThrow('not an array');
+    await expect(index.indexTools('s', tools)).rejects.toThrow('not a non-empty array');
     const none = new VectorToolIndex({ embeddingModel: { embed: async () => undefined as never } });
     await expect(none.indexTools('s', tools)).rejects.toThrow('returned no vectors for 3 texts');
   });

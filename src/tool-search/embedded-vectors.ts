@@ -1,0 +1,48 @@
+import { IllegalStateError } from '../errors/index.js';
+
+/**
+ * Checks what an embedding model returned for `count` texts and scales each vector to length 1, as
+ * 32-bit floats. One vector per text, each a non-empty array of finite numbers, all of one
+ * dimension: a NaN or a short vector would otherwise score as a silent zero or a truncated dot
+ * product, and be cached as such for every process sharing the store.
+ *
+ * @throws IllegalStateError naming what is wrong with the model's answer.
+ */
+export function embeddedVectors(embedded: unknown, count: number): Float32Array[] {
+  if (!Array.isArray(embedded) || embedded.length !== count) {
+    throw new IllegalStateError(
+      `embedding model returned ${Array.isArray(embedded) ? embedded.length : 'no'} vectors for ${count} texts`,
+    );
+  }
+  const vectors = embedded.map((raw: unknown) => {
+    if (
+      !Array.isArray(raw) ||
+      raw.length === 0 ||
+      !raw.every((value) => typeof value === 'number' && Number.isFinite(value))
+    ) {
+      throw new IllegalStateError(
+        'embedding model returned a vector that is not a non-empty array of finite numbers',
+      );
+    }
+    return unitVector(raw as number[]);
+  });
+  const dimension = vectors[0]?.length;
+  const other = vectors.find((vector) => vector.length !== dimension);
+  if (other !== undefined) {
+    throw new IllegalStateError(
+      `embedding model returned vectors of ${dimension} and ${other.length} dimensions in one batch`,
+    );
+  }
+  return vectors;
+}
+
+/** The vector scaled to length 1, as 32-bit floats (the zero vector stays zero). */
+function unitVector(vector: readonly number[]): Float32Array {
+  let norm = 0;
+  for (const value of vector) norm += value * value;
+  norm = Math.sqrt(norm);
+  const out = new Float32Array(vector.length);
+  if (norm === 0 || !Number.isFinite(norm)) return out;
+  for (let i = 0; i < vector.length; i++) out[i] = (vector[i] as number) / norm;
+  return out;
+}
