@@ -8,6 +8,7 @@ import { IllegalStateError, InvalidArgumentError, throwIfAborted } from '../erro
 import { errorTypeName } from '../tool-calling/tool-execution-exception-processor.js';
 import { describeError } from '../tool-calling/tool-loop-events.js';
 import { categoryMatcher } from './category-filter.js';
+import { checkSearchRequest } from './check-search-request.js';
 import { embeddedVectors } from './embedded-vectors.js';
 import { requestClauses } from './request-clauses.js';
 import { runWithTimeout } from './run-with-timeout.js';
@@ -321,6 +322,7 @@ export class VectorToolIndex implements ToolIndex {
 
   /** {@inheritDoc ToolIndex.search} */
   async search(request: ToolSearchRequest): Promise<ToolSearchResponse> {
+    checkSearchRequest(request);
     const started = performance.now();
     const session = isBlank(request.sessionId) ? undefined : this.#sessions.get(request.sessionId);
     const toolReferences: ToolReference[] = [];
