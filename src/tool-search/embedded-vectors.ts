@@ -46,3 +46,12 @@ function unitVector(vector: readonly number[]): Float32Array {
   for (let i = 0; i < vector.length; i++) out[i] = (vector[i] as number) / norm;
   return out;
 }
+
+/**
+ * Whether a vector read from a shared embedding cache can be used as it is: a non-empty
+ * `Float32Array` of finite values. Anything else (a row written by another program, a cache of
+ * your own returning plain arrays) is a miss: the tool is embedded again and the entry rewritten.
+ */
+export function isUsableCachedVector(vector: unknown): vector is Float32Array {
+  return vector instanceof Float32Array && vector.length > 0 && vector.every(Number.isFinite);
+}

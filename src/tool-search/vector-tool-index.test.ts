@@ -382,6 +382,31 @@ describe('VectorToolIndex', () => {
     });
   });
 
+  it('embeds again a tool whose cached vector holds NaN, and overwrites it', async () => {
+    const database = new Database(':memory:');
+    const cache = new SqliteToolEmbeddingCache({ database });
+    await new VectorToolIndex({
+      embeddingModel: new RecordingEmbeddingModel(),
+      embeddingCache: cache,
+    }).indexTools('s', tools);
+    // Another program wrote a vector that is not one: NaN in every value.
+    const nan = Buffer.alloc(4 * 1024);
+    for (let i = 0; i < 1024; i++) nan.writeFloatLE(Number.NaN, i * 4);
+    const { key } = database
+      .prepare('SELECT key FROM toolloop_tool_embeddings ORDER BY key LIMIT 1')
+      .get() as { key: string };
+    database.prepare('UPDATE toolloop_tool_embeddings SET vector = ? WHERE key = ?').run(nan, key);
+    const model = new RecordingEmbeddingModel();
+    const index = new VectorToolIndex({ embeddingModel: model, embeddingCache: cache });
+    await index.indexTools('s', tools);
+    expect(model.texts).toBe(1);
+    const [stored] = await cache.get([key]);
+    expect(stored?.every(Number.isFinite)).toBe(true);
+    expect(names(await index.search({ sessionId: 's', query: 'weather in a city' }))[0]).toBe(
+      'getWeather',
+    );
+  });
+
   it('keys cached vectors by model id: another model embeds for itself', async () => {
     const cache = new SqliteToolEmbeddingCache({ database: new Database(':memory:') });
     await new VectorToolIndex({

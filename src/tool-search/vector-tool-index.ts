@@ -9,7 +9,7 @@ import { errorTypeName } from '../tool-calling/tool-execution-exception-processo
 import { describeError } from '../tool-calling/tool-loop-events.js';
 import { categoryMatcher } from './category-filter.js';
 import { checkSearchRequest } from './check-search-request.js';
-import { embeddedVectors } from './embedded-vectors.js';
+import { embeddedVectors, isUsableCachedVector } from './embedded-vectors.js';
 import { requestClauses } from './request-clauses.js';
 import { runWithTimeout } from './run-with-timeout.js';
 import type { IndexToolsOptions, ToolIndex } from './tool-index.js';
@@ -221,7 +221,7 @@ export class VectorToolIndex implements ToolIndex {
         const found = new Map<string, Float32Array>();
         wanted.forEach((key, i) => {
           const vector = stored[i];
-          if (vector !== undefined) found.set(key, vector);
+          if (isUsableCachedVector(vector)) found.set(key, vector);
         });
         for (const [key, vector] of found) this.#remember(key, vector);
         fill(found);
