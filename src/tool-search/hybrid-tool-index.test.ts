@@ -123,6 +123,26 @@ describe('HybridToolIndex', () => {
     ).toThrow('lexicalIndex, embeddingCache and queryClauses go with an embeddingModel');
   });
 
+  it('refuses a malformed request before any index, and stays available for the next', async () => {
+    const hybrid = new HybridToolIndex({ embeddingModel: new HashingEmbeddingModel() });
+    await hybrid.indexTools('s', tools);
+    const malformed = [
+      [{ sessionId: 's', query: 42 }, 'query must be a string'],
+      [{ sessionId: 7, query: 'weather' }, 'sessionId must be a string'],
+      [{ sessionId: 's', query: 'weather', categoryFilter: 5 }, 'categoryFilter must be a string'],
+      [
+        { sessionId: 's', query: 'weather', maxResults: -1 },
+        'maxResults must be a non-negative integer',
+      ],
+    ] as const;
+    for (const [request, message] of malformed) {
+      await expect(hybrid.search(request as unknown as ToolSearchRequest)).rejects.toThrow(message);
+    }
+    const response = await hybrid.search({ sessionId: 's', query: 'weather in a city' });
+    expect(names(response)[0]).toBe('getWeather');
+    expect(response.searchMetadata.fallbacks).toBeUndefined();
+  });
+
   it('embeds each clause of a request on its semantic side, unless queryClauses is false', async () => {
     const query = 'What is the weather in Paris tomorrow, and then book a table for two';
     for (const [queryClauses, texts] of [

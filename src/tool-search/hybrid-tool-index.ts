@@ -3,6 +3,7 @@ import type { ToolEmbeddingCache } from '../embeddings/tool-embedding-cache.js';
 import { InvalidArgumentError } from '../errors/index.js';
 import { errorTypeName } from '../tool-calling/tool-execution-exception-processor.js';
 import { describeError } from '../tool-calling/tool-loop-events.js';
+import { checkSearchRequest } from './check-search-request.js';
 import { LexicalToolIndex } from './lexical-tool-index.js';
 import { runWithTimeout, settledWithin, ToolIndexTimeoutError } from './run-with-timeout.js';
 import type { IndexToolsOptions, ToolIndex } from './tool-index.js';
@@ -303,6 +304,7 @@ export class HybridToolIndex implements ToolIndex {
 
   /** {@inheritDoc ToolIndex.search} */
   async search(request: ToolSearchRequest): Promise<ToolSearchResponse> {
+    checkSearchRequest(request);
     const started = performance.now();
     const candidates = Math.max(this.#candidates, request.maxResults ?? 0);
     const results = await Promise.all(

@@ -33,6 +33,15 @@ const payments = [
 ];
 
 describe('LexicalToolIndex', () => {
+  it('refuses a query that is not a string with an InvalidArgumentError', () => {
+    const index = new LexicalToolIndex();
+    index.indexTools('s', [{ toolName: 'getWeather', summary: 'Weather of a city' }]);
+    expect(() => index.search({ sessionId: 's', query: 42 as unknown as string })).toThrow(
+      'query must be a string',
+    );
+    expect(index.search({ sessionId: 's', query: 'weather' }).toolReferences).toHaveLength(1);
+  });
+
   it('splits camelCase, snake_case, kebab-case and dotted names into words', async () => {
     const index = new LexicalToolIndex();
     await index.indexTools('s', [

@@ -5,6 +5,7 @@ import { stemTerm } from '../internal/search-text/suffix-stemmer.js';
 import { TopScores } from '../internal/search-text/top-scores.js';
 import { words } from '../internal/search-text/words.js';
 import { categoryMatcher } from './category-filter.js';
+import { checkSearchRequest } from './check-search-request.js';
 import type { QueryExpansion, QueryExpansionContext } from './query-expansion.js';
 import { schemaEnumValues } from './schema-enum-values.js';
 import type { ToolIndex } from './tool-index.js';
@@ -162,6 +163,7 @@ export class LexicalToolIndex implements ToolIndex {
 
   /** {@inheritDoc ToolIndex.search} */
   search(request: ToolSearchRequest): ToolSearchResponse {
+    checkSearchRequest(request);
     const started = performance.now();
     const session = isBlank(request.sessionId) ? undefined : this.#sessions.get(request.sessionId);
     const maxResults = request.maxResults ?? this.#defaultMaxResults;

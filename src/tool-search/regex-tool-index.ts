@@ -1,5 +1,6 @@
 import { STOP_WORDS } from '../internal/search-text/stop-words.js';
 import { categoryMatcher } from './category-filter.js';
+import { checkSearchRequest } from './check-search-request.js';
 import type { ToolIndex } from './tool-index.js';
 import type { ToolReference, ToolSearchRequest, ToolSearchResponse } from './tool-reference.js';
 import { isBlank } from './tool-search-text.js';
@@ -99,6 +100,7 @@ export class RegexToolIndex implements ToolIndex {
 
   /** {@inheritDoc ToolIndex.search} */
   search(request: ToolSearchRequest): ToolSearchResponse {
+    checkSearchRequest(request);
     const started = performance.now();
     const session = isBlank(request.sessionId) ? undefined : this.#sessions.get(request.sessionId);
     const pattern = queryToRegexPattern(request.query);

@@ -271,6 +271,48 @@ describe('VectorToolIndex', () => {
     await expect(index.indexTools('s', tools)).rejects.toThrow('returned 0 vectors for 3 texts');
   });
 
+  it('rejects vectors with NaN, infinite or non-number values, or none, and caches nothing', async () => {
+    const cache = new SqliteToolEmbeddingCache({ database: new Database(':memory:') });
+    for (const bad of [[Number.NaN, 1], [Number.POSITIVE_INFINITY, 1], ['1', '2'], []]) {
+      const index = new VectorToolIndex({
+        embeddingModel: { id: 'bad', embed: async (texts) => texts.map(() => bad as number[]) },
+        embeddingCache: cache,
+      });
+      await expect(index.indexTools('s', tools)).rejects.toThrow(
+        'embedding model returned a vector that is not a non-empty array of finite numbers',
+      );
+      expect(index.size('s')).toBe(0);
+    }
+    const good = new RecordingEmbeddingModel();
+    const index = new VectorToolIndex({
+      embeddingModel: { id: 'bad', embed: (texts) => good.embed(texts) },
+      embeddingCache: cache,
+    });
+    await index.indexTools('s', tools);
+    expect(good.texts).toBe(3);
+  });
+
+  it('rejects vectors of different dimensions, in a batch and between query and tools', async () => {
+    const mixed = new VectorToolIndex({
+      embeddingModel: {
+        embed: async (texts) => texts.map((_, i) => (i === 0 ? [1, 0] : [1, 0, 0])),
+      },
+    });
+    await expect(mixed.indexTools('s', tools)).rejects.toThrow(
+      'embedding model returned vectors of 2 and 3 dimensions',
+    );
+    let calls = 0;
+    const index = new VectorToolIndex({
+      embeddingModel: {
+        embed: async (texts) => texts.map(() => (++calls <= 3 ? [1, 0, 0] : [1, 0])),
+      },
+    });
+    await index.indexTools('s', tools);
+    await expect(index.search({ sessionId: 's', query: 'weather' })).rejects.toThrow(
+      'the query vector has 2 dimensions, the tools of session s have 3',
+    );
+  });
+
   it('embeds a tool once per process: another session indexing it calls the model for none', async () => {
     const model = new RecordingEmbeddingModel();
     const index = new VectorToolIndex({ embeddingModel: model });
@@ -340,6 +382,31 @@ describe('VectorToolIndex', () => {
     });
   });
 
+  it('embeds again a tool whose cached vector holds NaN, and overwrites it', async () => {
+    const database = new Database(':memory:');
+    const cache = new SqliteToolEmbeddingCache({ database });
+    await new VectorToolIndex({
+      embeddingModel: new RecordingEmbeddingModel(),
+      embeddingCache: cache,
+    }).indexTools('s', tools);
+    // Another program wrote a vector that is not one: NaN in every value.
+    const nan = Buffer.alloc(4 * 1024);
+    for (let i = 0; i < 1024; i++) nan.writeFloatLE(Number.NaN, i * 4);
+    const { key } = database
+      .prepare('SELECT key FROM toolloop_tool_embeddings ORDER BY key LIMIT 1')
+      .get() as { key: string };
+    database.prepare('UPDATE toolloop_tool_embeddings SET vector = ? WHERE key = ?').run(nan, key);
+    const model = new RecordingEmbeddingModel();
+    const index = new VectorToolIndex({ embeddingModel: model, embeddingCache: cache });
+    await index.indexTools('s', tools);
+    expect(model.texts).toBe(1);
+    const [stored] = await cache.get([key]);
+    expect(stored?.every(Number.isFinite)).toBe(true);
+    expect(names(await index.search({ sessionId: 's', query: 'weather in a city' }))[0]).toBe(
+      'getWeather',
+    );
+  });
+
   it('keys cached vectors by model id: another model embeds for itself', async () => {
     const cache = new SqliteToolEmbeddingCache({ database: new Database(':memory:') });
     await new VectorToolIndex({
@@ -397,9 +464,22 @@ describe('VectorToolIndex', () => {
     const index = new VectorToolIndex({
       embeddingModel: { embed: async (texts) => texts.map(() => 'nope' as never) },
     });
-    await expect(index.indexTools('s', tools)).rejects.toThrow('not an array');
+    await expect(index.indexTools('s', tools)).rejects.toThrow('not a non-empty array');
     const none = new VectorToolIndex({ embeddingModel: { embed: async () => undefined as never } });
     await expect(none.indexTools('s', tools)).rejects.toThrow('returned no vectors for 3 texts');
+  });
+
+  it('takes Float32Array vectors as in-process models return them', async () => {
+    const inner = new RecordingEmbeddingModel();
+    const typed: EmbeddingModel = {
+      embed: async (texts, options) =>
+        (await inner.embed(texts, options)).map((vector) => Float32Array.from(vector)) as never,
+    };
+    const index = new VectorToolIndex({ embeddingModel: typed });
+    await index.indexTools('s', tools);
+    expect(index.size('s')).toBe(3);
+    const found = await index.search({ sessionId: 's', query: 'weather', maxResults: 3 });
+    expect(found.toolReferences.length).toBeGreaterThan(0);
   });
 
   it('aborts an embed call that passes timeoutMs and fails with a timeout', async () => {

@@ -8,6 +8,8 @@ import { IllegalStateError, InvalidArgumentError, throwIfAborted } from '../erro
 import { errorTypeName } from '../tool-calling/tool-execution-exception-processor.js';
 import { describeError } from '../tool-calling/tool-loop-events.js';
 import { categoryMatcher } from './category-filter.js';
+import { checkSearchRequest } from './check-search-request.js';
+import { embeddedVectors, isUsableCachedVector } from './embedded-vectors.js';
 import { requestClauses } from './request-clauses.js';
 import { runWithTimeout } from './run-with-timeout.js';
 import type { IndexToolsOptions, ToolIndex } from './tool-index.js';
@@ -219,7 +221,7 @@ export class VectorToolIndex implements ToolIndex {
         const found = new Map<string, Float32Array>();
         wanted.forEach((key, i) => {
           const vector = stored[i];
-          if (vector !== undefined) found.set(key, vector);
+          if (isUsableCachedVector(vector)) found.set(key, vector);
         });
         for (const [key, vector] of found) this.#remember(key, vector);
         fill(found);
@@ -274,17 +276,9 @@ export class VectorToolIndex implements ToolIndex {
           batch.map((key) => textOf.get(key) as string),
           signal,
         );
-        if (!Array.isArray(vectors) || vectors.length !== batch.length) {
-          throw new IllegalStateError(
-            `embedding model returned ${Array.isArray(vectors) ? vectors.length : 'no'} vectors for ${batch.length} texts`,
-          );
-        }
+        const unit = embeddedVectors(vectors, batch.length);
         batch.forEach((key, i) => {
-          const raw = vectors[i];
-          if (!Array.isArray(raw)) {
-            throw new IllegalStateError('embedding model returned a vector that is not an array');
-          }
-          const vector = unitVector(raw);
+          const vector = unit[i] as Float32Array;
           embedded.set(key, vector);
           this.#remember(key, vector);
           settle.get(key)?.(vector);
@@ -328,6 +322,7 @@ export class VectorToolIndex implements ToolIndex {
 
   /** {@inheritDoc ToolIndex.search} */
   async search(request: ToolSearchRequest): Promise<ToolSearchResponse> {
+    checkSearchRequest(request);
     const started = performance.now();
     const session = isBlank(request.sessionId) ? undefined : this.#sessions.get(request.sessionId);
     const toolReferences: ToolReference[] = [];
@@ -338,19 +333,15 @@ export class VectorToolIndex implements ToolIndex {
         request.query,
         ...(this.#queryClauses ? requestClauses(request.query) : []),
       ].map((text) => text.slice(0, MAX_QUERY_LENGTH));
-      const embedded = await this.#embed(texts, request.signal);
-      if (!Array.isArray(embedded) || embedded.length !== texts.length) {
+      const queries = embeddedVectors(await this.#embed(texts, request.signal), texts.length);
+      const entries = [...session.values()];
+      const dimension = (queries[0] as Float32Array).length;
+      const mismatched = entries.find((entry) => entry.vector.length !== dimension);
+      if (mismatched !== undefined) {
         throw new IllegalStateError(
-          `embedding model returned ${Array.isArray(embedded) ? embedded.length : 'no'} vectors for ${texts.length} texts`,
+          `the query vector has ${dimension} dimensions, the tools of session ${request.sessionId} have ${mismatched.vector.length}: give each embedding model its own id`,
         );
       }
-      const queries = embedded.map((vector) => {
-        if (!Array.isArray(vector)) {
-          throw new IllegalStateError('embedding model returned a vector that is not an array');
-        }
-        return unitVector(vector);
-      });
-      const entries = [...session.values()];
       const inCategory = categoryMatcher(
         entries.map((entry) => entry.reference),
         request.categoryFilter,
@@ -417,17 +408,6 @@ function reportCacheFailure(
     reason: 'error',
     error: describeError(error),
   });
-}
-
-/** The vector scaled to length 1, as 32-bit floats (the zero vector stays zero). */
-function unitVector(vector: readonly number[]): Float32Array {
-  let norm = 0;
-  for (const value of vector) norm += value * value;
-  norm = Math.sqrt(norm);
-  const out = new Float32Array(vector.length);
-  if (norm === 0 || !Number.isFinite(norm)) return out;
-  for (let i = 0; i < vector.length; i++) out[i] = (vector[i] as number) / norm;
-  return out;
 }
 
 function dot(a: Float32Array, b: Float32Array): number {

@@ -146,6 +146,17 @@ for (const kind of kinds) {
       expect(a).toBeInstanceOf(Float32Array);
     });
 
+    it('overwrites a key already stored, so an entry that was not a vector is repaired', async () => {
+      const opener = kind.create();
+      const [writer, reader] = [opener(), opener()];
+      await writer.set([{ key: 'r', vector: vector(Number.NaN, 1) }]);
+      await reader.set([
+        { key: 'r', vector: vector(0.5, 1) },
+        { key: 'r', vector: vector(0.25, 1) },
+      ]);
+      expect(await writer.get(['r'])).toEqual([vector(0.25, 1)]);
+    });
+
     it('reads and writes more keys than one statement or script takes', async () => {
       const cache = kind.create()();
       const entries = Array.from({ length: 2_345 }, (_, i) => ({

@@ -51,7 +51,8 @@ CREATE TABLE IF NOT EXISTS ${table} (
 /**
  * Tool embeddings in PostgreSQL through `pg`, shared by every process that reaches the database:
  * one row per key. A read is one `= ANY($1)` query per 1,000 keys, a write one `INSERT … SELECT
- * unnest(…) ON CONFLICT DO NOTHING` (equal keys hold equal vectors). Keys and vectors are always
+ * unnest(…) ON CONFLICT DO UPDATE`: a key written again takes the new vector, so an entry
+ * that was not a vector (written by another program) is repaired. Keys and vectors are always
  * bound parameters. The table is created on first use unless `autoMigrate` is false.
  */
 export class PostgresToolEmbeddingCache implements ToolEmbeddingCache {
@@ -92,10 +93,12 @@ export class PostgresToolEmbeddingCache implements ToolEmbeddingCache {
   async set(entries: readonly ToolEmbeddingCacheEntry[]): Promise<void> {
     assertCacheEntries(entries);
     await this.#migrated();
-    for (const piece of chunks(entries, KEYS_PER_QUERY)) {
+    // One row per key: a statement that updates a row twice fails. The last entry of a key wins.
+    const latest = [...new Map(entries.map((entry) => [entry.key, entry])).values()];
+    for (const piece of chunks(latest, KEYS_PER_QUERY)) {
       await this.#pool.query(
         `INSERT INTO ${this.#table} (key, vector)
-         SELECT * FROM unnest($1::text[], $2::bytea[]) ON CONFLICT (key) DO NOTHING`,
+         SELECT * FROM unnest($1::text[], $2::bytea[]) ON CONFLICT (key) DO UPDATE SET vector = excluded.vector`,
         [piece.map((entry) => entry.key), piece.map((entry) => vectorToBytes(entry.vector))],
       );
     }

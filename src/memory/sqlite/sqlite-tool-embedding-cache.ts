@@ -31,8 +31,9 @@ const KEYS_PER_READ = 500;
 
 /**
  * Tool embeddings in SQLite through `better-sqlite3`, for the processes of one machine: one row
- * per key holding the vector's 32-bit floats as a BLOB. Writes are one transaction each and keep
- * a row already there (equal keys hold equal vectors). The table is created on first use.
+ * per key holding the vector's 32-bit floats as a BLOB. Writes are one transaction each; a key
+ * written again takes the new vector, so an entry that was not a vector is repaired. The table is
+ * created on first use.
  */
 export class SqliteToolEmbeddingCache implements ToolEmbeddingCache {
   readonly database: SqliteDatabase;
@@ -100,7 +101,7 @@ export class SqliteToolEmbeddingCache implements ToolEmbeddingCache {
     this.#statements = {
       read: new Map(),
       insert: this.database.prepare(
-        `INSERT INTO ${this.#table} (key, vector) VALUES (?, ?) ON CONFLICT (key) DO NOTHING`,
+        `INSERT INTO ${this.#table} (key, vector) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET vector = excluded.vector`,
       ),
     };
     return this.#statements;
