@@ -3,6 +3,7 @@ import type { ConfigEntry } from './config-entry.js';
 import type { ConfigOrigin, ConfigProblem } from './config-error.js';
 import { CONFIG_PROPERTIES, type ConfigProperty, OWNED_KEY_PREFIXES } from './config-properties.js';
 import { convertConfigValue } from './config-value.js';
+import { kebabSegment } from './kebab-segment.js';
 
 /** Names that would reach an object's prototype machinery; never accepted as map keys. */
 const RESERVED_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
@@ -13,14 +14,6 @@ interface MatchedProperty {
   /** The canonical key (kebab case, names filled in). */
   readonly key: string;
   readonly path: readonly string[];
-}
-
-/** `maxTotalToolCalls`, `max_total_tool_calls`, `MAX-TOTAL` → `max-total-tool-calls` style. */
-function kebab(segment: string): string {
-  return segment
-    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
-    .replace(/_/g, '-')
-    .toLowerCase();
 }
 
 /** The property a key names (relaxed: camelCase, snake_case and kebab-case segments all match). */
@@ -35,7 +28,7 @@ export function matchConfigKey(segments: readonly string[]): MatchedProperty | u
         names.set(part, segment);
         return segment !== '' && !RESERVED_NAMES.has(segment);
       }
-      return kebab(segment) === part;
+      return kebabSegment(segment) === part;
     });
     if (!matches) continue;
     const fill = (part: string): string => names.get(part) ?? part;
@@ -46,7 +39,7 @@ export function matchConfigKey(segments: readonly string[]): MatchedProperty | u
 
 /** True for a key under a prefix toolloop owns (an unknown one there is an error). */
 function isOwnedKey(segments: readonly string[]): boolean {
-  const key = `${segments.map(kebab).join('.')}.`;
+  const key = `${segments.map(kebabSegment).join('.')}.`;
   return OWNED_KEY_PREFIXES.some((prefix) => key.startsWith(prefix));
 }
 

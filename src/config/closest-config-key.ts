@@ -1,15 +1,8 @@
 import { CONFIG_PROPERTIES } from './config-properties.js';
+import { kebabSegment } from './kebab-segment.js';
 
 /** At most this many single-character edits separate a misspelt key from the one it meant. */
 const MAX_DISTANCE = 3;
-
-/** `maxTotalToolCalls`, `max_total_tool_calls` → `max-total-tool-calls`. */
-function kebab(segment: string): string {
-  return segment
-    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
-    .replace(/_/g, '-')
-    .toLowerCase();
-}
 
 /** Levenshtein distance, giving up (returning `limit + 1`) once it must exceed `limit`. */
 function editDistance(a: string, b: string, limit: number): number {
@@ -36,7 +29,7 @@ function editDistance(a: string, b: string, limit: number): number {
  * filled from the key; `undefined` when no key is within a few typing mistakes of it.
  */
 export function closestConfigKey(segments: readonly string[]): string | undefined {
-  const written = segments.map(kebab).join('.');
+  const written = segments.map(kebabSegment).join('.');
   let best: { key: string; distance: number } | undefined;
   for (const property of CONFIG_PROPERTIES) {
     const pattern = property.key.split('.');
