@@ -18,6 +18,7 @@ import {
   TUNING_SET,
 } from './lib/semantic-retrieval-sets.js';
 import { SentenceEncoderEmbeddingModel } from './lib/tool-retrieval-sentence-encoder.js';
+import { dot, unitVector } from './lib/unit-vectors.js';
 
 /**
  * How the hybrid's mechanisms were chosen: every request of every set is searched once, and what
@@ -62,15 +63,6 @@ interface RequestRecord {
   candidates: Candidate[];
 }
 
-const unit = (vector: readonly number[]): Float32Array => {
-  const norm = Math.hypot(...vector) || 1;
-  return Float32Array.from(vector, (value) => value / norm);
-};
-const dot = (a: Float32Array, b: Float32Array) => {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += (a[i] as number) * (b[i] as number);
-  return sum;
-};
 const meanSd = (values: readonly number[], count = values.length) => {
   const mean = values.reduce((sum, value) => sum + value, 0) / count;
   const squares = values.reduce((sum, value) => sum + (value - mean) ** 2, 0);
@@ -132,7 +124,7 @@ class Recorder implements ToolIndex {
       toolSearchText(reference),
       ...otherTexts(reference),
     ]);
-    const vectors = (await this.#model.embed(texts)).map(unit);
+    const vectors = (await this.#model.embed(texts)).map(unitVector);
     let at = 0;
     for (const reference of references) {
       const count = 1 + otherTexts(reference).length;
@@ -157,7 +149,7 @@ class Recorder implements ToolIndex {
   async record(query: Query): Promise<void> {
     // The vector index embeds the request and its clauses in one call: that batch is kept.
     await this.#vector.search({ sessionId: SESSION, query: query.text, maxResults: 1 });
-    const queries = this.#model.last.vectors.map(unit);
+    const queries = this.#model.last.vectors.map(unitVector);
     const lexical = await this.#lexical.search({
       sessionId: SESSION,
       query: query.text,

@@ -16,6 +16,7 @@ import {
   TUNING_SET,
 } from './lib/semantic-retrieval-sets.js';
 import { SentenceEncoderEmbeddingModel } from './lib/tool-retrieval-sentence-encoder.js';
+import { dot, unitVector } from './lib/unit-vectors.js';
 
 /**
  * A study, not an option of the library: can the user's own sentence encoder translate a request's
@@ -45,11 +46,6 @@ const wordsOf = (text: string) =>
       .toLowerCase()
       .match(/[a-z]+/g) ?? []
   ).filter((word) => word.length > 2 && !COMMON.has(word));
-
-const unit = (vector: readonly number[]): Float32Array => {
-  const norm = Math.hypot(...vector) || 1;
-  return Float32Array.from(vector, (value) => value / norm);
-};
 
 /** How request words are translated. */
 interface Translation {
@@ -93,15 +89,14 @@ async function translationTable(
   const requestWords = [...new Set(set.queries.flatMap((query) => wordsOf(query.text)))].filter(
     (word) => !(translation.unknownOnly && known.has(word)),
   );
-  const libraryVectors = (await model.embed(library)).map(unit);
-  const requestVectors = (await model.embed(requestWords)).map(unit);
+  const libraryVectors = (await model.embed(library)).map(unitVector);
+  const requestVectors = (await model.embed(requestWords)).map(unitVector);
   const translated = new Map<string, WeightedWord[]>();
   requestWords.forEach((word, i) => {
     const q = requestVectors[i] as Float32Array;
     const near: WeightedWord[] = [];
     libraryVectors.forEach((vector, j) => {
-      let similarity = 0;
-      for (let d = 0; d < q.length; d++) similarity += (q[d] as number) * (vector[d] as number);
+      const similarity = dot(q, vector);
       if (similarity >= translation.threshold && library[j] !== word) {
         near.push({ word: library[j] as string, weight: similarity });
       }
