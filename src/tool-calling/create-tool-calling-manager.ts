@@ -521,7 +521,11 @@ function unknownToolMessage(name: string, attached: readonly ToolCallback[]): st
   // With a tool that finds tools (tool search), the name may well be a real tool not offered yet:
   // saying it does not exist would send the model the wrong way.
   const finder = named
-    ? attached.find((callback) => callback.metadata?.discoversTools === true)
+    ? attached.find(
+        ({ metadata }) =>
+          metadata?.discoversTools === true &&
+          (metadata.discoverableToolNames === undefined || metadata.discoverableToolNames.has(name)),
+      )
     : undefined;
   const problem = !named
     ? 'Tool call not executed: the tool name is empty.'

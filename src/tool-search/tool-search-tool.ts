@@ -101,7 +101,11 @@ export function toolSearchTool(options: ToolSearchToolOptions): ToolCallback {
       description: TOOL_SEARCH_TOOL_DESCRIPTION,
       inputSchema: TOOL_SEARCH_TOOL_INPUT_SCHEMA,
     }),
-    metadata: Object.freeze({ readOnly: true, discoversTools: true }),
+    metadata: Object.freeze({
+      readOnly: true,
+      discoversTools: true,
+      ...(allowedToolNames === undefined ? {} : { discoverableToolNames: allowedToolNames }),
+    }),
     async call(input: string, context?: ToolContext): Promise<string> {
       const args = parseSearchArguments(input);
       const sessionId = context?.context[TOOL_SEARCH_TOOL_SESSION_ID_KEY];

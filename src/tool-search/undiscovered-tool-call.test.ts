@@ -55,6 +55,28 @@ describe.each(['call', 'stream'] as const)('a call of a tool no search found (%s
     expect(response?.responseData).not.toContain('there is no tool named');
     expect(ran).toBe(0);
   });
+
+  it('says a name outside the library does not exist, so the model does not search for it', async () => {
+    const model = new ScriptedChatModel([
+      // A tool of an earlier turn's library, since removed, or a made-up name.
+      toolCallResponse([{ id: 'c1', name: 'finance_void_invoice', arguments: { id: 'INV-7' } }]),
+      textResponse('That tool is gone.'),
+    ]);
+    const client = ChatClient.create(model, {
+      tools: [resetPassword],
+      toolCallingAdvisor: new ToolSearchToolCallingAdvisor(),
+    });
+    const spec = client
+      .prompt('Void invoice INV-7')
+      .advisors((a) => a.param(CONVERSATION_ID, 'c-2'));
+    if (mode === 'call') await spec.call().content();
+    else for await (const _ of spec.stream().content());
+
+    const [response] = lastToolResponses(model);
+    expect(response?.isError).toBe(true);
+    expect(response?.responseData).toContain("there is no tool named 'finance_void_invoice'");
+    expect(response?.responseData).not.toContain('Search for it');
+  });
 });
 
 describe('the unknown-tool message of the manager', () => {

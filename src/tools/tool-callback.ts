@@ -61,6 +61,12 @@ export interface ToolMetadata {
    * not offered is then answered with a hint to search for it with this tool first.
    */
   readonly discoversTools?: boolean;
+  /**
+   * With `discoversTools`: every name the tool can find. A call of a name outside it is answered
+   * "there is no tool named …" instead of the hint to search (a tool removed from the library, or
+   * a name the model made up). Absent, any name may be findable.
+   */
+  readonly discoverableToolNames?: ReadonlySet<string>;
   /** Further metadata for custom advisors. */
   readonly [key: string]: unknown;
 }
