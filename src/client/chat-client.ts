@@ -8,6 +8,7 @@ import {
   type ToolApprovalOptions,
 } from '../approval/index.js';
 import { InvalidArgumentError, ToolApprovalError } from '../errors/index.js';
+import { optionNames, rejectUnknownOptions } from '../internal/option-names.js';
 import type { ChatModel, ChatOptions, ToolCallingChatOptions } from '../model/index.js';
 import type { StepFinishEvent, TurnEventListener } from '../observability/turn-event.js';
 import { ToolCallingAdvisor } from '../tool-calling/tool-calling-advisor.js';
@@ -66,6 +67,19 @@ export interface ChatClientOptions<
   onStepFinish?: (event: StepFinishEvent) => void;
 }
 
+/** Every option name of {@link ChatClientOptions}, to refuse a misspelt one. */
+const OPTION_NAMES = optionNames<ChatClientOptions>()(
+  'system',
+  'tools',
+  'toolContext',
+  'advisors',
+  'options',
+  'toolCallingAdvisor',
+  'approval',
+  'listeners',
+  'onStepFinish',
+);
+
 /**
  * The entry point: a chat model plus defaults, from which requests are built with `prompt()`.
  * Clients are immutable and hold no per-conversation state, so one client serves any number of
@@ -96,6 +110,7 @@ export class ChatClient<
     ) {
       throw new InvalidArgumentError('chatModel must be a ChatModel');
     }
+    rejectUnknownOptions(defaults, OPTION_NAMES, 'ChatClient');
     const template = defaults.toolCallingAdvisor;
     if (template !== undefined && (template === null || typeof template.copy !== 'function')) {
       throw new InvalidArgumentError('toolCallingAdvisor must be a ToolCallingAdvisor');

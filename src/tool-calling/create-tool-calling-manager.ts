@@ -4,6 +4,7 @@ import {
   InvalidArgumentError,
   NoSuchToolError,
 } from '../errors/index.js';
+import { optionNames, rejectUnknownOptions } from '../internal/option-names.js';
 import type { AssistantMessage, Message, ToolCall, ToolResponse } from '../messages/index.js';
 import type { ChatResponse, Generation, Prompt, ToolCallingChatOptions } from '../model/index.js';
 import { validateJsonSchema } from '../tools/input/json-schema-validator.js';
@@ -102,6 +103,22 @@ export interface ToolCallingManagerOptions {
   observer?: ToolCallObserver;
 }
 
+/** Every option name of {@link ToolCallingManagerOptions}, to refuse a misspelt one. */
+const OPTION_NAMES = optionNames<ToolCallingManagerOptions>()(
+  'toolCallbackResolver',
+  'resolutionFallbackEnabled',
+  'exceptionProcessor',
+  'throwExceptionOnError',
+  'limits',
+  'onUnknownTool',
+  'maxConcurrency',
+  'defaultTimeoutMs',
+  'maxArgumentBytes',
+  'maxResultBytes',
+  'maxResultMediaBytes',
+  'observer',
+);
+
 /** Default {@link ToolCallingManagerOptions.maxConcurrency}. */
 export const DEFAULT_TOOL_CALL_CONCURRENCY = 8;
 
@@ -174,6 +191,7 @@ class DefaultToolCallingManager implements ToolCallingManager {
   readonly #maxResultMediaBytes: number;
 
   constructor(options: ToolCallingManagerOptions) {
+    rejectUnknownOptions(options, OPTION_NAMES, 'createToolCallingManager');
     if (options.exceptionProcessor !== undefined && options.throwExceptionOnError !== undefined) {
       throw new InvalidArgumentError(
         'throwExceptionOnError configures the default exception processor; it cannot be combined with exceptionProcessor',
@@ -524,7 +542,8 @@ function unknownToolMessage(name: string, attached: readonly ToolCallback[]): st
     ? attached.find(
         ({ metadata }) =>
           metadata?.discoversTools === true &&
-          (metadata.discoverableToolNames === undefined || metadata.discoverableToolNames.has(name)),
+          (metadata.discoverableToolNames === undefined ||
+            metadata.discoverableToolNames.has(name)),
       )
     : undefined;
   const problem = !named

@@ -14,6 +14,7 @@ import {
 } from '../advisors/index.js';
 import { checkApprovalOptions, type ToolApprovalOptions } from '../approval/index.js';
 import { InvalidArgumentError } from '../errors/index.js';
+import { optionNames, rejectUnknownOptions } from '../internal/option-names.js';
 import type { Message } from '../messages/index.js';
 import {
   type ChatResponse,
@@ -69,6 +70,16 @@ export interface ToolCallingAdvisorOptions {
    */
   approval?: ToolApprovalOptions;
 }
+
+/** Every option name of {@link ToolCallingAdvisorOptions}, to refuse a misspelt one. */
+const OPTION_NAMES = optionNames<ToolCallingAdvisorOptions>()(
+  'toolCallingManager',
+  'toolExecutionEligibilityChecker',
+  'order',
+  'conversationHistoryEnabled',
+  'maxIterations',
+  'approval',
+);
 
 /**
  * The tool loop: a recursive advisor that calls the rest of the chain (ultimately the model), lets
@@ -136,6 +147,10 @@ export class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor, ToolAdvis
    *   integer.
    */
   constructor(options: ToolCallingAdvisorOptions = {}) {
+    // A subclass's constructor checks its own (wider) options.
+    if (new.target === ToolCallingAdvisor) {
+      rejectUnknownOptions(options, OPTION_NAMES, 'ToolCallingAdvisor');
+    }
     const order = options.order ?? ToolCallingAdvisor.DEFAULT_ORDER;
     if (!(order > HIGHEST_PRECEDENCE && order < LOWEST_PRECEDENCE)) {
       throw new InvalidArgumentError(

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '../errors/index.js';
+import { optionNames, rejectUnknownOptions } from '../internal/option-names.js';
 import { LexicalToolIndex, type LexicalToolIndexOptions } from './lexical-tool-index.js';
 
 /** Options of {@link Bm25ToolIndex}: field weights and limits, nothing that changes the scoring. */
@@ -7,7 +7,11 @@ export type Bm25ToolIndexOptions = Pick<
   'fieldWeights' | 'minScore' | 'defaultMaxResults'
 >;
 
-const OPTION_NAMES = new Set(['fieldWeights', 'minScore', 'defaultMaxResults']);
+const OPTION_NAMES = optionNames<Bm25ToolIndexOptions>()(
+  'fieldWeights',
+  'minScore',
+  'defaultMaxResults',
+);
 
 /**
  * Plain field-weighted BM25 over a tool's name, description, parameter names and parameter
@@ -22,11 +26,7 @@ export class Bm25ToolIndex extends LexicalToolIndex {
    * and as {@link LexicalToolIndex} on bad weights or limits.
    */
   constructor(options: Bm25ToolIndexOptions = {}) {
-    for (const key of Object.keys(options ?? {})) {
-      if (!OPTION_NAMES.has(key)) {
-        throw new InvalidArgumentError(`Bm25ToolIndex has no option '${key}'`);
-      }
-    }
+    rejectUnknownOptions(options, OPTION_NAMES, 'Bm25ToolIndex');
     super(options);
   }
 }

@@ -1,6 +1,7 @@
 import type { EmbeddingModel } from '../embeddings/embedding-model.js';
 import type { ToolEmbeddingCache } from '../embeddings/tool-embedding-cache.js';
 import { InvalidArgumentError } from '../errors/index.js';
+import { optionNames, rejectUnknownOptions } from '../internal/option-names.js';
 import { errorTypeName } from '../tool-calling/tool-execution-exception-processor.js';
 import { describeError } from '../tool-calling/tool-loop-events.js';
 import { checkSearchRequest } from './check-search-request.js';
@@ -100,6 +101,24 @@ export interface HybridToolIndexOptions {
   readonly retryAfterMs?: number;
 }
 
+/** Every option name of {@link HybridToolIndexOptions}, to refuse a misspelt one. */
+const OPTION_NAMES = optionNames<HybridToolIndexOptions>()(
+  'embeddingModel',
+  'embeddingCache',
+  'lexicalIndex',
+  'queryClauses',
+  'indexes',
+  'fusion',
+  'weights',
+  'confidence',
+  'rankConstant',
+  'candidates',
+  'defaultMaxResults',
+  'searchTimeoutMs',
+  'indexTimeoutMs',
+  'retryAfterMs',
+);
+
 /**
  * Weights of the lexical and the semantic side that a hybrid built from an `embeddingModel` uses
  * with score fusion: chosen on the tuning half of BFCL live_multiple (best recall@5, then recall@1
@@ -171,6 +190,7 @@ export class HybridToolIndex implements ToolIndex {
    *   with a `confidence` whose `zeroAt` is not a finite number below a finite `fullAt`.
    */
   constructor(options: HybridToolIndexOptions) {
+    rejectUnknownOptions(options, OPTION_NAMES, 'HybridToolIndex');
     const indexes = hybridIndexes(options);
     const fusion = options.fusion ?? 'score';
     if (fusion !== 'score' && fusion !== 'rank') {

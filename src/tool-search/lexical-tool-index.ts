@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '../errors/index.js';
+import { optionNames, rejectUnknownOptions } from '../internal/option-names.js';
 import { FieldWeightedBm25 } from '../internal/search-text/field-weighted-bm25.js';
 import { STOP_WORDS } from '../internal/search-text/stop-words.js';
 import { stemTerm } from '../internal/search-text/suffix-stemmer.js';
@@ -60,13 +61,13 @@ const LENGTH_NORMALIZATION = 0.6;
 const FIELD_NAMES = ['name', 'description', 'parameterNames', 'parameterDescriptions'] as const;
 const FIELD_NAME_SET: ReadonlySet<string> = new Set(FIELD_NAMES);
 const DEFAULT_FIELD_WEIGHTS = [3, 1.5, 1, 1];
-const OPTION_NAMES = new Set([
+const OPTION_NAMES = optionNames<LexicalToolIndexOptions>()(
   'fieldWeights',
   'prefix',
   'queryExpansion',
   'minScore',
   'defaultMaxResults',
-]);
+);
 
 interface LexicalSession {
   /** The scorer identifies a tool by its slot. */
@@ -100,9 +101,9 @@ export class LexicalToolIndex implements ToolIndex {
    */
   constructor(options: LexicalToolIndexOptions = {}) {
     this.#searchType = new.target.name;
-    rejectUnknownKeys(options, OPTION_NAMES, 'options', `${new.target.name} has no option`);
+    rejectUnknownOptions(options, OPTION_NAMES, new.target.name);
     const weights = options.fieldWeights ?? {};
-    rejectUnknownKeys(weights, FIELD_NAME_SET, 'fieldWeights', 'fieldWeights has no field');
+    rejectUnknownOptions(weights, FIELD_NAME_SET, 'fieldWeights', 'field');
     this.#fieldWeights = FIELD_NAMES.map(
       (field, i) => weights[field] ?? (DEFAULT_FIELD_WEIGHTS[i] as number),
     );
@@ -290,22 +291,4 @@ function contentWords(text: string): string[] {
 /** The index terms of a text: the stems of its content words. */
 function terms(text: string): string[] {
   return contentWords(text).map(stemTerm);
-}
-
-/**
- * Rejects an options object key this index does not read: a misspelt or removed option would
- * otherwise be ignored in silence.
- */
-function rejectUnknownKeys(
-  options: object,
-  known: ReadonlySet<string>,
-  what: string,
-  message: string,
-): void {
-  if (typeof options !== 'object' || options === null) {
-    throw new InvalidArgumentError(`${what} must be an object`);
-  }
-  for (const key of Object.keys(options)) {
-    if (!known.has(key)) throw new InvalidArgumentError(`${message} '${key}'`);
-  }
 }

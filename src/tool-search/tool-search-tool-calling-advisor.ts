@@ -9,6 +9,7 @@ import {
   TOOL_LOOP_TURN_ID,
 } from '../advisors/index.js';
 import { InvalidArgumentError } from '../errors/index.js';
+import { optionNames, rejectUnknownOptions } from '../internal/option-names.js';
 import type { Message } from '../messages/index.js';
 import { augmentSystemMessage } from '../model/index.js';
 import {
@@ -70,6 +71,22 @@ export interface ToolSearchToolCallingAdvisorOptions extends ToolCallingAdvisorO
    */
   eviction?: SessionEvictionOptions;
 }
+
+/** Every option name of {@link ToolSearchToolCallingAdvisorOptions}, to refuse a misspelt one. */
+const OPTION_NAMES = optionNames<ToolSearchToolCallingAdvisorOptions>()(
+  'toolCallingManager',
+  'toolExecutionEligibilityChecker',
+  'order',
+  'conversationHistoryEnabled',
+  'maxIterations',
+  'approval',
+  'toolIndex',
+  'maxResults',
+  'sessionIdKeyName',
+  'systemMessageSuffix',
+  'referenceToolNameAccumulation',
+  'eviction',
+);
 
 /** Per-request data the initialization leaves in the advisor params for every round. */
 interface ToolSearchTurn {
@@ -159,6 +176,9 @@ export class ToolSearchToolCallingAdvisor extends ToolCallingAdvisor {
    *   settings; and for the loop's own invalid options.
    */
   constructor(options: ToolSearchToolCallingAdvisorOptions = {}) {
+    if (new.target === ToolSearchToolCallingAdvisor) {
+      rejectUnknownOptions(options, OPTION_NAMES, 'ToolSearchToolCallingAdvisor');
+    }
     const eviction = options.eviction ?? { ...DEFAULT_SESSION_EVICTION };
     super({ ...options, eviction } as ToolSearchToolCallingAdvisorOptions);
     const sessionIdKeyName = options.sessionIdKeyName ?? DEFAULT_TOOL_SEARCH_SESSION_ID_KEY;

@@ -5,6 +5,7 @@ import type {
   ToolEmbeddingCacheEntry,
 } from '../embeddings/tool-embedding-cache.js';
 import { IllegalStateError, InvalidArgumentError, throwIfAborted } from '../errors/index.js';
+import { optionNames, rejectUnknownOptions } from '../internal/option-names.js';
 import { errorTypeName } from '../tool-calling/tool-execution-exception-processor.js';
 import { describeError } from '../tool-calling/tool-loop-events.js';
 import { categoryMatcher } from './category-filter.js';
@@ -61,6 +62,19 @@ export interface VectorToolIndexOptions {
   readonly queryClauses?: boolean;
 }
 
+/** Every option name of {@link VectorToolIndexOptions}, to refuse a misspelt one. */
+const OPTION_NAMES = optionNames<VectorToolIndexOptions>()(
+  'embeddingModel',
+  'similarityThreshold',
+  'defaultMaxResults',
+  'batchSize',
+  'toolText',
+  'embeddingCache',
+  'memoryCacheSize',
+  'timeoutMs',
+  'queryClauses',
+);
+
 /** Only this many characters of a query are embedded. */
 const MAX_QUERY_LENGTH = 4096;
 
@@ -109,6 +123,7 @@ export class VectorToolIndex implements ToolIndex {
    *   not positive, or with an `embeddingCache` but no `embeddingModel.id`.
    */
   constructor(options: VectorToolIndexOptions) {
+    rejectUnknownOptions(options, OPTION_NAMES, 'VectorToolIndex');
     if (options?.embeddingModel === undefined) {
       throw new InvalidArgumentError('embeddingModel is required');
     }
