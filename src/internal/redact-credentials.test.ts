@@ -34,6 +34,21 @@ describe('redactCredentials', () => {
     expect(redactCredentials('q=my%20secret%2Fvalue', ['my secret/value'])).toBe('q=***');
   });
 
+  it('keeps the words after "Bearer" or "Token" in prose unless they look like a credential', () => {
+    for (const text of [
+      'Token limit exceeded for this request',
+      'Bearer token missing',
+      'Basic authentication is not supported',
+      'Token EXPIRED, sign in again',
+    ]) {
+      expect(redactCredentials(text)).toBe(text);
+    }
+    expect(redactCredentials('token 9f86d081884c7d65 was refused')).toBe('token *** was refused');
+    expect(redactCredentials('{"Authorization": "Bearer abcdefghijk"}')).toBe(
+      '{"Authorization": "Bearer ***"}',
+    );
+  });
+
   it('leaves ordinary text alone', () => {
     const text = 'Tool failed: table "users" not found at https://example.com/docs?page=2';
     expect(redactCredentials(text)).toBe(text);

@@ -6,7 +6,13 @@ export const REDACTED = '***';
 // `scheme://user:password@` and `scheme://token@`: the password (or the lone token) goes.
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@:]*)(?::([^\s/?#]*))?@/gi;
 // `Bearer <token>`, `Basic <credentials>` (headers, or text that quotes them).
-const AUTH_SCHEME = /\b(Bearer|Basic|Token)(\s+)[A-Za-z0-9\-._~+/]+=*/gi;
+const AUTH_SCHEME =
+  /\b(Authorization["']?\s*[:=]\s*["']?)?(Bearer|Basic|Token)(\s+)([A-Za-z0-9\-._~+/]+=*)/gi;
+// Outside a header, the word after "Bearer", "Basic" or "Token" is a credential only when it
+// looks like one: "Token limit exceeded" keeps its words.
+const DIGIT_OR_SYMBOL = /[0-9._~+/=-]/;
+const UPPER = /[A-Z]/g;
+const LOWER = /[a-z]/g;
 // Query parameters and `key=value` pairs named like a credential.
 const NAMED_SECRET =
   /\b((?:access[_-]?token|refresh[_-]?token|id[_-]?token|token|api[_-]?key|apikey|secret|client[_-]?secret|password|passwd|pwd|sig|signature)=)[^\s&#"',;]+/gi;
@@ -32,9 +38,22 @@ export function redactCredentials(
     .replace(URL_USERINFO, (_match, scheme: string, user: string, password?: string) =>
       password === undefined ? `${scheme}${REDACTED}@` : `${scheme}${user}:${REDACTED}@`,
     )
-    .replace(AUTH_SCHEME, `$1$2${REDACTED}`)
+    .replace(
+      AUTH_SCHEME,
+      (match, header: string | undefined, scheme: string, space: string, value: string) =>
+        header !== undefined || looksLikeCredential(value)
+          ? `${header ?? ''}${scheme}${space}${REDACTED}`
+          : match,
+    )
     .replace(NAMED_SECRET, `$1${REDACTED}`)
     .replace(KNOWN_TOKEN, REDACTED);
+}
+
+/** A digit or a symbol, or mixed case as base64 has (two capitals and two small letters). */
+function looksLikeCredential(value: string): boolean {
+  if (value.length < 6) return false;
+  if (DIGIT_OR_SYMBOL.test(value)) return true;
+  return (value.match(UPPER)?.length ?? 0) >= 2 && (value.match(LOWER)?.length ?? 0) >= 2;
 }
 
 const CREDENTIAL_VARIABLE = /key|token|secret|password|passwd|credential|auth|cookie|session/i;
