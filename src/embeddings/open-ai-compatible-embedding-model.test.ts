@@ -11,7 +11,17 @@ interface Received {
 }
 
 const received: Received[] = [];
-let mode: 'ok' | 'shuffled' | 'unauthorized' | 'echo' | 'overloaded' | 'short' | 'html' = 'ok';
+let mode:
+  | 'ok'
+  | 'shuffled'
+  | 'unauthorized'
+  | 'echo'
+  | 'overloaded'
+  | 'short'
+  | 'html'
+  | 'overloaded-once'
+  | 'silent'
+  | 'large' = 'ok';
 let server: Server;
 let baseUrl: string;
 
@@ -55,6 +65,26 @@ function handle(request: IncomingMessage, response: ServerResponse): void {
       response.statusCode = 503;
       response.end(
         JSON.stringify({ error: { message: 'The server is overloaded', type: 'server_error' } }),
+      );
+      return;
+    }
+    if (mode === 'overloaded-once') {
+      mode = 'ok';
+      response.statusCode = 503;
+      response.setHeader('retry-after-ms', '10');
+      response.end(JSON.stringify({ error: { message: 'busy' } }));
+      return;
+    }
+    // Accepts the request and never answers.
+    if (mode === 'silent') return;
+    if (mode === 'large') {
+      // What text-embedding-3-large returns for a batch: 3,072 numbers per input, as JSON text.
+      const embedding = Array.from({ length: 3072 }, (_, i) => -0.012345678 + i * 1e-9);
+      response.end(
+        JSON.stringify({
+          object: 'list',
+          data: body.input.map((_, index) => ({ object: 'embedding', index, embedding })),
+        }),
       );
       return;
     }
@@ -177,6 +207,63 @@ describe('OpenAiCompatibleEmbeddingModel', () => {
     const overloaded = await model.embed(['x']).catch((e) => e);
     expect(overloaded.status).toBe(503);
     expect(overloaded.retryable).toBe(true);
+  });
+
+  it('retries a retryable failure only when maxRetries says so', async () => {
+    reset('overloaded-once');
+    const once = new OpenAiCompatibleEmbeddingModel({ baseUrl, model: 'm', env: {} });
+    expect((await once.embed(['x']).catch((e) => e)).status).toBe(503);
+    reset('overloaded-once');
+    const retrying = new OpenAiCompatibleEmbeddingModel({
+      baseUrl,
+      model: 'm',
+      env: {},
+      maxRetries: 1,
+    });
+    expect(await retrying.embed(['abc'])).toEqual([vectorFor('abc')]);
+    expect(received).toHaveLength(2);
+  });
+
+  it('gives up on a server that never answers after timeoutMs', async () => {
+    reset('silent');
+    const model = new OpenAiCompatibleEmbeddingModel({
+      baseUrl,
+      model: 'm',
+      env: {},
+      timeoutMs: 200,
+    });
+    const error = await model.embed(['x']).catch((e) => e);
+    expect(error).toBeInstanceOf(ChatModelError);
+    expect(error.message).toMatch(/time/i);
+  });
+
+  it('takes a full batch of 3,072-number vectors by default, and honours a smaller cap', async () => {
+    reset('large');
+    const texts = Array.from({ length: 256 }, (_, i) => `tool ${i}`);
+    const model = new OpenAiCompatibleEmbeddingModel({ baseUrl, model: 'm', env: {} });
+    const vectors = await model.embed(texts);
+    expect(vectors).toHaveLength(256);
+    expect(vectors[255]).toHaveLength(3072);
+    const capped = new OpenAiCompatibleEmbeddingModel({
+      baseUrl,
+      model: 'm',
+      env: {},
+      maxResponseBytes: 1_000_000,
+    });
+    const error = await capped.embed(texts).catch((e) => e);
+    expect(error).toBeInstanceOf(ChatModelError);
+    expect(error.message).toContain('1000000');
+  });
+
+  it('refuses bad limits and misspelt options', () => {
+    const make = (extra: Record<string, unknown>) => () =>
+      new OpenAiCompatibleEmbeddingModel({ baseUrl, model: 'm', env: {}, ...extra });
+    expect(make({ maxRetries: -1 })).toThrow('maxRetries must be an integer >= 0');
+    expect(make({ maxResponseBytes: 0 })).toThrow('maxResponseBytes must be a positive integer');
+    expect(make({ timeoutMs: 0 })).toThrow('timeoutMs');
+    expect(make({ timeout: 5 })).toThrow(
+      "OpenAiCompatibleEmbeddingModel has no option 'timeout' (did you mean 'timeoutMs'?)",
+    );
   });
 
   it('keeps every credential header value out of the error', async () => {

@@ -1,5 +1,6 @@
 import { type ChatModelError, InvalidArgumentError } from '../errors/index.js';
 import { credentialSecrets } from '../internal/credential-secrets.js';
+import { optionNames, rejectUnknownOptions } from '../internal/option-names.js';
 import { resolveProviderConnection } from '../internal/provider-environment.js';
 import { ProviderErrors } from '../internal/provider-errors.js';
 import { ProviderTransport } from '../internal/provider-transport.js';
@@ -37,7 +38,42 @@ export interface OpenAiCompatibleEmbeddingModelOptions {
    * once, at construction. Default `process.env`; `{}` ignores the environment.
    */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Deadline of one `embed()` batch request, its retries included. Default 60,000 (a minute):
+   * an embedding answers in well under a second, and tool search degrades to lexical search on a
+   * failure sooner than a chat model's 10-minute default would let it.
+   */
+  readonly timeoutMs?: number;
+  /**
+   * Retries of a batch after a retryable failure (408, 409, 429, 5xx, a connection failure),
+   * with exponential backoff that honours `retry-after`. Default 0: the caller decides (the error
+   * says `retryable`), and a search that waits for retries keeps the model waiting.
+   */
+  readonly maxRetries?: number;
+  /**
+   * Cap of one batch's response body in bytes. Default 64 MiB: 256 vectors of 3,072 numbers
+   * written as JSON text take about 16 MB.
+   */
+  readonly maxResponseBytes?: number;
 }
+
+/** Every option name of {@link OpenAiCompatibleEmbeddingModelOptions}, to refuse a misspelt one. */
+const OPTION_NAMES = optionNames<OpenAiCompatibleEmbeddingModelOptions>()(
+  'model',
+  'baseUrl',
+  'apiKey',
+  'dimensions',
+  'id',
+  'maxBatchSize',
+  'headers',
+  'fetch',
+  'env',
+  'timeoutMs',
+  'maxRetries',
+  'maxResponseBytes',
+);
+const DEFAULT_EMBEDDING_TIMEOUT_MS = 60_000;
+const DEFAULT_EMBEDDING_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 const PROVIDER = 'openai-compatible-embeddings';
 const EMBEDDINGS_ENVIRONMENT = {
@@ -55,8 +91,8 @@ const EMBEDDINGS_ENVIRONMENT = {
  * a `ChatModelError` with the HTTP status (`retryable` for 408, 409, 429 and 5xx), built like the
  * chat adapters' errors: it names the address and what the error body said (the provider's
  * message, an HTML page's title, or the text), and never contains the API key, a credential
- * header's value or any value of `headers`. It is not retried here; redirects are refused, so
- * the key and headers never reach another address.
+ * header's value or any value of `headers`. It is retried only when `maxRetries` says so;
+ * redirects are refused, so the key and headers never reach another address.
  */
 export class OpenAiCompatibleEmbeddingModel implements EmbeddingModel {
   /** {@inheritDoc EmbeddingModel.id} */
@@ -73,12 +109,21 @@ export class OpenAiCompatibleEmbeddingModel implements EmbeddingModel {
   readonly #transport: ProviderTransport;
 
   constructor(options: OpenAiCompatibleEmbeddingModelOptions) {
+    rejectUnknownOptions(options, OPTION_NAMES, 'OpenAiCompatibleEmbeddingModel');
     if (typeof options?.model !== 'string' || options.model.trim() === '') {
       throw new InvalidArgumentError('model is required');
     }
     const maxBatchSize = options.maxBatchSize ?? 256;
     if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1) {
       throw new InvalidArgumentError('maxBatchSize must be a positive integer');
+    }
+    const maxRetries = options.maxRetries ?? 0;
+    if (!Number.isInteger(maxRetries) || maxRetries < 0) {
+      throw new InvalidArgumentError('maxRetries must be an integer >= 0');
+    }
+    const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_EMBEDDING_RESPONSE_BYTES;
+    if (!Number.isInteger(maxResponseBytes) || maxResponseBytes < 1) {
+      throw new InvalidArgumentError('maxResponseBytes must be a positive integer');
     }
     const connection = resolveProviderConnection(
       { apiKey: options.apiKey, baseUrl: options.baseUrl, env: options.env },
@@ -97,13 +142,15 @@ export class OpenAiCompatibleEmbeddingModel implements EmbeddingModel {
       PROVIDER,
       credentialSecrets(this.#apiKey, this.#requestHeaders(), this.#headers),
     );
-    // Retrying is the caller's choice (`retryable` on the error); the transport refuses
-    // redirects, caps the body and describes a failed response the way the chat adapters do.
+    // The transport refuses redirects, caps the body and describes a failed response the way
+    // the chat adapters do.
     this.#transport = new ProviderTransport({
       errors: this.#errors,
       headers: this.#requestHeaders(),
       fetch: options.fetch,
-      maxRetries: 0,
+      maxRetries,
+      timeoutMs: options.timeoutMs ?? DEFAULT_EMBEDDING_TIMEOUT_MS,
+      maxResponseBytes,
     });
   }
 
