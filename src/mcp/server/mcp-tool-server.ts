@@ -345,6 +345,20 @@ export class McpToolServer {
   }
 
   /** Closes every session, stdio connection and server started by `listen()`. */
+  /**
+   * Tells every connected client that the tool list changed (`notifications/tools/list_changed`),
+   * so a client that caches the list (toolloop's does) lists the tools again. Call it after the
+   * tools a provider brings have changed: the server lists its tools anew on every `tools/list`,
+   * but clients only ask when told. Over HTTP the notice reaches a session through its
+   * server-to-client stream (the `GET` the client opens); a client without one learns of the
+   * change on its next listing. Never throws: a client gone since is skipped.
+   */
+  async notifyToolsListChanged(): Promise<void> {
+    await Promise.all(
+      [...this.#servers].map((server) => server.sendToolListChanged().catch(() => undefined)),
+    );
+  }
+
   async close(): Promise<void> {
     clearInterval(this.#sweeper);
     this.#sweeper = undefined;
@@ -503,7 +517,7 @@ export class McpToolServer {
   }
 
   #createSdkServer(): Server {
-    const capabilities: ServerCapabilities = { tools: {}, logging: {} };
+    const capabilities: ServerCapabilities = { tools: { listChanged: true }, logging: {} };
     const server = new Server(
       { name: this.#name, version: this.#version },
       {

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { jsonSchema, tool } from '../../../src/index.js';
@@ -135,6 +136,32 @@ describe('McpToolServer over Streamable HTTP', () => {
     expect(listed.map((entry) => entry.name)).toEqual(['whoami', 'deleteAll']);
     const result = await client.callTool('whoami', { tag: 'b' });
     expect(result.content).toEqual([{ type: 'text', text: '{"caller":null,"tag":"b"}' }]);
+  });
+
+  it('tells connected clients when its tools changed, and their cached lists refresh', async () => {
+    // A provider whose tools change while the server runs (a plugin loaded, a feature flag).
+    const served = [whoami];
+    const { server, url } = await startServer({
+      tools: [{ getToolCallbacks: () => [...served] }],
+    });
+    const client = new McpClient('watcher', { url });
+    closers.push(() => client.close());
+    expect((await client.listTools()).map((entry) => entry.name)).toEqual(['whoami']);
+    const sdk = await sdkClient(url);
+    expect(sdk.getServerCapabilities()?.tools?.listChanged).toBe(true);
+    const told = new Promise<void>((resolve) =>
+      sdk.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+    );
+    await sdk.listTools();
+
+    served.push(deleteAll);
+    // Cached until told.
+    expect((await client.listTools()).map((entry) => entry.name)).toEqual(['whoami']);
+    await server.notifyToolsListChanged();
+    await told;
+    await expect
+      .poll(async () => (await client.listTools()).map((entry) => entry.name))
+      .toEqual(['whoami', 'deleteAll']);
   });
 
   it('close() ends the HTTP session on the server (DELETE), so clients that come and go never exhaust maxSessions', async () => {
