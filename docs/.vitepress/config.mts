@@ -70,7 +70,7 @@ const guide: DefaultTheme.SidebarItem[] = [
     items: [
       { text: 'Coming from Spring AI', link: '/spring-ai' },
       { text: 'Benchmarks', link: '/benchmarks' },
-      { text: 'API reference', link: '/api/' },
+      { text: 'API pages', link: '/api/' },
     ],
   },
 ];
@@ -94,7 +94,7 @@ export default defineConfig({
       { text: 'Changelog', link: `${repository}/blob/main/CHANGELOG.md` },
     ],
     sidebar: {
-      '/api/': [{ text: 'API reference', items: apiSidebar() }, ...guide],
+      '/api/': [{ text: 'API pages', items: apiSidebar() }, ...guide],
       '/': guide,
     },
     search: { provider: 'local' },
