@@ -68,6 +68,7 @@ const guide: DefaultTheme.SidebarItem[] = [
   {
     text: 'More',
     items: [
+      { text: 'Coming from other frameworks', link: '/other-frameworks' },
       { text: 'Coming from Spring AI', link: '/spring-ai' },
       { text: 'Benchmarks', link: '/benchmarks' },
       { text: 'API pages', link: '/api/' },
