@@ -31,6 +31,8 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: 'Getting started', link: '/getting-started' },
       { text: 'Tools', link: '/tools' },
       { text: 'The tool loop', link: '/loop' },
+      { text: 'Messages', link: '/messages' },
+      { text: 'Errors', link: '/errors' },
       { text: 'The tool contract', link: '/tool-contract' },
     ],
   },
