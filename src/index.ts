@@ -15,7 +15,9 @@ export {
   TOOL_LOOP_TURN_ID,
 } from './advisors/index.js';
 export {
+  type ApproveToolCallDecision,
   approveToolCall,
+  type DenyToolCallDecision,
   denyToolCall,
   type PendingToolApproval,
   type PendingToolCall,
@@ -34,10 +36,12 @@ export {
 } from './augmentation/index.js';
 export {
   AdvisorParams,
+  type CallResponseSpec,
   ChatClient,
   type ChatClientOptions,
   type ChatClientRequestSpec,
   pipeServerSentEvents,
+  type StreamResponseSpec,
   toServerSentEventsResponse,
 } from './client/index.js';
 export type { EmbeddingModel, EmbedOptions } from './embeddings/embedding-model.js';
@@ -56,8 +60,10 @@ export {
   NoSuchToolError,
   StructuredOutputError,
   ToolApprovalError,
+  type ToolApprovalProblem,
   ToolDefinitionError,
   ToolExecutionError,
+  type ToolInputIssue,
   ToolloopError,
   type ToolloopErrorCode,
 } from './errors/index.js';
@@ -99,15 +105,19 @@ export {
   type ChatOptions,
   type ChatResponse,
   ChatResponseAggregator,
+  type ChatResponseMetadata,
   chatResponse,
   createPrompt,
   type FinishReason,
+  type Generation,
+  type GenerationMetadata,
   hasToolCalls,
   type OfferedTool,
   type Prompt,
   type ResponseFormat,
   type ToolCallDelta,
   type ToolCallingChatOptions,
+  type Usage,
 } from './model/index.js';
 export type {
   TurnEvent,
@@ -158,6 +168,7 @@ export {
   type ToolCallbackResolver,
   type ToolCallOptions,
   type ToolContext,
+  type ToolContextMap,
   type ToolDefinition,
   type ToolMetadata,
   type ToolOutputSchema,

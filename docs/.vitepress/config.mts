@@ -31,6 +31,8 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: 'Getting started', link: '/getting-started' },
       { text: 'Tools', link: '/tools' },
       { text: 'The tool loop', link: '/loop' },
+      { text: 'Messages', link: '/messages' },
+      { text: 'Errors', link: '/errors' },
       { text: 'The tool contract', link: '/tool-contract' },
     ],
   },
@@ -68,9 +70,10 @@ const guide: DefaultTheme.SidebarItem[] = [
   {
     text: 'More',
     items: [
+      { text: 'Coming from other frameworks', link: '/other-frameworks' },
       { text: 'Coming from Spring AI', link: '/spring-ai' },
       { text: 'Benchmarks', link: '/benchmarks' },
-      { text: 'API reference', link: '/api/' },
+      { text: 'API pages', link: '/api/' },
     ],
   },
 ];
@@ -94,7 +97,7 @@ export default defineConfig({
       { text: 'Changelog', link: `${repository}/blob/main/CHANGELOG.md` },
     ],
     sidebar: {
-      '/api/': [{ text: 'API reference', items: apiSidebar() }, ...guide],
+      '/api/': [{ text: 'API pages', items: apiSidebar() }, ...guide],
       '/': guide,
     },
     search: { provider: 'local' },

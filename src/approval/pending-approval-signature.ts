@@ -22,7 +22,9 @@ export function checkSigningKey(key: unknown): string | Uint8Array | undefined {
   if (length < 0) throw new InvalidArgumentError('approval.signingKey must be a string or bytes');
   if (length < MIN_SIGNING_KEY_BYTES) {
     throw new InvalidArgumentError(
-      `approval.signingKey must be at least ${MIN_SIGNING_KEY_BYTES} bytes long`,
+      `approval.signingKey must be at least ${MIN_SIGNING_KEY_BYTES} bytes long (this one has ${length}): ` +
+        'use a random secret that every process resuming a turn shares, kept in your secret store ' +
+        '(make one with: openssl rand -base64 32)',
     );
   }
   return key as string | Uint8Array;

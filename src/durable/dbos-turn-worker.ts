@@ -415,12 +415,16 @@ export class DbosTurnWorker {
       loadOutput: false,
     });
     for (const turn of turns) {
+      // A turn a client started while no worker ran has no version yet (the engine says null):
+      // the first worker of any version to dequeue it gives it its own.
       const version = turn.applicationVersion;
-      if (version !== undefined && version !== mine) this.#refuse(turn.workflowID, version);
+      if (version !== undefined && version !== null && version !== mine) {
+        this.#refuse(turn.workflowID, version);
+      }
     }
   }
 
-  #refuse(turnId: string, engineVersionName: string | undefined): void {
+  #refuse(turnId: string, engineVersionName: string | null | undefined): void {
     if (this.#refused.some((refused) => refused.turnId === turnId)) return;
     const version = userVersion(this.#applicationName, engineVersionName);
     const error = versionMismatch(turnId, version, this.version);
@@ -521,8 +525,11 @@ function engineVersion(applicationName: string, version: string): string {
   return `${applicationName}@${version}`;
 }
 
-function userVersion(applicationName: string, engineVersionName: string | undefined): string {
-  if (engineVersionName === undefined) return '(none)';
+function userVersion(
+  applicationName: string,
+  engineVersionName: string | null | undefined,
+): string {
+  if (engineVersionName === undefined || engineVersionName === null) return '(none)';
   const prefix = `${applicationName}@`;
   return engineVersionName.startsWith(prefix)
     ? engineVersionName.slice(prefix.length)

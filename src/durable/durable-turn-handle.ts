@@ -96,10 +96,14 @@ export class DurableTurnHandle {
         });
       }
       if (deadline !== undefined && Date.now() >= deadline) {
+        const where =
+          status === 'queued'
+            ? 'no worker has taken it yet: start a DbosTurnWorker that registers its agent, on the same queue and version; the turn stays queued until one does'
+            : `it is ${status}; it goes on`;
         throw new DurableTurnError({
           problem: 'timeout',
           turnId: this.turnId,
-          message: `Turn ${this.turnId} did not end within ${options.timeoutMs} ms (it is ${status}; it goes on)`,
+          message: `Turn ${this.turnId} did not end within ${options.timeoutMs} ms (${where})`,
         });
       }
       await sleep(deadline === undefined ? POLL_MS : Math.min(POLL_MS, deadline - Date.now()));

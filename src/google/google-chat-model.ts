@@ -37,6 +37,10 @@ export interface GoogleChatModelOptions extends ProviderChatModelOptions, Google
   model?: string | undefined;
   /** The API version appended to a base URL that names none. Default `v1beta`. */
   apiVersion?: string | undefined;
+  /** Ignored: Gemini has no switch for parallel function calls. */
+  parallelToolCalls?: boolean | undefined;
+  /** Ignored: Gemini has no strict schema mode. */
+  strictTools?: boolean | undefined;
 }
 
 const DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';

@@ -28,14 +28,21 @@ export type GoogleOptions = {
 
 /**
  * The request options of a {@link GoogleChatModel}: the common `ChatOptions`, Gemini's own
- * ({@link GoogleOptions}), and the tool switches every adapter takes. A `ChatClient` over the
- * model checks `.options()` against it; a key Gemini does not take is a type error.
+ * ({@link GoogleOptions}), and the tool switches every adapter takes (which Gemini ignores). A
+ * `ChatClient` over the model checks `.options()` against it; a key Gemini does not take is a type
+ * error.
  */
 export type GoogleChatOptions = ChatOptions &
   GoogleOptions & {
-    /** `false` asks the model for at most one function call per response. */
+    /**
+     * Ignored: Gemini has no switch for parallel function calls. Accepted so that options shared
+     * with the other adapters compile.
+     */
     parallelToolCalls?: boolean | undefined;
-    /** Send tools in strict schema mode (schemas adapted and reported). */
+    /**
+     * Ignored: Gemini has no strict schema mode (schemas are compiled to the subset it accepts
+     * either way). Accepted so that options shared with the other adapters compile.
+     */
     strictTools?: boolean | undefined;
     /** Body fields merged into the request last, for what this type does not name. */
     extraBody?: Record<string, unknown> | undefined;

@@ -66,6 +66,7 @@ export type {
   ToolCallbackResolver,
   ToolCallOptions,
   ToolContext,
+  ToolContextMap,
   ToolDefinition,
   ToolMetadata,
 } from './tool-callback.js';

@@ -16,6 +16,44 @@ function linkTargets(markdown: string): string[] {
   return [...withoutInlineCode.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1] ?? '');
 }
 
+/** The rendered text of a heading line: no `#`s, code ticks or link targets. */
+function headingText(line: string): string {
+  return line
+    .replace(/^#{1,6}\s+/, '')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/`/g, '')
+    .trim();
+}
+
+/** The anchor GitHub gives a heading (where the README's readers follow the links). */
+function githubSlug(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+/** The anchor the documentation site (VitePress) gives a heading. */
+function siteSlug(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[\s~`!@#$%^&*()\-_+=[\]{}|\\;:"'“”‘’<>,.?/]+/g, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .replace(/^(\d)/, '_$1')
+    .toLowerCase();
+}
+
+/** The headings of a Markdown text, code blocks left out. */
+function headings(markdown: string): string[] {
+  const prose = markdown.replace(/^ {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?^ {0,3}\1\s*$/gm, '');
+  return prose
+    .split('\n')
+    .filter((line) => /^#{1,6}\s/.test(line))
+    .map(headingText);
+}
+
 describe('relative links of the README and docs/', () => {
   const files = documentationFiles(root);
 
@@ -35,5 +73,31 @@ describe('relative links of the README and docs/', () => {
     }
     expect(checked).toBeGreaterThan(30);
     expect(broken).toEqual([]);
+  });
+
+  // `#tsconfig-json` found the heading "tsconfig.json" on the site, but on GitHub, where the
+  // README is read, that heading is `#tsconfigjson`: the link opened the page at its top.
+  it('name an anchor that the target has on GitHub and on the site alike', () => {
+    const missing: string[] = [];
+    let checked = 0;
+    for (const file of files) {
+      for (const target of linkTargets(readFileSync(join(root, file), 'utf8'))) {
+        if (/^[a-z][a-z0-9+.-]*:/i.test(target) || !target.includes('#')) continue;
+        const [path = '', anchor = ''] = target.split('#');
+        const page = path === '' ? join(root, file) : join(root, dirname(file), path);
+        if (!page.endsWith('.md') || !existsSync(page)) continue;
+        checked++;
+        const texts = headings(readFileSync(page, 'utf8'));
+        const onGitHub = texts.map(githubSlug).includes(anchor);
+        const onSite = texts.map(siteSlug).includes(anchor);
+        if (!onGitHub || !onSite) {
+          missing.push(
+            `${file}: ${target} (${onGitHub ? '' : 'not on GitHub '}${onSite ? '' : 'not on the site'})`,
+          );
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(15);
+    expect(missing).toEqual([]);
   });
 });

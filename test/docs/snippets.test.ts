@@ -1,8 +1,10 @@
 // Every TypeScript snippet of README.md and docs/ compiles under the tsconfig the getting-started
 // page recommends (strict, as `tsc --init` makes it, with a target Node 20 runs), as a module of
-// its own that imports `toolloop` the way an application does; the snippets tagged `ts run` also
-// run offline (scripted model, local servers) and print their result. One compiler program checks
-// them all.
+// its own that imports `toolloop` the way an application does. Declarations are checked too, as
+// `tsc --init`'s `declaration: true` writes them: a snippet that exports a value whose type
+// toolloop does not export fails with TS2742 ("cannot be named without a reference to …"). The
+// snippets tagged `ts run` also run offline (scripted model, local servers) and print their
+// result. One compiler program checks them all.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -37,6 +39,7 @@ const compilerOptions: ts.CompilerOptions = {
   noUncheckedSideEffectImports: true,
   moduleDetection: ts.ModuleDetectionKind.Force,
   skipLibCheck: true,
+  declaration: true,
   noEmitOnError: false,
 };
 
@@ -90,6 +93,7 @@ describe('documentation snippets', () => {
       const diagnostics = [
         ...program.getSyntacticDiagnostics(source),
         ...program.getSemanticDiagnostics(source),
+        ...program.getDeclarationDiagnostics(source),
       ].map((diagnostic) => {
         const where =
           diagnostic.start === undefined

@@ -165,6 +165,9 @@ describe.skipIf(database.skip)('durable turns on DBOS (one worker in this proces
   });
   let other: DbosTurnClient;
   let engine: DBOSClient;
+  /** Started while no worker ran, so the engine gave it no version yet. */
+  let earlyTurn: Awaited<ReturnType<DbosTurnClient['start']>>;
+  let early: DbosTurnClient | undefined;
 
   beforeAll(async () => {
     worker.agent('orders', ChatClient.create(ordersModel(), { tools: [lookup, refund] }));
@@ -268,6 +271,11 @@ describe.skipIf(database.skip)('durable turns on DBOS (one worker in this proces
         { tools: [hold] },
       ),
     );
+    // The durable-turns page runs a client while no worker runs: its turn waits in the queue with
+    // no version, and a worker launched later must take it (it failed with a TypeError).
+    await DbosTurnWorker.prepareDatabase(url);
+    early = await DbosTurnClient.create({ systemDatabaseUrl: url });
+    earlyTurn = await early.start('orders', { user: 'Refund order 42' });
     await worker.launch();
     // A second connection stands for another process (a web server) talking to the turns.
     other = await DbosTurnClient.create({ systemDatabaseUrl: url });
@@ -275,11 +283,17 @@ describe.skipIf(database.skip)('durable turns on DBOS (one worker in this proces
   }, 60_000);
 
   afterAll(async () => {
+    await early?.close();
     await other?.close();
     await engine?.destroy();
     await worker.shutdown();
     await dropDurableDatabase(url);
   }, 60_000);
+
+  it('runs a turn started before any worker launched, which the engine had given no version', async () => {
+    expect(await earlyTurn.text({ timeoutMs: 20_000 })).toBe(ANSWER);
+    expect(worker.refusedTurns).toEqual([]);
+  });
 
   it('runs a call-mode turn as a workflow: each model call and tool call a checkpointed step', async () => {
     const turn = await other.start('orders', { user: 'Refund order 42' });
