@@ -452,13 +452,27 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
   }
 }
 
-/** A pooled connection: destroyed on a timeout, so the server rolls back its transaction. */
+/**
+ * A pooled connection: destroyed on a timeout, so the server rolls back its transaction, and when
+ * it died while held.
+ */
 function pooledLease(client: PostgresPoolClient, scope: StoreOperationScope): Lease {
   let done = false;
+  let died = false;
+  // pg emits 'error' on a checked-out connection that dies (a terminated backend, a reset socket),
+  // often after the statement in flight has failed, and the pool listens only while it holds the
+  // connection idle: unheard, the error would be uncaught and end the process. The operation
+  // fails through its statement; the connection is destroyed when given back.
+  const onError = () => {
+    died = true;
+  };
+  client.on?.('error', onError);
   const give = (broken: boolean) => {
     if (done) return;
     done = true;
-    client.release(broken);
+    // The pool listens again from release on (its idle listener).
+    client.removeListener?.('error', onError);
+    client.release(broken || died);
   };
   return {
     raw: client,

@@ -11,6 +11,13 @@ export interface PostgresQueryable {
 /** A connection checked out of a pool; `release(error)` destroys it instead of reusing it. */
 export interface PostgresPoolClient extends PostgresQueryable {
   release(destroy?: boolean | Error): void;
+  /**
+   * `pg`'s `'error'` event: emitted when the connection dies while checked out (a terminated
+   * backend, a reset socket). Listened to while toolloop holds the connection, when present.
+   */
+  on?(event: 'error', listener: (error: Error) => void): unknown;
+  /** Removes the listener {@link PostgresPoolClient.on} added. */
+  removeListener?(event: 'error', listener: (error: Error) => void): unknown;
 }
 
 /**
