@@ -480,3 +480,56 @@ describe('MessageChatMemoryAdvisor', () => {
     }
   });
 });
+
+describe('MessageChatMemoryAdvisor with a tool call whose arguments are not text', () => {
+  // Some OpenAI-compatible servers send a call's arguments as an object. The loop refuses the
+  // call with an error result and the model answers; the store, which holds arguments as JSON
+  // text, refused the whole turn at the end with an InvalidArgumentError ('messages[1] is not a
+  // valid message'), so the caller lost the answer and nothing was stored.
+  for (const placement of ['inside', 'outside'] as const) {
+    it(`memory ${placement} the loop: the turn answers and is stored, the arguments as their JSON text`, async () => {
+      const chatMemory = new MessageWindowChatMemory();
+      const model = new ScriptedChatModel([
+        {
+          results: [
+            {
+              output: {
+                role: 'assistant',
+                text: null,
+                toolCalls: [{ id: 'c1', name: 'weather', arguments: { city: 'Oslo' } as never }],
+              },
+              metadata: { finishReason: 'tool_calls' },
+            },
+          ],
+          metadata: {},
+        },
+        textResponse('Could not check the weather.'),
+      ]);
+      const client = ChatClient.create(model, {
+        tools: [weather()],
+        advisors: [
+          new MessageChatMemoryAdvisor({
+            chatMemory,
+            ...(placement === 'inside' ? { order: HIGHEST_PRECEDENCE + 400 } : {}),
+          }),
+        ],
+      });
+      const answer = await client
+        .prompt('Weather in Oslo?')
+        .advisors((a) => a.param(CONVERSATION_ID, 'c'))
+        .call()
+        .content();
+      expect(answer).toBe('Could not check the weather.');
+      const stored = await chatMemory.get('c');
+      assertToolPairsIntact(stored);
+      expect(stored.map((message) => message.role)).toEqual(
+        placement === 'inside' ? ['user', 'assistant', 'tool', 'assistant'] : ['user', 'assistant'],
+      );
+      if (placement === 'inside') {
+        expect(stored[1]).toEqual(
+          assistantMessage(null, [{ id: 'c1', name: 'weather', arguments: '{"city":"Oslo"}' }]),
+        );
+      }
+    });
+  }
+});

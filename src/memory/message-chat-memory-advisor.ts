@@ -216,8 +216,9 @@ export class MessageChatMemoryAdvisor implements CallAdvisor, StreamAdvisor, Mem
   async #write(
     durable: DurableSteps | undefined,
     conversationId: string,
-    messages: readonly Message[],
+    turn: readonly Message[],
   ): Promise<void> {
+    const messages = storable(turn);
     if (durable === undefined) return this.chatMemory.add(conversationId, messages);
     const add = async () => {
       await this.chatMemory.add(conversationId, messages);
@@ -231,6 +232,34 @@ export class MessageChatMemoryAdvisor implements CallAdvisor, StreamAdvisor, Mem
       },
     });
   }
+}
+
+/**
+ * The turn as a store holds it. A tool call whose arguments a server sent as a JSON value instead
+ * of text stays in the loop's transcript (it was refused, never run), but stores hold arguments as
+ * text: it is stored as that value's JSON text rather than fail the whole turn.
+ */
+function storable(turn: readonly Message[]): readonly Message[] {
+  if (!turn.some(hasArgumentsNotText)) return turn;
+  return turn.map((message) =>
+    hasArgumentsNotText(message)
+      ? {
+          ...message,
+          toolCalls: message.toolCalls.map((call) =>
+            typeof call.arguments === 'string'
+              ? call
+              : { ...call, arguments: JSON.stringify(call.arguments) ?? '' },
+          ),
+        }
+      : message,
+  );
+}
+
+function hasArgumentsNotText(message: Message): message is AssistantMessage {
+  return (
+    message.role === 'assistant' &&
+    message.toolCalls.some((call) => typeof call.arguments !== 'string')
+  );
 }
 
 function turnIdOf(context: Readonly<Record<string, unknown>>): string | undefined {
