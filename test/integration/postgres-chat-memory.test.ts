@@ -343,3 +343,57 @@ describe.skipIf(database.skip)(
     });
   },
 );
+
+describe.skipIf(database.skip)(
+  'PostgresChatMemoryRepository on a single Client inside a transaction of its owner',
+  () => {
+    // BEGIN inside the owner's transaction is only a warning in PostgreSQL: the repository's
+    // statements joined it and its COMMIT committed the owner's unfinished work (their ROLLBACK
+    // then undid nothing), or its ROLLBACK threw that work away.
+    it('refuses to write with a MemoryError and leaves the transaction and its work to its owner', async () => {
+      const tablePrefix = `owner_${++tables}`;
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        await client.query(`CREATE TABLE "${schema}".${tablePrefix}_orders (id int)`);
+        const fresh = new PostgresChatMemoryRepository({ client, schema, tablePrefix });
+        await client.query('BEGIN');
+        await client.query(`INSERT INTO "${schema}".${tablePrefix}_orders VALUES (1)`);
+        // The first operation would migrate: that is a transaction too.
+        const first = await fresh.append('c', EARLIER_TURN).catch((caught: unknown) => caught);
+        expect(first).toBeInstanceOf(MemoryError);
+        expect(client.getTransactionStatus()).toBe('T');
+        await client.query('ROLLBACK');
+
+        const repository = new PostgresChatMemoryRepository({ client, schema, tablePrefix });
+        await repository.append('c', EARLIER_TURN);
+        await client.query('BEGIN');
+        await client.query(`INSERT INTO "${schema}".${tablePrefix}_orders VALUES (1)`);
+        for (const write of [
+          () => repository.append('c', LATE_TURN),
+          () => new MessageWindowChatMemory({ repository }).add('c', LATE_TURN),
+          () => repository.saveAll('c', LATE_TURN),
+          () => repository.deleteByConversationId('c'),
+        ]) {
+          const error = await write().catch((caught: unknown) => caught);
+          expect(error).toBeInstanceOf(MemoryError);
+          expect(error).toMatchObject({
+            backend: 'postgres',
+            conversationId: 'c',
+            outcome: 'unchanged',
+          });
+          expect((error as Error).message).toContain('in a transaction it did not begin');
+          expect(client.getTransactionStatus()).toBe('T');
+        }
+        await client.query('ROLLBACK');
+        const orders = await client.query(
+          `SELECT count(*)::int AS n FROM "${schema}".${tablePrefix}_orders`,
+        );
+        expect(orders.rows).toEqual([{ n: 0 }]);
+        expect(await repository.findByConversationId('c')).toEqual(EARLIER_TURN);
+      } finally {
+        await client.end();
+      }
+    });
+  },
+);

@@ -6,6 +6,11 @@ export interface PostgresQueryResult {
 /** Anything that runs a parameterised query: a `pg` `Pool`, `PoolClient` or `Client`. */
 export interface PostgresQueryable {
   query(text: string, values?: unknown[]): Promise<PostgresQueryResult>;
+  /**
+   * `pg`'s transaction status of a connection (`'I'` idle, `'T'` in a transaction, `'E'` in a
+   * failed one). Read, when present, before toolloop begins a transaction of its own on it.
+   */
+  getTransactionStatus?(): string | null;
 }
 
 /** A connection checked out of a pool; `release(error)` destroys it instead of reusing it. */
