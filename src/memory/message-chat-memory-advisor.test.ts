@@ -90,6 +90,42 @@ describe('MessageChatMemoryAdvisor', () => {
       'session-42',
     );
     expect(MessageChatMemoryAdvisor.getConversationId({ [CONVERSATION_ID]: 42 })).toBe('42');
+    expect(MessageChatMemoryAdvisor.getConversationId({ [CONVERSATION_ID]: 42n })).toBe('42');
+  });
+
+  // String() of any plain object is '[object Object]' (and of an array, its items joined by
+  // commas): two users whose ids were objects shared one conversation, each shown the other's.
+  it('refuses a conversation id that is not a string or a number, before the model is called', async () => {
+    const refused: [unknown, string][] = [
+      [{ user: 'alice' }, 'an object'],
+      [['a', 'b'], 'an array'],
+      [true, 'a boolean'],
+      [Number.NaN, 'NaN'],
+      [Symbol('c'), 'a symbol'],
+      [() => 'c', 'a function'],
+    ];
+    for (const [id, kind] of refused) {
+      expect(() => MessageChatMemoryAdvisor.getConversationId({ [CONVERSATION_ID]: id })).toThrow(
+        new InvalidArgumentError(
+          `the conversation id (advisor param CONVERSATION_ID) must be a string or a number, not ${kind}`,
+        ),
+      );
+    }
+    const chatMemory = new MessageWindowChatMemory();
+    const model = new ScriptedChatModel([textResponse('Hello Alice'), textResponse('never')]);
+    const client = ChatClient.create(model, {
+      advisors: [new MessageChatMemoryAdvisor({ chatMemory })],
+    });
+    const ask = (user: string, text: string) =>
+      client
+        .prompt(text)
+        .advisors((a) => a.param(CONVERSATION_ID, { user }))
+        .call()
+        .content();
+    await expect(ask('alice', 'I am Alice')).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(ask('bob', 'Who am I?')).rejects.toBeInstanceOf(InvalidArgumentError);
+    expect(model.callCount).toBe(0);
+    expect(await chatMemory.repository.findConversationIds()).toEqual([]);
   });
 
   it('a request without a conversation id fails before the model is called', async () => {
