@@ -524,7 +524,8 @@ function unknownToolMessage(name: string, attached: readonly ToolCallback[]): st
     ? attached.find(
         ({ metadata }) =>
           metadata?.discoversTools === true &&
-          (metadata.discoverableToolNames === undefined || metadata.discoverableToolNames.has(name)),
+          (metadata.discoverableToolNames === undefined ||
+            metadata.discoverableToolNames.has(name)),
       )
     : undefined;
   const problem = !named
