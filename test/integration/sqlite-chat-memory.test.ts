@@ -8,6 +8,7 @@ import {
   SqliteChatMemoryRepository,
   SqliteToolEmbeddingCache,
 } from '../../src/memory/sqlite/index.js';
+import type { Message } from '../../src/messages/index.js';
 import { chatMemoryRepositoryContract } from './chat-memory-contract.js';
 import type { FaultInjector } from './fault-injection.js';
 
@@ -120,5 +121,26 @@ describe('SqliteChatMemoryRepository on a connection inside a transaction of its
     expect(database.inTransaction).toBe(true);
     database.exec('COMMIT');
     expect(database.prepare('SELECT count(*) AS n FROM orders').get()).toEqual({ n: 1 });
+  });
+});
+
+describe('SqliteChatMemoryRepository with a message too large for a JavaScript string as JSON', () => {
+  // 90 million NULs are 540 million characters as JSON text, past what a JavaScript string can
+  // hold: JSON.stringify's bare 'RangeError: Invalid string length' left the repository.
+  it('fails the write with a MemoryError naming the message; nothing is written', async () => {
+    const repository = new SqliteChatMemoryRepository({
+      database: open(join(directory, `huge-${++files}.db`)),
+    });
+    await repository.append('c', [{ role: 'user', text: 'before' }]);
+    const huge: Message = { role: 'assistant', text: '\u0000'.repeat(90_000_000), toolCalls: [] };
+    const error = await repository
+      .append('c', [{ role: 'user', text: 'next' }, huge])
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(MemoryError);
+    expect(error).toMatchObject({ backend: 'sqlite', conversationId: 'c', outcome: 'unchanged' });
+    expect((error as Error).message).toBe(
+      'sqlite chat memory: messages[1] is too large to store: its JSON text is longer than a JavaScript string can be; nothing was written',
+    );
+    expect(await repository.findByConversationId('c')).toEqual([{ role: 'user', text: 'before' }]);
   });
 });

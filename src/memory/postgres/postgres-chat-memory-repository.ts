@@ -13,7 +13,7 @@ import {
 } from '../safe-text.js';
 import { runStoreOperation, type StoreOperationScope } from '../store-operation.js';
 import { assertStorableMedia, mediaLimitOption } from '../stored-media-limit.js';
-import { parseStoredMessage } from '../stored-message.js';
+import { parseStoredMessage, serializeMessages } from '../stored-message.js';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryable } from './postgres-client.js';
 import {
   migratePostgresChatMemory,
@@ -171,7 +171,7 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     assertConversationId(conversationId);
     assertMessages(messages);
     assertStorableMedia(messages, BACKEND, conversationId, this.#maxMediaBytes);
-    const rows = messages.map(serialize);
+    const rows = serializeMessages(messages, BACKEND, conversationId, stringifySafeJson);
     await this.#transaction('saveAll', conversationId, async (connection) => {
       const key = conversationKey(conversationId);
       if (rows.length === 0) {
@@ -211,7 +211,7 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     assertConversationId(conversationId);
     assertMessages(messages);
     assertStorableMedia(messages, BACKEND, conversationId, this.#maxMediaBytes);
-    const rows = messages.map(serialize);
+    const rows = serializeMessages(messages, BACKEND, conversationId, stringifySafeJson);
     const retain = options.retain;
     if (rows.length === 0 && !retain) return;
     if (!retain) {
@@ -571,8 +571,4 @@ function decodeRows(conversationId: string, rows: readonly Record<string, unknow
       decodeParsedSafeJson,
     ),
   );
-}
-
-function serialize(message: Message): string {
-  return stringifySafeJson(message);
 }

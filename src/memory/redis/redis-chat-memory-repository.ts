@@ -7,7 +7,7 @@ import type { AppendOptions, ChatMemoryRepository } from '../chat-memory-reposit
 import { assertConversationId, assertMessages } from '../conversation-id.js';
 import { runStoreOperation, type StoreOperationScope } from '../store-operation.js';
 import { assertStorableMedia, mediaLimitOption } from '../stored-media-limit.js';
-import { parseStoredMessage } from '../stored-message.js';
+import { parseStoredMessage, serializeMessages } from '../stored-message.js';
 import type { RedisClient } from './redis-client.js';
 
 /** Options of {@link RedisChatMemoryRepository}. */
@@ -243,7 +243,7 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
     assertConversationId(conversationId);
     assertMessages(messages);
     assertStorableMedia(messages, BACKEND, conversationId, this.#maxMediaBytes);
-    const rows = messages.map((message) => JSON.stringify(message));
+    const rows = serializeMessages(messages, BACKEND, conversationId);
     await this.#run('saveAll', conversationId, (scope) =>
       this.#replace(scope, 'saveAll', conversationId, '', rows),
     );
@@ -264,7 +264,7 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
     assertConversationId(conversationId);
     assertMessages(messages);
     assertStorableMedia(messages, BACKEND, conversationId, this.#maxMediaBytes);
-    const rows = messages.map((message) => JSON.stringify(message));
+    const rows = serializeMessages(messages, BACKEND, conversationId);
     const retain = options.retain;
     if (!retain) {
       if (rows.length === 0) return;

@@ -8,7 +8,7 @@ import { decodeSafeText, encodeSafeText } from '../safe-text.js';
 import { quoteIdentifier } from '../sql-identifier.js';
 import { runStoreOperation } from '../store-operation.js';
 import { assertStorableMedia, mediaLimitOption } from '../stored-media-limit.js';
-import { parseStoredMessage } from '../stored-message.js';
+import { parseStoredMessage, serializeMessages } from '../stored-message.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-database.js';
 
 /** Options of {@link SqliteChatMemoryRepository}. */
@@ -145,7 +145,7 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
     assertConversationId(conversationId);
     assertMessages(messages);
     assertStorableMedia(messages, BACKEND, conversationId, this.#maxMediaBytes);
-    const rows = messages.map((message) => JSON.stringify(message));
+    const rows = serializeMessages(messages, BACKEND, conversationId);
     await this.#run(
       { operation: 'saveAll', conversationId },
       (statements) => {
@@ -178,7 +178,7 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
     assertConversationId(conversationId);
     assertMessages(messages);
     assertStorableMedia(messages, BACKEND, conversationId, this.#maxMediaBytes);
-    const rows = messages.map((message) => JSON.stringify(message));
+    const rows = serializeMessages(messages, BACKEND, conversationId);
     if (rows.length === 0 && !options.retain) return;
     await this.#run(
       { operation: 'append', conversationId },
