@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ChatClientResponse } from '../advisors/index.js';
 import { ChatClient } from '../client/chat-client.js';
 import type { ChatClientRequestSpec } from '../client/chat-client-request-spec.js';
-import { ToolApprovalError } from '../errors/index.js';
+import { InvalidArgumentError, ToolApprovalError } from '../errors/index.js';
 import { CONVERSATION_ID } from '../memory/chat-memory.js';
 import { InMemoryChatMemoryRepository } from '../memory/in-memory-chat-memory-repository.js';
 import { MessageChatMemoryAdvisor } from '../memory/message-chat-memory-advisor.js';
@@ -238,5 +238,33 @@ describe.each<Mode>(['call', 'stream'])('approval states are bound (%s)', (mode)
     expect(error.problem).toBe('malformed-state');
     expect(error.message).toMatch(/version 1/);
     expect(bound.transfers).toEqual([]);
+  });
+});
+
+describe('the conversation an approval state is bound to', () => {
+  // String() of any object is '[object Object]': a state paused under one object id resumed
+  // under any other object id, in another user's conversation.
+  it('is refused when the conversation id is not a string or a number', async () => {
+    const { transfer, transfers } = bank();
+    const model = new ScriptedChatModel([
+      toolCallResponse([{ id: 't1', name: 'transfer', arguments: { to: 'mallory', amount: 9 } }]),
+    ]);
+    const client = ChatClient.create(model, {
+      tools: [transfer],
+      approval: { signingKey: KEY },
+    });
+    const error = await client
+      .prompt('Pay mallory 9')
+      .advisors((a) => a.param(CONVERSATION_ID, { user: 'alice' }))
+      .call()
+      .then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect((error as Error).message).toBe(
+      'the conversation id (advisor param CONVERSATION_ID) must be a string or a number, not an object',
+    );
+    expect(transfers).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { conversationIdText } from '../advisors/conversation-id.js';
 import { CONVERSATION_ID } from '../advisors/index.js';
 import { InvalidArgumentError, ToolApprovalError } from '../errors/index.js';
 import type { PendingToolApproval } from './pending-tool-approval.js';
@@ -14,17 +15,16 @@ export interface ApprovalBinding {
 /**
  * The binding of a request: its conversation id and, when the client names principals, its
  * principal. Computed the same way when a turn pauses and when it resumes.
- * @throws InvalidArgumentError when `approval.principal` returns something other than a string
- *   or `undefined`; what it throws ends the turn.
+ * @throws InvalidArgumentError when the conversation id is not a string or a number, or
+ *   `approval.principal` returns something other than a string or `undefined`; what it throws
+ *   ends the turn.
  */
 export function approvalBindingOf(
   options: ToolApprovalOptions,
   params: Readonly<Record<string, unknown>>,
   toolContext: Readonly<Record<string, unknown>> | undefined,
 ): ApprovalBinding {
-  const conversation = params[CONVERSATION_ID];
-  const conversationId =
-    conversation === undefined || conversation === null ? undefined : String(conversation);
+  const conversationId = conversationIdText(params[CONVERSATION_ID]);
   const principal = options.principal?.(toolContext ?? {}, params);
   if (principal !== undefined && typeof principal !== 'string') {
     throw new InvalidArgumentError('approval.principal must return a string or undefined');

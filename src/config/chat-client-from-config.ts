@@ -390,10 +390,14 @@ async function repositoryFromConfig(
           url: string,
         ) => import('../memory/redis/index.js').RedisClient & {
           quit(): Promise<unknown>;
+          on(event: 'error', listener: (error: Error) => void): unknown;
         };
       }>('ioredis', why);
       const url = memory.redis.url ?? `redis://${memory.redis.host}:${memory.redis.port ?? 6379}`;
       const client = new Redis(url);
+      // ioredis prints every failed (re)connection without a listener; the operations it fails
+      // report themselves as MemoryErrors.
+      client.on('error', ignoreConnectionError);
       closers.push(async () => {
         await client.quit();
       });
@@ -410,6 +414,7 @@ async function repositoryFromConfig(
             options: Record<string, unknown>,
           ) => import('../memory/postgres/index.js').PostgresPool & {
             end(): Promise<void>;
+            on(event: 'error', listener: (error: Error) => void): unknown;
           };
         };
       }>('pg', why);
@@ -418,6 +423,9 @@ async function repositoryFromConfig(
         ...(memory.postgres.username === undefined ? {} : { user: memory.postgres.username }),
         ...(memory.postgres.password === undefined ? {} : { password: memory.postgres.password }),
       });
+      // pg emits 'error' on the pool when an idle connection dies (a server restart, an idle
+      // timeout), and an unheard 'error' ends the process; the pool drops the connection itself.
+      pool.on('error', ignoreConnectionError);
       closers.push(() => pool.end());
       const { PostgresChatMemoryRepository } = await import('../memory/postgres/index.js');
       return new PostgresChatMemoryRepository({
@@ -428,6 +436,9 @@ async function repositoryFromConfig(
     }
   }
 }
+
+/** What the clients made here do with a connection error nobody waits for: nothing. */
+function ignoreConnectionError(): void {}
 
 /** The configured MCP connections by name (stdio, the servers file, Streamable HTTP, SSE). */
 export function mcpConnectionsFromConfig(

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { DBOSClient } from '@dbos-inc/dbos-sdk';
 import { canonicalJson, isPendingToolApprovalShape } from '../approval/index.js';
 import {
+  IllegalStateError,
   InvalidArgumentError,
   type PendingToolApproval,
   type ToolApprovalDecision,
@@ -9,7 +10,7 @@ import {
 } from '../index.js';
 import { describeDatabase, withoutCredentials } from './describe-database.js';
 import { DurableTurnError } from './durable-turn-error.js';
-import { DurableTurnHandle } from './durable-turn-handle.js';
+import { DurableTurnHandle, type TurnEngineClient } from './durable-turn-handle.js';
 import { type DurableTurnInput, storedTurnInput } from './durable-turn-input.js';
 import { withSessionTimeoutOption } from './session-timeout-url.js';
 import { APPROVAL_KEY, TURN_WORKFLOW_NAME, unknownOutcomeTopic } from './turn-keys.js';
@@ -34,12 +35,33 @@ export interface DbosTurnClientOptions {
  * and answers about unknown outcomes are sent to the turn wherever it waits.
  */
 export class DbosTurnClient {
-  readonly #client: DBOSClient;
+  readonly #engine: DBOSClient;
   readonly #queueName: string;
+  /** The handles' view of the engine: refuses every call once this client is closed. */
+  readonly #handleEngine: TurnEngineClient;
+  #closed: Promise<void> | undefined;
 
   private constructor(client: DBOSClient, queueName: string) {
-    this.#client = client;
+    this.#engine = client;
     this.#queueName = queueName;
+    const open = () => this.#client;
+    this.#handleEngine = {
+      getWorkflow: (workflowID) => open().getWorkflow(workflowID),
+      retrieveWorkflow: (workflowID) => open().retrieveWorkflow(workflowID),
+      getEvent: (workflowID, key, options) => open().getEvent(workflowID, key, options),
+      readStream: (workflowID, key, options) => open().readStream(workflowID, key, options),
+      cancelWorkflow: (workflowID) => open().cancelWorkflow(workflowID),
+    };
+  }
+
+  /** The engine's client. @throws IllegalStateError once this client is closed. */
+  get #client(): DBOSClient {
+    if (this.#closed !== undefined) {
+      throw new IllegalStateError(
+        'this DbosTurnClient is closed: create another one to reach the turns',
+      );
+    }
+    return this.#engine;
   }
 
   /**
@@ -102,7 +124,7 @@ export class DbosTurnClient {
     );
     // Only a caller's own id can name a turn started before; the engine then keeps the first input.
     if (options.turnId !== undefined) await this.#checkSameTurn(turnId, stored);
-    return new DurableTurnHandle(this.#client, turnId);
+    return new DurableTurnHandle(this.#handleEngine, turnId);
   }
 
   async #checkSameTurn(turnId: string, stored: unknown): Promise<void> {
@@ -122,7 +144,7 @@ export class DbosTurnClient {
     if (typeof turnId !== 'string' || turnId === '') {
       throw new InvalidArgumentError('turnId must be a non-empty string');
     }
-    return new DurableTurnHandle(this.#client, turnId);
+    return new DurableTurnHandle(this.#handleEngine, turnId);
   }
 
   /**
@@ -177,9 +199,13 @@ export class DbosTurnClient {
     );
   }
 
-  /** Disconnects. */
-  async close(): Promise<void> {
-    await this.#client.destroy();
+  /**
+   * Disconnects; a second call waits for the first. Handles of this client stop working too.
+   * Every later use throws an `IllegalStateError`.
+   */
+  close(): Promise<void> {
+    this.#closed ??= this.#engine.destroy();
+    return this.#closed;
   }
 }
 

@@ -90,6 +90,42 @@ describe('MessageChatMemoryAdvisor', () => {
       'session-42',
     );
     expect(MessageChatMemoryAdvisor.getConversationId({ [CONVERSATION_ID]: 42 })).toBe('42');
+    expect(MessageChatMemoryAdvisor.getConversationId({ [CONVERSATION_ID]: 42n })).toBe('42');
+  });
+
+  // String() of any plain object is '[object Object]' (and of an array, its items joined by
+  // commas): two users whose ids were objects shared one conversation, each shown the other's.
+  it('refuses a conversation id that is not a string or a number, before the model is called', async () => {
+    const refused: [unknown, string][] = [
+      [{ user: 'alice' }, 'an object'],
+      [['a', 'b'], 'an array'],
+      [true, 'a boolean'],
+      [Number.NaN, 'NaN'],
+      [Symbol('c'), 'a symbol'],
+      [() => 'c', 'a function'],
+    ];
+    for (const [id, kind] of refused) {
+      expect(() => MessageChatMemoryAdvisor.getConversationId({ [CONVERSATION_ID]: id })).toThrow(
+        new InvalidArgumentError(
+          `the conversation id (advisor param CONVERSATION_ID) must be a string or a number, not ${kind}`,
+        ),
+      );
+    }
+    const chatMemory = new MessageWindowChatMemory();
+    const model = new ScriptedChatModel([textResponse('Hello Alice'), textResponse('never')]);
+    const client = ChatClient.create(model, {
+      advisors: [new MessageChatMemoryAdvisor({ chatMemory })],
+    });
+    const ask = (user: string, text: string) =>
+      client
+        .prompt(text)
+        .advisors((a) => a.param(CONVERSATION_ID, { user }))
+        .call()
+        .content();
+    await expect(ask('alice', 'I am Alice')).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(ask('bob', 'Who am I?')).rejects.toBeInstanceOf(InvalidArgumentError);
+    expect(model.callCount).toBe(0);
+    expect(await chatMemory.repository.findConversationIds()).toEqual([]);
   });
 
   it('a request without a conversation id fails before the model is called', async () => {
@@ -479,4 +515,57 @@ describe('MessageChatMemoryAdvisor', () => {
       });
     }
   });
+});
+
+describe('MessageChatMemoryAdvisor with a tool call whose arguments are not text', () => {
+  // Some OpenAI-compatible servers send a call's arguments as an object. The loop refuses the
+  // call with an error result and the model answers; the store, which holds arguments as JSON
+  // text, refused the whole turn at the end with an InvalidArgumentError ('messages[1] is not a
+  // valid message'), so the caller lost the answer and nothing was stored.
+  for (const placement of ['inside', 'outside'] as const) {
+    it(`memory ${placement} the loop: the turn answers and is stored, the arguments as their JSON text`, async () => {
+      const chatMemory = new MessageWindowChatMemory();
+      const model = new ScriptedChatModel([
+        {
+          results: [
+            {
+              output: {
+                role: 'assistant',
+                text: null,
+                toolCalls: [{ id: 'c1', name: 'weather', arguments: { city: 'Oslo' } as never }],
+              },
+              metadata: { finishReason: 'tool_calls' },
+            },
+          ],
+          metadata: {},
+        },
+        textResponse('Could not check the weather.'),
+      ]);
+      const client = ChatClient.create(model, {
+        tools: [weather()],
+        advisors: [
+          new MessageChatMemoryAdvisor({
+            chatMemory,
+            ...(placement === 'inside' ? { order: HIGHEST_PRECEDENCE + 400 } : {}),
+          }),
+        ],
+      });
+      const answer = await client
+        .prompt('Weather in Oslo?')
+        .advisors((a) => a.param(CONVERSATION_ID, 'c'))
+        .call()
+        .content();
+      expect(answer).toBe('Could not check the weather.');
+      const stored = await chatMemory.get('c');
+      assertToolPairsIntact(stored);
+      expect(stored.map((message) => message.role)).toEqual(
+        placement === 'inside' ? ['user', 'assistant', 'tool', 'assistant'] : ['user', 'assistant'],
+      );
+      if (placement === 'inside') {
+        expect(stored[1]).toEqual(
+          assistantMessage(null, [{ id: 'c1', name: 'weather', arguments: '{"city":"Oslo"}' }]),
+        );
+      }
+    });
+  }
 });

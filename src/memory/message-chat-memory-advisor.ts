@@ -1,3 +1,4 @@
+import { conversationIdText } from '../advisors/conversation-id.js';
 import type {
   CallAdvisor,
   CallAdvisorChain,
@@ -77,17 +78,19 @@ export class MessageChatMemoryAdvisor implements CallAdvisor, StreamAdvisor, Mem
   }
 
   /**
-   * The conversation id of a request's advisor params (`CONVERSATION_ID`), as a string; throws an
-   * `InvalidArgumentError` saying how to set one when it is missing.
+   * The conversation id of a request's advisor params (`CONVERSATION_ID`), as a string (a number
+   * in decimal); throws an `InvalidArgumentError` saying how to set one when it is missing, and
+   * one for a value that is not a string or a number (`String()` of any object is the same text,
+   * so such ids would all name one conversation).
    */
   static getConversationId(context: Readonly<Record<string, unknown>>): string {
-    const value = context[CONVERSATION_ID];
-    if (value === null || value === undefined) {
+    const value = conversationIdText(context[CONVERSATION_ID]);
+    if (value === undefined) {
       throw new InvalidArgumentError(
         "The chat memory advisor needs a conversation id, and this request has none (conversationId cannot be null). Give one per request: .advisors((a) => a.param(CONVERSATION_ID, 'conversation-id')), with CONVERSATION_ID from 'toolloop'; or a default for every request of the client: ChatClient.create(model, { advisors: [memoryAdvisor, (a) => a.param(CONVERSATION_ID, 'default')] })",
       );
     }
-    return String(value);
+    return value;
   }
 
   async adviseCall(
@@ -216,8 +219,9 @@ export class MessageChatMemoryAdvisor implements CallAdvisor, StreamAdvisor, Mem
   async #write(
     durable: DurableSteps | undefined,
     conversationId: string,
-    messages: readonly Message[],
+    turn: readonly Message[],
   ): Promise<void> {
+    const messages = storable(turn);
     if (durable === undefined) return this.chatMemory.add(conversationId, messages);
     const add = async () => {
       await this.chatMemory.add(conversationId, messages);
@@ -231,6 +235,34 @@ export class MessageChatMemoryAdvisor implements CallAdvisor, StreamAdvisor, Mem
       },
     });
   }
+}
+
+/**
+ * The turn as a store holds it. A tool call whose arguments a server sent as a JSON value instead
+ * of text stays in the loop's transcript (it was refused, never run), but stores hold arguments as
+ * text: it is stored as that value's JSON text rather than fail the whole turn.
+ */
+function storable(turn: readonly Message[]): readonly Message[] {
+  if (!turn.some(hasArgumentsNotText)) return turn;
+  return turn.map((message) =>
+    hasArgumentsNotText(message)
+      ? {
+          ...message,
+          toolCalls: message.toolCalls.map((call) =>
+            typeof call.arguments === 'string'
+              ? call
+              : { ...call, arguments: JSON.stringify(call.arguments) ?? '' },
+          ),
+        }
+      : message,
+  );
+}
+
+function hasArgumentsNotText(message: Message): message is AssistantMessage {
+  return (
+    message.role === 'assistant' &&
+    message.toolCalls.some((call) => typeof call.arguments !== 'string')
+  );
 }
 
 function turnIdOf(context: Readonly<Record<string, unknown>>): string | undefined {

@@ -241,3 +241,47 @@ describe('MessageWindowChatMemory never drops the turn being appended', () => {
     expect(window).toEqual([turn[0], ...turn.slice(3)]);
   });
 });
+
+describe('MessageWindowChatMemory with the results of one call message in several tool messages', () => {
+  // [U, A(calls a, b), TR(a), TR(b), A(call c), TR(c), A(call d), TR(d), A]: a transcript built
+  // elsewhere (one tool message per result, as OpenAI's wire has them) and added as it is.
+  const calls = (...ids: string[]) =>
+    assistantMessage(
+      null,
+      ids.map((id) => toolCall(id, 'weather', { id })),
+    );
+  const results = (id: string) => toolResponseMessage([toolResponse(id, 'weather', `r ${id}`)]);
+  const turn: Message[] = [
+    U('q'),
+    calls('a', 'b'),
+    results('a'),
+    results('b'),
+    calls('c'),
+    results('c'),
+    calls('d'),
+    results('d'),
+    A('end'),
+  ];
+
+  /** Every tool message follows, past tool messages only, the call message it answers. */
+  function assertAnswered(window: readonly Message[]): void {
+    window.forEach((message, index) => {
+      if (message.role !== 'tool') return;
+      let at = index - 1;
+      while (window[at]?.role === 'tool') at--;
+      const caller = window[at];
+      expect(caller?.role, `tool message ${index} follows no call`).toBe('assistant');
+      const ids = caller?.role === 'assistant' ? caller.toolCalls.map((call) => call.id) : [];
+      for (const response of message.responses) expect(ids).toContain(response.id);
+    });
+  }
+
+  it('a compacted turn keeps or drops a call message with all of its tool messages', async () => {
+    for (let max = 1; max <= turn.length; max++) {
+      const window = await windowOf(max, [U('old'), A('old')], turn);
+      assertAnswered(window);
+    }
+    expect(await windowOf(7, [], turn)).toEqual([U('q'), ...turn.slice(4)]);
+    expect(await windowOf(9, [], turn)).toEqual(turn);
+  });
+});

@@ -2,6 +2,33 @@ import { MemoryError } from '../errors/index.js';
 import type { Message } from '../messages/index.js';
 import { parsedMessageProblem } from '../messages/message-problem.js';
 
+/**
+ * The JSON text of each message as `serialize` writes it (default `JSON.stringify`), or a
+ * `MemoryError` naming the first message whose text is longer than a JavaScript string can be
+ * (about 512 Mi characters, past what any store takes in one value), before anything is written:
+ * `JSON.stringify` would only throw a bare `RangeError`.
+ */
+export function serializeMessages(
+  messages: readonly Message[],
+  backend: string,
+  conversationId: string,
+  serialize: (message: Message) => string = JSON.stringify,
+): string[] {
+  return messages.map((message, index) => {
+    try {
+      return serialize(message);
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      throw new MemoryError({
+        backend,
+        conversationId,
+        message: `${backend} chat memory: messages[${index}] is too large to store: its JSON text is longer than a JavaScript string can be; nothing was written`,
+        cause: error,
+      });
+    }
+  });
+}
+
 /** Where a stored row sits, for the error that reports it. */
 export interface StoredRowLocation {
   backend: string;

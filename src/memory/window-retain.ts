@@ -13,8 +13,9 @@ import { jsonEqual } from './message-equality.js';
  *    messages when no user message is stored or added): older turns go first, whole;
  * 4. when the newest turn alone is still too long, it is compacted: its question, its ending (the
  *    answer, or the last call with its results when the turn ended on tool results) and as many
- *    of its newest rounds as fit stay; its older rounds go, each call with its results. The
- *    question and the ending always stay, even in a window smaller than them;
+ *    of its newest rounds as fit stay; its older rounds go, each call with its results (all the
+ *    tool messages that follow it). The question and the ending always stay, even in a window
+ *    smaller than them;
  * 5. system messages always stay.
  *
  * Departs from Spring AI, which drops every non-system message when no user message follows
@@ -71,7 +72,7 @@ function newestTurnStart(
 /**
  * Keeps at most `budget` messages of one turn (the indices `turn`, in order): the question, the
  * ending and the newest units that fit, where a unit is an assistant tool call with the tool
- * response message after it, or any other single message.
+ * response messages after it, or any other single message.
  */
 function compactTurn(turn: readonly number[], messages: readonly Message[], budget: number) {
   const hasQuestion = messages[turn[0] as number]?.role === 'user';
@@ -79,18 +80,17 @@ function compactTurn(turn: readonly number[], messages: readonly Message[], budg
   for (let position = hasQuestion ? 1 : 0; position < turn.length; position++) {
     const index = turn[position] as number;
     const message = messages[index] as Message;
-    const next = turn[position + 1];
-    if (
-      message.role === 'assistant' &&
-      message.toolCalls.length > 0 &&
-      next !== undefined &&
-      messages[next]?.role === 'tool'
-    ) {
-      units.push([index, next]);
-      position++;
-    } else {
-      units.push([index]);
+    const unit = [index];
+    // A call's results may come in several tool messages (one per result, as some wires have
+    // them): all of them go or stay with the call.
+    if (message.role === 'assistant' && message.toolCalls.length > 0) {
+      for (let next = turn[position + 1]; next !== undefined && messages[next]?.role === 'tool'; ) {
+        unit.push(next);
+        position++;
+        next = turn[position + 1];
+      }
     }
+    units.push(unit);
   }
   const ending = units.pop() ?? [];
   const kept: number[] = [...ending];

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { EmbeddingModel } from '../embeddings/embedding-model.js';
 import { HashingEmbeddingModel } from '../embeddings/testing/hashing-embedding-model.js';
 import type { ToolEmbeddingCache } from '../embeddings/tool-embedding-cache.js';
+import { AbortError } from '../errors/index.js';
 import { SqliteToolEmbeddingCache } from '../memory/sqlite/index.js';
 import type { ToolReference } from './tool-reference.js';
 import type { ToolSearchFallback } from './tool-search-fallback.js';
@@ -458,6 +459,43 @@ describe('VectorToolIndex', () => {
         error: { type: 'Error', message: 'cache write refused' },
       },
     ]);
+  });
+
+  // A cache that never answers (a Redis client that queues commands while the server is down, a
+  // pool waiting for a connection) kept indexing waiting forever, and an abort did not end it.
+  it('stops waiting for a cache that never answers after timeoutMs, embeds instead, and reports it', async () => {
+    const silent: ToolEmbeddingCache = {
+      get: () => new Promise(() => {}),
+      set: () => new Promise(() => {}),
+    };
+    const model = new RecordingEmbeddingModel();
+    const index = new VectorToolIndex({
+      embeddingModel: model,
+      embeddingCache: silent,
+      timeoutMs: 50,
+    });
+    const fallbacks: ToolSearchFallback[] = [];
+    await index.indexTools('s', library(3), { onFallback: (f) => fallbacks.push(f) });
+    expect(index.size('s')).toBe(3);
+    expect(model.texts).toBe(3);
+    expect(fallbacks.map(({ phase, reason, error }) => [phase, reason, error?.message])).toEqual([
+      ['index', 'timeout', 'the embedding cache did not answer within 50 ms'],
+      ['index', 'timeout', 'the embedding cache did not answer within 50 ms'],
+    ]);
+  });
+
+  it('an abort ends the wait for a cache that never answers', async () => {
+    const index = new VectorToolIndex({
+      embeddingModel: new RecordingEmbeddingModel(),
+      embeddingCache: { get: () => new Promise(() => {}), set: async () => {} },
+    });
+    const controller = new AbortController();
+    const indexing = index.indexTools('s', library(3), { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('caller gave up')), 20);
+    const error = await indexing.catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AbortError);
+    expect((error as Error).cause).toEqual(new Error('caller gave up'));
+    expect(index.size('s')).toBe(0);
   });
 
   it('rejects a model that returns something other than number arrays', async () => {

@@ -12,7 +12,7 @@ import { categoryMatcher } from './category-filter.js';
 import { checkSearchRequest } from './check-search-request.js';
 import { embeddedVectors, isUsableCachedVector } from './embedded-vectors.js';
 import { requestClauses } from './request-clauses.js';
-import { runWithTimeout } from './run-with-timeout.js';
+import { runWithTimeout, ToolIndexTimeoutError } from './run-with-timeout.js';
 import type { IndexToolsOptions, ToolIndex } from './tool-index.js';
 import type {
   SearchMetadata,
@@ -47,7 +47,8 @@ export interface VectorToolIndexOptions {
    */
   readonly memoryCacheSize?: number;
   /**
-   * An `embed` call (a batch of tool texts, or a query) that takes longer is aborted and fails.
+   * An `embed` call (a batch of tool texts, or a query) that takes longer is aborted and fails;
+   * an `embeddingCache` call that takes longer is given up (a miss: the tools are embedded).
    * Default 60,000, enough for a batch on a slow in-process model; a `HybridToolIndex` waits less
    * (its own timeouts) and lets this one end the work it no longer waits for.
    */
@@ -165,6 +166,20 @@ export class VectorToolIndex implements ToolIndex {
     );
   }
 
+  /**
+   * A call of the shared cache, given up after `timeoutMs` (a `ToolIndexTimeoutError`) or when
+   * `signal` aborts: a cache that never answers (a client queueing commands while its server is
+   * down) costs embeddings, never the indexing.
+   */
+  #fromCache<T>(call: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    return runWithTimeout(
+      call,
+      this.#timeoutMs,
+      `the embedding cache did not answer within ${this.#timeoutMs} ms`,
+      signal,
+    );
+  }
+
   /** {@inheritDoc ToolIndex.indexTools} */
   async indexTools(
     sessionId: string,
@@ -232,7 +247,7 @@ export class VectorToolIndex implements ToolIndex {
     if (store !== undefined && missing().length > 0) {
       const wanted = [...new Set(missing())];
       try {
-        const stored = await store.get(wanted);
+        const stored = await this.#fromCache(() => store.get(wanted), options.signal);
         const found = new Map<string, Float32Array>();
         wanted.forEach((key, i) => {
           const vector = stored[i];
@@ -241,9 +256,9 @@ export class VectorToolIndex implements ToolIndex {
         for (const [key, vector] of found) this.#remember(key, vector);
         fill(found);
       } catch (error) {
+        throwIfAborted(options.signal);
         reportCacheFailure(store, error, options);
       }
-      throwIfAborted(options.signal);
     }
 
     const textOf = new Map<string, string>();
@@ -259,8 +274,9 @@ export class VectorToolIndex implements ToolIndex {
           vector,
         }));
         try {
-          await store.set(entries);
+          await this.#fromCache(() => store.set(entries), options.signal);
         } catch (error) {
+          throwIfAborted(options.signal);
           reportCacheFailure(store, error, options);
         }
       }
@@ -420,7 +436,7 @@ function reportCacheFailure(
   options.onFallback?.({
     phase: 'index',
     source: errorTypeName(cache),
-    reason: 'error',
+    reason: error instanceof ToolIndexTimeoutError ? 'timeout' : 'error',
     error: describeError(error),
   });
 }

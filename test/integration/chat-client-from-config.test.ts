@@ -306,6 +306,77 @@ describe('chatClientFromConfig', () => {
     await two.close();
   });
 
+  // The pool and the client a config makes are not the user's to watch: an idle connection the
+  // server ended made the pool emit 'error' with no listener, which ended the process, and every
+  // failed Redis reconnect was printed as '[ioredis] Unhandled error event'.
+  it.skipIf(postgres.skip)(
+    'the PostgreSQL pool it makes outlives the server ending an idle connection',
+    async () => {
+      const applicationName = `toolloop-config-idle-${run}`;
+      const url = new URL(postgres.url as string);
+      url.searchParams.set('application_name', applicationName);
+      const config = await loadConfig({
+        env: false,
+        overrides: {
+          memory: {
+            store: 'postgres',
+            postgres: { url: url.toString(), schema: `toolloop_config_${run}` },
+          },
+        },
+      });
+      const model = new ScriptedChatModel([textResponse('one'), textResponse('two')]);
+      const built = await chatClientFromConfig(config, { chatModel: model });
+      const uncaught: unknown[] = [];
+      const onUncaught = (error: unknown) => uncaught.push(error);
+      process.prependListener('uncaughtException', onUncaught);
+      const ask = () =>
+        built.client
+          .prompt('Hello')
+          .advisors((a) => a.param(CONVERSATION_ID, `idle-${run}`))
+          .call()
+          .content();
+      try {
+        expect(await ask()).toBe('one');
+        const admin = new pg.Client({ connectionString: postgres.url });
+        await admin.connect();
+        const ended = await admin.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1`,
+          [applicationName],
+        );
+        await admin.end();
+        expect(ended.rows.length).toBeGreaterThan(0);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(uncaught).toEqual([]);
+        expect(await ask()).toBe('two');
+      } finally {
+        process.removeListener('uncaughtException', onUncaught);
+        await built.close();
+      }
+    },
+  );
+
+  it('the Redis client it makes reports nothing on its own while the server is unreachable', async () => {
+    const config = await loadConfig({
+      env: false,
+      overrides: { memory: { store: 'redis', redis: { url: 'redis://127.0.0.1:1' } } },
+    });
+    const printed: unknown[][] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => {
+      printed.push(args);
+    };
+    try {
+      const built = await chatClientFromConfig(config, {
+        chatModel: new ScriptedChatModel([]),
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await built.close();
+    } finally {
+      console.error = original;
+    }
+    expect(printed.filter((args) => String(args[0]).includes('[ioredis]'))).toEqual([]);
+  });
+
   it('refuses two MCP connections of one name across transports', async () => {
     const config = await loadConfig({
       env: false,

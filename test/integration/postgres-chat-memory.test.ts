@@ -36,6 +36,27 @@ afterAll(async () => {
   await Promise.all(pools.map((created) => created.end()));
 });
 
+/** Holds a conversation's row lock from another connection until `release()`. */
+async function lockConversation(tablePrefix: string, conversationId = 'c') {
+  const key = createHash('sha256').update(Buffer.from(conversationId, 'utf16le')).digest('hex');
+  const locker = new pg.Client({ connectionString: database.url });
+  await locker.connect();
+  await locker.query('BEGIN');
+  await locker.query(
+    `SELECT 1 FROM "${schema}".${tablePrefix}_conversations WHERE conversation_key = $1 FOR UPDATE`,
+    [key],
+  );
+  let released = false;
+  const release = async () => {
+    if (released) return;
+    released = true;
+    await locker.query('COMMIT');
+    await locker.end();
+  };
+  heldLocks.push(release);
+  return release;
+}
+
 describe.skipIf(database.skip)(
   'PostgresChatMemoryRepository meets the chat memory contract',
   () => {
@@ -173,27 +194,6 @@ describe.skipIf(database.skip)('PostgresChatMemoryRepository schema', () => {
 describe.skipIf(database.skip)('PostgresChatMemoryRepository after a timeout', () => {
   const before = EARLIER_TURN;
   const turn = LATE_TURN;
-  const key = createHash('sha256').update(Buffer.from('c', 'utf16le')).digest('hex');
-
-  /** Holds the conversation's row lock from another connection until `release()`. */
-  async function lockConversation(tablePrefix: string) {
-    const locker = new pg.Client({ connectionString: database.url });
-    await locker.connect();
-    await locker.query('BEGIN');
-    await locker.query(
-      `SELECT 1 FROM "${schema}".${tablePrefix}_conversations WHERE conversation_key = $1 FOR UPDATE`,
-      [key],
-    );
-    let released = false;
-    const release = async () => {
-      if (released) return;
-      released = true;
-      await locker.query('COMMIT');
-      await locker.end();
-    };
-    heldLocks.push(release);
-    return release;
-  }
 
   it('a write blocked by a held lock: the caller gets a MemoryError (outcome unchanged), no statement is sent after it, and nothing is committed once the lock goes', async () => {
     const tablePrefix = `timeout_${++tables}`;
@@ -284,3 +284,116 @@ describe.skipIf(database.skip)('PostgresChatMemoryRepository after a timeout', (
     }
   });
 });
+
+describe.skipIf(database.skip)(
+  'PostgresChatMemoryRepository when the server ends its connection',
+  () => {
+    // pg emits 'error' on a checked-out client whose connection dies, and a pool listens only to
+    // the clients it holds idle: with no listener of the repository's, the error was uncaught and
+    // took the process down (Vitest reports it as an unhandled error and fails the run).
+    it('a backend terminated while the repository holds its pooled connection fails the operation with a MemoryError, crashes nothing, and the next operation runs on a new connection', async () => {
+      const tablePrefix = `terminated_${++tables}`;
+      const applicationName = `toolloop-terminated-${process.pid}-${tables}`;
+      const userPool = new pg.Pool({
+        connectionString: database.url,
+        max: 2,
+        application_name: applicationName,
+      });
+      userPool.on('error', () => {});
+      pools.push(userPool);
+      const repository = new PostgresChatMemoryRepository({ pool: userPool, schema, tablePrefix });
+      const memory = new MessageWindowChatMemory({ repository });
+      await repository.saveAll('c', EARLIER_TURN);
+      const release = await lockConversation(tablePrefix, 'c');
+      const admin = pool();
+      const uncaught: unknown[] = [];
+      const onUncaught = (error: unknown) => uncaught.push(error);
+      process.prependListener('uncaughtException', onUncaught);
+      try {
+        const adding = memory.add('c', LATE_TURN).catch((caught: unknown) => caught);
+        // Wait until the add's statement waits for the lock, then end its backend.
+        let terminated = 0;
+        for (let attempt = 0; attempt < 100 && terminated === 0; attempt++) {
+          const result = await admin.query(
+            `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+           WHERE application_name = $1 AND wait_event_type = 'Lock'`,
+            [applicationName],
+          );
+          terminated = result.rows.length;
+          if (terminated === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        expect(terminated).toBe(1);
+        const error = await adding;
+        expect(error).toBeInstanceOf(MemoryError);
+        expect(error).toMatchObject({
+          backend: 'postgres',
+          conversationId: 'c',
+          outcome: 'unchanged',
+        });
+        // Let the dead socket close: its 'error' event comes after the statement failed.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(uncaught).toEqual([]);
+      } finally {
+        process.removeListener('uncaughtException', onUncaught);
+        await release();
+      }
+      expect(await repository.findByConversationId('c')).toEqual(EARLIER_TURN);
+      await memory.add('c', LATE_TURN);
+      expect(await repository.findByConversationId('c')).toEqual([...EARLIER_TURN, ...LATE_TURN]);
+    });
+  },
+);
+
+describe.skipIf(database.skip)(
+  'PostgresChatMemoryRepository on a single Client inside a transaction of its owner',
+  () => {
+    // BEGIN inside the owner's transaction is only a warning in PostgreSQL: the repository's
+    // statements joined it and its COMMIT committed the owner's unfinished work (their ROLLBACK
+    // then undid nothing), or its ROLLBACK threw that work away.
+    it('refuses to write with a MemoryError and leaves the transaction and its work to its owner', async () => {
+      const tablePrefix = `owner_${++tables}`;
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        await client.query(`CREATE TABLE "${schema}".${tablePrefix}_orders (id int)`);
+        const fresh = new PostgresChatMemoryRepository({ client, schema, tablePrefix });
+        await client.query('BEGIN');
+        await client.query(`INSERT INTO "${schema}".${tablePrefix}_orders VALUES (1)`);
+        // The first operation would migrate: that is a transaction too.
+        const first = await fresh.append('c', EARLIER_TURN).catch((caught: unknown) => caught);
+        expect(first).toBeInstanceOf(MemoryError);
+        expect(client.getTransactionStatus()).toBe('T');
+        await client.query('ROLLBACK');
+
+        const repository = new PostgresChatMemoryRepository({ client, schema, tablePrefix });
+        await repository.append('c', EARLIER_TURN);
+        await client.query('BEGIN');
+        await client.query(`INSERT INTO "${schema}".${tablePrefix}_orders VALUES (1)`);
+        for (const write of [
+          () => repository.append('c', LATE_TURN),
+          () => new MessageWindowChatMemory({ repository }).add('c', LATE_TURN),
+          () => repository.saveAll('c', LATE_TURN),
+          () => repository.deleteByConversationId('c'),
+        ]) {
+          const error = await write().catch((caught: unknown) => caught);
+          expect(error).toBeInstanceOf(MemoryError);
+          expect(error).toMatchObject({
+            backend: 'postgres',
+            conversationId: 'c',
+            outcome: 'unchanged',
+          });
+          expect((error as Error).message).toContain('in a transaction it did not begin');
+          expect(client.getTransactionStatus()).toBe('T');
+        }
+        await client.query('ROLLBACK');
+        const orders = await client.query(
+          `SELECT count(*)::int AS n FROM "${schema}".${tablePrefix}_orders`,
+        );
+        expect(orders.rows).toEqual([{ n: 0 }]);
+        expect(await repository.findByConversationId('c')).toEqual(EARLIER_TURN);
+      } finally {
+        await client.end();
+      }
+    });
+  },
+);

@@ -290,3 +290,106 @@ describe.skipIf(redis.skip)('RedisChatMemoryRepository when a reply is lost', ()
     });
   }
 });
+
+describe.skipIf(redis.skip)('RedisChatMemoryRepository over keys something else wrote', () => {
+  const encoded = Buffer.from('c', 'utf16le').toString('base64url');
+  /** The four keys of conversation 'c' and the ids set, and what a foreign write puts there. */
+  const foreign = [
+    {
+      key: 'messages',
+      label: 'a hash as the messages',
+      plant: (client: Redis, key: string) => client.hset(key, 'f', 'v'),
+    },
+    {
+      key: 'version',
+      label: 'a version that is not a count',
+      plant: (client: Redis, key: string) => client.set(key, 'not a count'),
+    },
+    {
+      key: 'version',
+      label: 'a set as the version',
+      plant: (client: Redis, key: string) => client.sadd(key, 'x'),
+    },
+    {
+      key: 'writes',
+      label: 'a string as the recent writes',
+      plant: (client: Redis, key: string) => client.set(key, 'x'),
+    },
+    {
+      key: 'conversations',
+      label: 'a string as the id set',
+      plant: (client: Redis, key: string) => client.set(key, 'x'),
+    },
+  ] as const;
+
+  for (const { key, label, plant } of foreign) {
+    it(`${label}: every write is refused with a MemoryError naming the key, nothing is written (a script is not rolled back), and clear() repairs the conversation unless the key is the shared id set`, async () => {
+      const client = connect();
+      const keyPrefix = `${runPrefix}${++prefixes}:`;
+      const repository = new RedisChatMemoryRepository({ client, keyPrefix });
+      const memory = new MessageWindowChatMemory({ repository });
+      await repository.append('c', EARLIER_TURN);
+      const planted =
+        key === 'conversations' ? `${keyPrefix}conversations` : `${keyPrefix}${key}:${encoded}`;
+      if (key !== 'messages') {
+        await client.del(planted);
+        await plant(client, planted);
+      }
+      const listKey = `${keyPrefix}messages:${encoded}`;
+      const before = await client.lrange(listKey, 0, -1);
+      if (key === 'messages') {
+        await client.del(planted);
+        await plant(client, planted);
+      }
+      const writes = [
+        () => repository.append('c', LATE_TURN),
+        () => memory.add('c', LATE_TURN),
+        () => repository.saveAll('c', LATE_TURN),
+        () => repository.deleteByConversationId('c'),
+      ];
+      const repairs = key !== 'conversations';
+      for (const [index, write] of writes.entries()) {
+        // saveAll and delete replace the whole conversation: they repair its own keys.
+        if (repairs && index >= 2) continue;
+        const error = await write().catch((caught: unknown) => caught);
+        expect(error, `write ${index}`).toBeInstanceOf(MemoryError);
+        expect(error).toMatchObject({
+          backend: 'redis',
+          conversationId: 'c',
+          outcome: 'unchanged',
+        });
+        expect((error as Error).message).toContain(`the key "${planted}"`);
+        expect((error as Error).message).toContain(' holds a ');
+        expect((error as Error).message).toContain('nothing was written');
+        if (key !== 'messages') expect(await client.lrange(listKey, 0, -1)).toEqual(before);
+      }
+      if (!repairs) {
+        await client.del(planted);
+        expect(await repository.findByConversationId('c')).toEqual(EARLIER_TURN);
+        return;
+      }
+      if (key === 'messages') {
+        const read = await repository.findByConversationId('c').catch((caught: unknown) => caught);
+        expect(read).toBeInstanceOf(MemoryError);
+        expect((read as Error).message).toContain(
+          `the key "${planted}" of conversation "c" holds a hash, not the list of its messages`,
+        );
+      }
+      await memory.clear('c');
+      expect(await repository.findByConversationId('c')).toEqual([]);
+      await memory.add('c', LATE_TURN);
+      await repository.append('c', EARLIER_TURN);
+      expect(await repository.findByConversationId('c')).toEqual([...LATE_TURN, ...EARLIER_TURN]);
+    });
+  }
+
+  it('an id set of another kind fails findConversationIds with a MemoryError naming the key', async () => {
+    const client = connect();
+    const keyPrefix = `${runPrefix}${++prefixes}:`;
+    const repository = new RedisChatMemoryRepository({ client, keyPrefix });
+    await client.set(`${keyPrefix}conversations`, 'x');
+    const error = await repository.findConversationIds().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(MemoryError);
+    expect((error as Error).message).toContain(`the key "${keyPrefix}conversations" holds a`);
+  });
+});

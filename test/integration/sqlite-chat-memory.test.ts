@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SqliteChatMemoryRepository } from '../../src/memory/sqlite/index.js';
+import { MemoryError } from '../../src/errors/index.js';
+import {
+  SqliteChatMemoryRepository,
+  SqliteToolEmbeddingCache,
+} from '../../src/memory/sqlite/index.js';
+import type { Message } from '../../src/messages/index.js';
 import { chatMemoryRepositoryContract } from './chat-memory-contract.js';
 import type { FaultInjector } from './fault-injection.js';
 
@@ -73,5 +78,69 @@ describe('SqliteChatMemoryRepository on disk', () => {
     expect(
       () => new SqliteChatMemoryRepository({ database, tableName: 'x; DROP TABLE y' }),
     ).toThrow('tableName must be letters');
+  });
+});
+
+describe('SqliteChatMemoryRepository on a connection inside a transaction of its owner', () => {
+  // The repository's BEGIN IMMEDIATE failed inside the owner's transaction, and its error path
+  // rolled back whatever transaction the connection was in: the owner's writes were lost.
+  it('refuses to write with a MemoryError and leaves the open transaction and its writes alone', async () => {
+    const database = open(join(directory, `owner-transaction-${++files}.db`));
+    database.exec('CREATE TABLE orders (id INTEGER)');
+    const repository = new SqliteChatMemoryRepository({ database });
+    await repository.append('c', [{ role: 'user', text: 'before' }]);
+    database.exec('BEGIN');
+    database.exec('INSERT INTO orders VALUES (1)');
+    for (const write of [
+      () => repository.append('c', [{ role: 'user', text: 'during' }]),
+      () => repository.saveAll('c', [{ role: 'user', text: 'during' }]),
+      () => repository.deleteByConversationId('c'),
+    ]) {
+      const error = await write().catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(MemoryError);
+      expect(error).toMatchObject({ backend: 'sqlite', conversationId: 'c', outcome: 'unchanged' });
+      expect((error as Error).message).toContain('in a transaction it did not begin');
+      expect(database.inTransaction).toBe(true);
+    }
+    // Reads need no transaction of their own.
+    expect(await repository.findByConversationId('c')).toEqual([{ role: 'user', text: 'before' }]);
+    database.exec('COMMIT');
+    expect(database.prepare('SELECT count(*) AS n FROM orders').get()).toEqual({ n: 1 });
+  });
+
+  it('the tool-embedding cache leaves it alone too', async () => {
+    const database = open(join(directory, `owner-transaction-${++files}.db`));
+    database.exec('CREATE TABLE orders (id INTEGER)');
+    const cache = new SqliteToolEmbeddingCache({ database });
+    await cache.get(['k']);
+    database.exec('BEGIN');
+    database.exec('INSERT INTO orders VALUES (1)');
+    await expect(cache.set([{ key: 'k', vector: Float32Array.from([1, 2]) }])).rejects.toThrow(
+      'in a transaction it did not begin',
+    );
+    expect(database.inTransaction).toBe(true);
+    database.exec('COMMIT');
+    expect(database.prepare('SELECT count(*) AS n FROM orders').get()).toEqual({ n: 1 });
+  });
+});
+
+describe('SqliteChatMemoryRepository with a message too large for a JavaScript string as JSON', () => {
+  // 90 million NULs are 540 million characters as JSON text, past what a JavaScript string can
+  // hold: JSON.stringify's bare 'RangeError: Invalid string length' left the repository.
+  it('fails the write with a MemoryError naming the message; nothing is written', async () => {
+    const repository = new SqliteChatMemoryRepository({
+      database: open(join(directory, `huge-${++files}.db`)),
+    });
+    await repository.append('c', [{ role: 'user', text: 'before' }]);
+    const huge: Message = { role: 'assistant', text: '\u0000'.repeat(90_000_000), toolCalls: [] };
+    const error = await repository
+      .append('c', [{ role: 'user', text: 'next' }, huge])
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(MemoryError);
+    expect(error).toMatchObject({ backend: 'sqlite', conversationId: 'c', outcome: 'unchanged' });
+    expect((error as Error).message).toBe(
+      'sqlite chat memory: messages[1] is too large to store: its JSON text is longer than a JavaScript string can be; nothing was written',
+    );
+    expect(await repository.findByConversationId('c')).toEqual([{ role: 'user', text: 'before' }]);
   });
 });

@@ -13,7 +13,7 @@ import {
 } from '../safe-text.js';
 import { runStoreOperation, type StoreOperationScope } from '../store-operation.js';
 import { assertStorableMedia, mediaLimitOption } from '../stored-media-limit.js';
-import { parseStoredMessage } from '../stored-message.js';
+import { parseStoredMessage, serializeMessages } from '../stored-message.js';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryable } from './postgres-client.js';
 import {
   migratePostgresChatMemory,
@@ -39,7 +39,10 @@ export type PostgresChatMemoryRepositoryOptions = PostgresChatMemorySchemaOption
 } & (
     | { /** Your `pg` `Pool`. */ pool: PostgresPool; client?: never }
     | {
-        /** One `pg` `Client`; toolloop runs its transactions one at a time on it. */
+        /**
+         * One `pg` `Client`; toolloop runs its transactions one at a time on it, and refuses to
+         * write (a `MemoryError`) while the client is in a transaction toolloop did not begin.
+         */
         client: PostgresQueryable;
         pool?: never;
       }
@@ -106,6 +109,7 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
   async migrate(): Promise<void> {
     await runStoreOperation({ backend: BACKEND, operation: 'migrate' }, async (scope) => {
       const lease = await this.#acquire(scope);
+      refuseOwnerTransaction(lease, 'migrate', undefined);
       try {
         await migratePostgresChatMemory(lease.connection, this.#schemaOptions);
         lease.done(false);
@@ -167,7 +171,7 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     assertConversationId(conversationId);
     assertMessages(messages);
     assertStorableMedia(messages, BACKEND, conversationId, this.#maxMediaBytes);
-    const rows = messages.map(serialize);
+    const rows = serializeMessages(messages, BACKEND, conversationId, stringifySafeJson);
     await this.#transaction('saveAll', conversationId, async (connection) => {
       const key = conversationKey(conversationId);
       if (rows.length === 0) {
@@ -207,7 +211,7 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     assertConversationId(conversationId);
     assertMessages(messages);
     assertStorableMedia(messages, BACKEND, conversationId, this.#maxMediaBytes);
-    const rows = messages.map(serialize);
+    const rows = serializeMessages(messages, BACKEND, conversationId, stringifySafeJson);
     const retain = options.retain;
     if (rows.length === 0 && !retain) return;
     if (!retain) {
@@ -331,11 +335,12 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
           this.#acquire(scope, (lease) => {
             held.push(lease);
           });
-        await this.#ensureSchema(acquire);
+        await this.#ensureSchema(acquire, operation, conversationId);
         const lease = await acquire();
         let inTransaction = false;
         try {
           if (transactional) {
+            refuseOwnerTransaction(lease, operation, conversationId);
             await lease.connection.query(beginStatement(scope.remaining()));
             inTransaction = true;
           }
@@ -355,12 +360,17 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
     );
   }
 
-  async #ensureSchema(acquire: () => Promise<Lease>): Promise<void> {
+  async #ensureSchema(
+    acquire: () => Promise<Lease>,
+    operation: string,
+    conversationId: string | undefined,
+  ): Promise<void> {
     if (!this.#autoMigrate) return;
     let ready = this.#ready;
     if (!ready) {
       ready = (async () => {
         const lease = await acquire();
+        refuseOwnerTransaction(lease, operation, conversationId);
         try {
           await migratePostgresChatMemory(lease.connection, this.#schemaOptions);
           lease.done(false);
@@ -448,17 +458,32 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
   async #configure(lease: Lease): Promise<void> {
     if (configured.has(lease.raw)) return;
     await lease.connection.query('SET synchronous_commit = on');
-    configured.add(lease.raw);
+    // Set inside its owner's transaction, the setting goes if that transaction rolls back.
+    if (!inTransaction(lease.raw)) configured.add(lease.raw);
   }
 }
 
-/** A pooled connection: destroyed on a timeout, so the server rolls back its transaction. */
+/**
+ * A pooled connection: destroyed on a timeout, so the server rolls back its transaction, and when
+ * it died while held.
+ */
 function pooledLease(client: PostgresPoolClient, scope: StoreOperationScope): Lease {
   let done = false;
+  let died = false;
+  // pg emits 'error' on a checked-out connection that dies (a terminated backend, a reset socket),
+  // often after the statement in flight has failed, and the pool listens only while it holds the
+  // connection idle: unheard, the error would be uncaught and end the process. The operation
+  // fails through its statement; the connection is destroyed when given back.
+  const onError = () => {
+    died = true;
+  };
+  client.on?.('error', onError);
   const give = (broken: boolean) => {
     if (done) return;
     done = true;
-    client.release(broken);
+    // The pool listens again from release on (its idle listener).
+    client.removeListener?.('error', onError);
+    client.release(broken || died);
   };
   return {
     raw: client,
@@ -480,6 +505,33 @@ function guarded(connection: PostgresQueryable, scope: StoreOperationScope): Pos
       return connection.query(text, values);
     },
   };
+}
+
+/**
+ * Throws (giving the connection back untouched) when the connection is already in a transaction:
+ * on a single `Client` its owner may have begun one. PostgreSQL takes a second BEGIN as a warning
+ * only, so the repository's statements would join that transaction and its COMMIT or ROLLBACK
+ * would end the owner's work.
+ */
+function refuseOwnerTransaction(
+  lease: Lease,
+  operation: string,
+  conversationId: string | undefined,
+): void {
+  if (!inTransaction(lease.raw)) return;
+  lease.done(true);
+  throw new MemoryError({
+    backend: BACKEND,
+    conversationId,
+    outcome: 'unchanged',
+    message: `postgres chat memory ${operation} failed: the connection is in a transaction it did not begin, and its writes are transactions of their own; nothing was written and that transaction was left open (give the repository a pool, or a client of its own)`,
+  });
+}
+
+/** Whether the connection says it is in a transaction (`pg`'s status `'T'` or `'E'`). */
+function inTransaction(connection: PostgresQueryable): boolean {
+  const status = connection.getTransactionStatus?.();
+  return status === 'T' || status === 'E';
 }
 
 async function rollback(connection: PostgresQueryable): Promise<void> {
@@ -519,8 +571,4 @@ function decodeRows(conversationId: string, rows: readonly Record<string, unknow
       decodeParsedSafeJson,
     ),
   );
-}
-
-function serialize(message: Message): string {
-  return stringifySafeJson(message);
 }

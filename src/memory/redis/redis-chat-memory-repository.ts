@@ -7,7 +7,7 @@ import type { AppendOptions, ChatMemoryRepository } from '../chat-memory-reposit
 import { assertConversationId, assertMessages } from '../conversation-id.js';
 import { runStoreOperation, type StoreOperationScope } from '../store-operation.js';
 import { assertStorableMedia, mediaLimitOption } from '../stored-media-limit.js';
-import { parseStoredMessage } from '../stored-message.js';
+import { parseStoredMessage, serializeMessages } from '../stored-message.js';
 import type { RedisClient } from './redis-client.js';
 
 /** Options of {@link RedisChatMemoryRepository}. */
@@ -39,19 +39,59 @@ const CLOCK_FRESH_MS = 1000;
 const REMEMBERED_WRITES = 64;
 const REMEMBERED_WRITES_TTL_MS = 24 * 60 * 60 * 1000;
 
-// Every write script starts with the replay check, then the fence. ioredis resends a command
-// whose reply was lost with the connection, although the server may have run it: each write
-// carries a token (ARGV[2]) that the script records beside the conversation (KEYS[4]), and a
-// write whose token is already there reports success without writing again. The fence reads the
-// server's clock (microseconds) and refuses to write when ARGV[1] (a deadline on that clock, ''
-// for none) has passed. Replies carry the clock reading, which fences the next writes.
+/** What each key of a conversation is (KEYS order of every script), for the key check. */
+const KEY_KINDS = ['list', 'string', 'set', 'list'] as const;
+
+/**
+ * `keyKind(i)`: nil when KEYS[i] is absent or of the kind toolloop writes there (a version must
+ * also be a count), otherwise what it holds.
+ */
+const KEY_CHECK = `
+local KINDS = {${KEY_KINDS.map((kind) => `'${kind}'`).join(', ')}}
+local function keyKind(i)
+  local kind = redis.call('TYPE', KEYS[i])['ok']
+  if kind == 'none' then return nil end
+  if kind ~= KINDS[i] then return kind end
+  if i == 2 and not string.match(redis.call('GET', KEYS[2]), '^%d+$') then
+    return 'string that is not a count'
+  end
+  return nil
+end
+`;
+
+// Every write script starts with the key check, the replay check, then the fence. A script that
+// fails halfway is not rolled back, so keys of another kind (written by something else: a hash
+// where the list belongs, a version that is not a count) are found before anything is written and
+// the script answers {-2, now, key index, kind}; a write that replaces the whole conversation
+// (`repair`, set before this part: saveAll, delete) deletes the conversation's own such keys
+// instead, after the fence, which is how a conversation is repaired. The shared id set is never
+// deleted. ioredis resends a command whose reply was lost with the connection, although the server
+// may have run it: each write carries a token (ARGV[2]) that the script records beside the
+// conversation (KEYS[4]), and a write whose token is already there reports success without
+// writing again. The fence reads the server's clock (microseconds) and refuses to write when
+// ARGV[1] (a deadline on that clock, '' for none) has passed. Replies carry the clock reading,
+// which fences the next writes.
 const FENCE = `
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
-for _, seen in ipairs(redis.call('LRANGE', KEYS[4], 0, -1)) do
-  if seen == ARGV[2] then return {1, now} end
+${KEY_CHECK}
+local foreign = {}
+local writesKnown = true
+for i = 1, 4 do
+  local kind = keyKind(i)
+  if kind then
+    if not repair or i == 3 then return {-2, now, i, kind} end
+    foreign[#foreign + 1] = KEYS[i]
+    if i == 4 then writesKnown = false end
+  end
+end
+if writesKnown then
+  for _, seen in ipairs(redis.call('LRANGE', KEYS[4], 0, -1)) do
+    if seen == ARGV[2] then return {1, now} end
+  end
 end
 if ARGV[1] ~= '' and now >= tonumber(ARGV[1]) then return {-1, now} end
+for _, key in ipairs(foreign) do redis.call('DEL', key) end
 local function remember()
   redis.call('LPUSH', KEYS[4], ARGV[2])
   redis.call('LTRIM', KEYS[4], 0, ${REMEMBERED_WRITES - 1})
@@ -79,7 +119,8 @@ return tonumber(time[1]) * 1000000 + tonumber(time[2])
 `;
 
 /** KEYS: list, version, ids, writes. ARGV: deadline, token, encoded id, messages… Returns {1, now}. */
-const APPEND_SCRIPT = `${FENCE}${PUSH}
+const APPEND_SCRIPT = `local repair = false
+${FENCE}${PUSH}
 push(KEYS[1], 4)
 redis.call('INCR', KEYS[2])
 redis.call('SADD', KEYS[3], ARGV[3])
@@ -87,19 +128,28 @@ remember()
 return {1, now}
 `;
 
-/** KEYS: list, version. Returns {version, messages, now} in one atomic read. */
+/**
+ * KEYS: list, version. Returns {1, now, version, messages} in one atomic read, or {-2, now, key
+ * index, kind} for a key of another kind.
+ */
 const SNAPSHOT_SCRIPT = `
 local time = redis.call('TIME')
-local version = redis.call('GET', KEYS[2]) or '0'
-return {version, redis.call('LRANGE', KEYS[1], 0, -1), tonumber(time[1]) * 1000000 + tonumber(time[2])}
+local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+${KEY_CHECK}
+for i = 1, 2 do
+  local kind = keyKind(i)
+  if kind then return {-2, now, i, kind} end
+end
+return {1, now, redis.call('GET', KEYS[2]) or '0', redis.call('LRANGE', KEYS[1], 0, -1)}
 `;
 
 /**
- * KEYS: list, version, ids, writes. ARGV: deadline, token, expected version ('' = any), encoded
- * id, messages… Replaces the list when the version still matches. Returns {1, now}, or {0, now}
- * on a concurrent change.
+ * KEYS: list, version, ids, writes. ARGV: deadline, token, expected version ('' = any, which
+ * repairs keys of another kind), encoded id, messages… Replaces the list when the version still
+ * matches. Returns {1, now}, or {0, now} on a concurrent change.
  */
-const REPLACE_SCRIPT = `${FENCE}${PUSH}
+const REPLACE_SCRIPT = `local repair = ARGV[3] == ''
+${FENCE}${PUSH}
 local version = redis.call('GET', KEYS[2]) or '0'
 if ARGV[3] ~= '' and version ~= ARGV[3] then return {0, now} end
 redis.call('DEL', KEYS[1])
@@ -117,6 +167,9 @@ interface ClockReading {
   /** `performance.now()` when the reply was handled, ms. */
   local: number;
 }
+
+/** KEYS: one key. Returns its type (`TYPE`) as text. */
+const KIND_SCRIPT = `return redis.call('TYPE', KEYS[1])['ok']`;
 
 // A single-use token: set only when absent (the reply is OK), with its expiry in ms (ARGV[1]).
 const CONSUME_TOKEN_SCRIPT = `return redis.call('SET', KEYS[1], '1', 'PX', ARGV[1], 'NX')`;
@@ -137,6 +190,10 @@ const CONSUME_TOKEN_SCRIPT = `return redis.call('SET', KEYS[1], '1', 'PX', ARGV[
  * the caller's `MemoryError` or never, so retrying after the error cannot store a turn twice.
  * A write that `ioredis` resends after a lost connection is recognised by its token and not
  * applied a second time.
+ *
+ * A key that holds another kind of value than toolloop writes there (something else wrote it)
+ * fails the operation with a `MemoryError` naming the key, before anything is written;
+ * `saveAll` and `deleteByConversationId` replace such keys of their conversation, which repairs it.
  * Needs Redis 5 or newer (`TIME` inside scripts). Single-node or Sentinel deployments (the keys
  * of one call do not share a cluster slot).
  */
@@ -160,7 +217,12 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
   async findConversationIds(): Promise<string[]> {
     return this.#run('findConversationIds', undefined, async (scope) => {
       scope.checkpoint();
-      return (await this.client.smembers(this.#idsKey())).map(decodeId);
+      const key = this.#idsKey();
+      const ids = await this.client.smembers(key).catch(async (error: unknown) => {
+        if (!isWrongType(error)) throw error;
+        throw foreignKeyError('findConversationIds', undefined, key, 2, await this.#kind(key));
+      });
+      return ids.map(decodeId);
     });
   }
 
@@ -168,10 +230,12 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
     assertConversationId(conversationId);
     return this.#run('read', conversationId, async (scope) => {
       scope.checkpoint();
-      return parseRows(
-        conversationId,
-        await this.client.lrange(this.#listKey(encodeId(conversationId)), 0, -1),
-      );
+      const key = this.#listKey(encodeId(conversationId));
+      const rows = await this.client.lrange(key, 0, -1).catch(async (error: unknown) => {
+        if (!isWrongType(error)) throw error;
+        throw foreignKeyError('read', conversationId, key, 0, await this.#kind(key));
+      });
+      return parseRows(conversationId, rows);
     });
   }
 
@@ -179,16 +243,16 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
     assertConversationId(conversationId);
     assertMessages(messages);
     assertStorableMedia(messages, BACKEND, conversationId, this.#maxMediaBytes);
-    const rows = messages.map((message) => JSON.stringify(message));
+    const rows = serializeMessages(messages, BACKEND, conversationId);
     await this.#run('saveAll', conversationId, (scope) =>
-      this.#replace(scope, conversationId, '', rows),
+      this.#replace(scope, 'saveAll', conversationId, '', rows),
     );
   }
 
   async deleteByConversationId(conversationId: string): Promise<void> {
     assertConversationId(conversationId);
     await this.#run('delete', conversationId, (scope) =>
-      this.#replace(scope, conversationId, '', []),
+      this.#replace(scope, 'delete', conversationId, '', []),
     );
   }
 
@@ -200,47 +264,34 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
     assertConversationId(conversationId);
     assertMessages(messages);
     assertStorableMedia(messages, BACKEND, conversationId, this.#maxMediaBytes);
-    const rows = messages.map((message) => JSON.stringify(message));
+    const rows = serializeMessages(messages, BACKEND, conversationId);
     const retain = options.retain;
     if (!retain) {
       if (rows.length === 0) return;
       await this.#run('append', conversationId, async (scope) => {
         const id = encodeId(conversationId);
+        const keys = this.#keys(id);
         const deadline = this.#freshDeadline(scope) ?? (await this.#fence(scope));
         const reply = await scope.write(() =>
-          this.client.eval(
-            APPEND_SCRIPT,
-            4,
-            this.#listKey(id),
-            this.#versionKey(id),
-            this.#idsKey(),
-            this.#writesKey(id),
-            deadline,
-            randomUUID(),
-            id,
-            ...rows,
-          ),
+          this.client.eval(APPEND_SCRIPT, 4, ...keys, deadline, randomUUID(), id, ...rows),
         );
-        if (this.#status(reply) === -1) await this.#refused(scope);
+        if (this.#status(reply, 'append', conversationId, keys) === -1) {
+          await this.#refused(scope);
+        }
       });
       return;
     }
     await this.#run('append', conversationId, async (scope) => {
-      const id = encodeId(conversationId);
+      const keys = this.#keys(encodeId(conversationId));
       for (let attempt = 0; attempt < this.#maxRetries; attempt++) {
         scope.checkpoint();
-        const snapshot = (await this.client.eval(
-          SNAPSHOT_SCRIPT,
-          2,
-          this.#listKey(id),
-          this.#versionKey(id),
-        )) as [string, string[], number];
-        const [version, stored, serverTime] = snapshot;
-        this.#learnClock(serverTime);
+        const snapshot = await this.client.eval(SNAPSHOT_SCRIPT, 2, keys[0], keys[1]);
+        this.#status(snapshot, 'append', conversationId, keys);
+        const [, , version, stored] = snapshot as [number, number, string, string[]];
         const all = [...stored, ...rows];
         const keep = retain([...parseRows(conversationId, stored), ...messages], stored.length);
         const kept = keep.map((index) => all[index]).filter((row) => row !== undefined);
-        if (await this.#replace(scope, conversationId, String(version), kept)) return;
+        if (await this.#replace(scope, 'append', conversationId, String(version), kept)) return;
         scope.checkpoint();
         await sleep(Math.random() * 5 * (attempt + 1), undefined, { signal: scope.signal });
       }
@@ -277,28 +328,18 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
   /** Runs the fenced replace; false when another writer changed the conversation first. */
   async #replace(
     scope: StoreOperationScope,
+    operation: string,
     conversationId: string,
     version: string,
     rows: string[],
   ): Promise<boolean> {
     const id = encodeId(conversationId);
+    const keys = this.#keys(id);
     const deadline = this.#freshDeadline(scope) ?? (await this.#fence(scope));
     const reply = await scope.write(() =>
-      this.client.eval(
-        REPLACE_SCRIPT,
-        4,
-        this.#listKey(id),
-        this.#versionKey(id),
-        this.#idsKey(),
-        this.#writesKey(id),
-        deadline,
-        randomUUID(),
-        version,
-        id,
-        ...rows,
-      ),
+      this.client.eval(REPLACE_SCRIPT, 4, ...keys, deadline, randomUUID(), version, id, ...rows),
     );
-    const status = this.#status(reply);
+    const status = this.#status(reply, operation, conversationId, keys);
     if (status === -1) await this.#refused(scope);
     return status === 1;
   }
@@ -335,12 +376,22 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
   }
 
   /**
-   * A write script's status from its reply {status, now}: 1 when it wrote, 0 on a concurrent
-   * change, -1 when its fence refused it.
+   * A script's status from its reply {status, now, …}: 1 when it wrote (or read), 0 on a
+   * concurrent change, -1 when its fence refused it. Throws the `MemoryError` of a key of another
+   * kind (-2, with the key's index in `keys` and its kind): the script wrote nothing.
    */
-  #status(reply: unknown): number {
-    const [status, serverTime] = reply as [number, number];
+  #status(
+    reply: unknown,
+    operation: string,
+    conversationId: string,
+    keys: readonly string[],
+  ): number {
+    const [status, serverTime, index, kind] = reply as [number, number, number?, string?];
     this.#learnClock(serverTime);
+    if (Number(status) === -2) {
+      const at = Number(index) - 1;
+      throw foreignKeyError(operation, conversationId, keys[at] ?? '', at, String(kind));
+    }
     return Number(status);
   }
 
@@ -364,6 +415,21 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
     );
   }
 
+  /** What a key holds (`TYPE`), for an error; `undefined` when that cannot be read either. */
+  async #kind(key: string): Promise<string | undefined> {
+    try {
+      const kind = await this.client.eval(KIND_SCRIPT, 1, key);
+      return typeof kind === 'string' ? kind : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The keys of a conversation, in the order of every script's KEYS: list, version, ids, writes. */
+  #keys(id: string): [string, string, string, string] {
+    return [this.#listKey(id), this.#versionKey(id), this.#idsKey(), this.#writesKey(id)];
+  }
+
   // Keys take the encoded id, computed once per operation.
   #listKey(id: string): string {
     return `${this.keyPrefix}messages:${id}`;
@@ -380,6 +446,55 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
   #idsKey(): string {
     return `${this.keyPrefix}conversations`;
   }
+}
+
+/** What toolloop keeps under each key of {@link KEY_KINDS}, for an error. */
+const KEY_ROLES = [
+  'the list of its messages',
+  'its version count',
+  'the set of conversation ids',
+  'the list of its recent writes',
+] as const;
+
+/** Whether Redis refused a command because its key holds another kind of value. */
+function isWrongType(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith('WRONGTYPE');
+}
+
+/**
+ * The `MemoryError` of a key that holds what toolloop never writes there (something else wrote
+ * it): nothing was written. `at` is the key's place in {@link KEY_KINDS}; a conversation's own
+ * keys are repaired by `saveAll` or `deleteByConversationId`, the shared id set by removing it.
+ */
+function foreignKeyError(
+  operation: string,
+  conversationId: string | undefined,
+  key: string,
+  at: number,
+  kind: string | undefined,
+): MemoryError {
+  const shared = at === 2;
+  const of =
+    shared || conversationId === undefined ? '' : ` of conversation ${quoteId(conversationId)}`;
+  const holds = kind === undefined ? 'a value of another kind' : `a ${kind}`;
+  const what = KEY_ROLES[at] ?? 'what toolloop writes there';
+  const written =
+    operation === 'read' || operation === 'findConversationIds' ? '' : '; nothing was written';
+  const repair = shared
+    ? 'delete or rename that key to repair it (each conversation is listed again on its next write)'
+    : 'delete the conversation (ChatMemory.clear) or rewrite it with saveAll to repair it';
+  return new MemoryError({
+    backend: BACKEND,
+    conversationId,
+    message: `redis chat memory ${operation}: the key "${key}"${of} holds ${holds}, not ${what} (something else wrote it)${written}; ${repair}`,
+  });
+}
+
+/** A conversation id as an error shows it: JSON, at most 200 characters. */
+function quoteId(conversationId: string): string {
+  return JSON.stringify(
+    conversationId.length > 200 ? `${conversationId.slice(0, 200)}…` : conversationId,
+  );
 }
 
 function parseRows(conversationId: string, rows: readonly unknown[]): Message[] {

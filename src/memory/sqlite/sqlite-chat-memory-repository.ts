@@ -8,7 +8,7 @@ import { decodeSafeText, encodeSafeText } from '../safe-text.js';
 import { quoteIdentifier } from '../sql-identifier.js';
 import { runStoreOperation } from '../store-operation.js';
 import { assertStorableMedia, mediaLimitOption } from '../stored-media-limit.js';
-import { parseStoredMessage } from '../stored-message.js';
+import { parseStoredMessage, serializeMessages } from '../stored-message.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-database.js';
 
 /** Options of {@link SqliteChatMemoryRepository}. */
@@ -145,7 +145,7 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
     assertConversationId(conversationId);
     assertMessages(messages);
     assertStorableMedia(messages, BACKEND, conversationId, this.#maxMediaBytes);
-    const rows = messages.map((message) => JSON.stringify(message));
+    const rows = serializeMessages(messages, BACKEND, conversationId);
     await this.#run(
       { operation: 'saveAll', conversationId },
       (statements) => {
@@ -178,7 +178,7 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
     assertConversationId(conversationId);
     assertMessages(messages);
     assertStorableMedia(messages, BACKEND, conversationId, this.#maxMediaBytes);
-    const rows = messages.map((message) => JSON.stringify(message));
+    const rows = serializeMessages(messages, BACKEND, conversationId);
     if (rows.length === 0 && !options.retain) return;
     await this.#run(
       { operation: 'append', conversationId },
@@ -229,7 +229,7 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
         // The first attempt runs at once; only a locked database goes on to wait on a timer.
         const started = performance.now();
         try {
-          return this.#attempt(work, transaction);
+          return this.#attempt(operation, work, transaction);
         } catch (error) {
           if (!isBusy(error)) throw error;
           return this.#retry(operation, work, transaction, started + this.busyTimeoutMs, error);
@@ -251,7 +251,7 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
       if (left <= 0) throw this.#lockedError(operation, error);
       await delay(Math.min(left, 2 ** Math.min(attempt, 5)));
       try {
-        return this.#attempt(work, transaction);
+        return this.#attempt(operation, work, transaction);
       } catch (failure) {
         if (!isBusy(failure)) throw failure;
         error = failure;
@@ -266,14 +266,22 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
    * the switch rides in the `exec` calls it makes anyway (`PRAGMA busy_timeout = 0; BEGIN
    * IMMEDIATE`, then `COMMIT; PRAGMA busy_timeout = <own>`) rather than in statements of its own,
    * and it is skipped when the timeout already is 0. The first attempt creates the table, with the
-   * timeout at 0 as well. Whatever fails, the timeout is put back before the error leaves.
+   * timeout at 0 as well. Whatever fails, the timeout is put back before the error leaves, and
+   * only a transaction this attempt began is rolled back: a connection already in one (its
+   * owner's) is refused before anything is sent.
    */
-  #attempt<T>(work: (statements: Statements) => T, transaction: boolean): T {
+  #attempt<T>(
+    operation: { operation: string; conversationId?: string },
+    work: (statements: Statements) => T,
+    transaction: boolean,
+  ): T {
     const database = this.database;
+    if (transaction && database.inTransaction) throw inOwnerTransaction(operation);
     this.#busyTimeout ??= busyTimeoutReader(database);
     const own = Math.max(0, Math.trunc(Number(this.#busyTimeout()) || 0));
     let off = own === 0;
     let restored = off;
+    let began = false;
     try {
       if (!off && (!transaction || this.#statements === undefined)) {
         database.exec('PRAGMA busy_timeout = 0');
@@ -282,12 +290,13 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
       const statements = this.#prepared();
       if (!transaction) return work(statements);
       database.exec(off ? 'BEGIN IMMEDIATE' : 'PRAGMA busy_timeout = 0; BEGIN IMMEDIATE');
+      began = database.inTransaction;
       const result = work(statements);
       database.exec(restored ? 'COMMIT' : `COMMIT; PRAGMA busy_timeout = ${own}`);
       restored = true;
       return result;
     } catch (error) {
-      if (transaction && database.inTransaction) database.exec('ROLLBACK');
+      if (began && database.inTransaction) database.exec('ROLLBACK');
       throw error;
     } finally {
       if (!restored) database.exec(`PRAGMA busy_timeout = ${own}`);
@@ -386,6 +395,20 @@ function busyTimeoutReader(database: SqliteDatabase): () => unknown {
     if (typeof plucked?.get === 'function') return () => plucked.get?.();
   }
   return () => (statement.all() as { timeout?: unknown }[])[0]?.timeout;
+}
+
+/**
+ * The error of a write asked for while the connection is in a transaction its owner began: the
+ * repository's writes are transactions of their own (SQLite does not nest them), and rolling back
+ * would throw away the owner's work.
+ */
+function inOwnerTransaction(operation: { operation: string; conversationId?: string }) {
+  return new MemoryError({
+    backend: BACKEND,
+    conversationId: operation.conversationId,
+    outcome: 'unchanged',
+    message: `sqlite chat memory ${operation.operation} failed: the database connection is in a transaction it did not begin, and its writes are transactions of their own; nothing was written and that transaction was left open (give the repository a connection of its own, or write outside the transaction)`,
+  });
 }
 
 /** Whether SQLite refused because another connection holds a lock (`SQLITE_BUSY` and its variants). */

@@ -2,6 +2,7 @@ import type {
   ToolEmbeddingCache,
   ToolEmbeddingCacheEntry,
 } from '../../embeddings/tool-embedding-cache.js';
+import { IllegalStateError } from '../../errors/index.js';
 import { quoteIdentifier } from '../sql-identifier.js';
 import {
   assertCacheEntries,
@@ -67,6 +68,12 @@ export class SqliteToolEmbeddingCache implements ToolEmbeddingCache {
     assertCacheEntries(entries);
     if (entries.length === 0) return;
     const { insert } = this.#prepared();
+    // Only a transaction begun here is rolled back: one its owner began holds their work.
+    if (this.database.inTransaction) {
+      throw new IllegalStateError(
+        'sqlite tool-embedding cache: the database connection is in a transaction it did not begin; nothing was written and that transaction was left open',
+      );
+    }
     this.database.exec('BEGIN IMMEDIATE');
     try {
       for (const entry of entries) insert.run(entry.key, vectorToBytes(entry.vector));
