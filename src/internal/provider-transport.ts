@@ -52,7 +52,7 @@ export interface ProviderTransportOptions {
   timeoutMs?: number | undefined;
   /** Limit of one attempt. Default: none beyond `timeoutMs`. */
   attemptTimeoutMs?: number | undefined;
-  /** Longest wait for a stream's next data event (and for its response to start), or for a JSON body once its headers arrived. Default 5 min. */
+  /** Longest wait for a stream's next data event (and for its response to start), or for a whole body (an answer's or an error's) once its headers arrived. Default 5 min. */
   idleTimeoutMs?: number | undefined;
   retryDelay?: RetryDelayOptions | undefined;
   /** Cap of a JSON body and of a whole stream, in bytes. Default 10 MB. */
@@ -130,9 +130,9 @@ export class ProviderTransport {
     for (let attempt = 0; ; attempt++) {
       const clock = this.clock(signal, callDeadlineAt);
       try {
+        // The model generates a non-streamed answer before its headers (no idle limit until
+        // then); `send` starts the idle countdown for the body that follows.
         const response = await this.send(url, body, clock);
-        // The model generates a non-streamed answer before its headers; the body then follows.
-        clock.progress();
         let text: string;
         try {
           text = await readCappedText(response, this.maxResponseBytes);
@@ -257,6 +257,8 @@ export class ProviderTransport {
     } catch (error) {
       throw this.networkFailure(error, clock, 'request', url);
     }
+    // The headers are in: whatever body follows (an answer or an error's) has the idle limit.
+    clock.progress();
     if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
       await response.body?.cancel().catch(() => undefined);
       throw this.errors.create({
@@ -274,7 +276,11 @@ export class ProviderTransport {
     try {
       text = await readCappedText(response, ERROR_BODY_LIMIT);
     } catch (error) {
-      if (clock.signal.aborted) return this.networkFailure(error, clock, 'request', url);
+      // The caller's abort stays an abort. A body that stalled, broke off or was too long loses
+      // only its detail: the status, which says what failed and whether to retry, is kept.
+      if (clock.signal.aborted && clock.expired === undefined) {
+        return this.networkFailure(error, clock, 'request', url);
+      }
       text = '';
     }
     const shouldRetry = response.headers.get('x-should-retry');

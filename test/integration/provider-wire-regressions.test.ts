@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnthropicChatModel } from '../../src/anthropic/index.js';
+import { AbortError, ChatModelError } from '../../src/errors/index.js';
 import { GoogleChatModel } from '../../src/google/index.js';
 import { userMessage } from '../../src/messages/index.js';
 import { aggregateChatResponses, type ChatResponse, type Prompt } from '../../src/model/index.js';
-import { FixtureHttpServer, sendEvents } from './support/fixture-http-server.js';
+import { OpenAiChatModel } from '../../src/openai/index.js';
+import { FixtureHttpServer, type FixtureReply, sendEvents } from './support/fixture-http-server.js';
 import { fixtureText, frameChunksAsSse } from './support/provider-fixtures.js';
 
 // One focused test per defect the wire fuzz suite (provider-wire-fuzz.test.ts) found, over real
@@ -52,5 +54,51 @@ describe('a stream written with CR line ends (as the SSE standard allows) is rea
     expect(calls).toHaveLength(1);
     expect(calls[0]?.metadata?.truncated).toBeUndefined();
     expect(calls[0]?.arguments).toBe(expected.results[0]?.output.toolCalls[0]?.arguments);
+  });
+});
+
+describe('an HTTP failure whose error body stalls', () => {
+  /** A 429 whose body starts and never ends; the connection stays open. */
+  const stalled429: FixtureReply = (_request, response) => {
+    response.writeHead(429, { 'content-type': 'application/json' });
+    response.write('{"error":{"message":"Rate limit reached, retry in');
+  };
+
+  it.each(['call', 'stream'] as const)(
+    '%s: fails at the idle limit (not the call deadline) with its status, 429',
+    async (mode) => {
+      server.replyAlways(stalled429);
+      const model = new OpenAiChatModel({
+        baseUrl: `${server.baseUrl}/v1`,
+        apiKey: API_KEY,
+        maxRetries: 0,
+        idleTimeoutMs: 200,
+        timeoutMs: 10_000,
+      });
+      const started = performance.now();
+      const error = await (mode === 'call' ? model.call(PROMPT) : streamed(model)).catch(
+        (caught: unknown) => caught,
+      );
+      server.replyAlways(undefined);
+      expect(performance.now() - started).toBeLessThan(2_000);
+      expect(error).toBeInstanceOf(ChatModelError);
+      expect(error).toMatchObject({ status: 429, retryable: true });
+      expect((error as ChatModelError).message).toMatch(/^openai request failed with HTTP 429 /);
+    },
+  );
+
+  it('a caller abort while the error body stalls is still an AbortError', async () => {
+    server.replyAlways(stalled429);
+    const model = new OpenAiChatModel({
+      baseUrl: `${server.baseUrl}/v1`,
+      apiKey: API_KEY,
+      maxRetries: 0,
+      idleTimeoutMs: 5_000,
+    });
+    const error = await model
+      .call(PROMPT, { signal: AbortSignal.timeout(100) })
+      .catch((caught: unknown) => caught);
+    server.replyAlways(undefined);
+    expect(error).toBeInstanceOf(AbortError);
   });
 });
