@@ -285,7 +285,7 @@ describe('AnthropicStreamAssembler', () => {
     }
   });
 
-  it('keeps partial_json that arrives as an object as it came, for the manager to refuse', async () => {
+  it('keeps partial_json that arrives as an object as its JSON text, marked for the manager to refuse', async () => {
     const { response } = await assembleSse(
       [
         sse([
@@ -308,7 +308,7 @@ describe('AnthropicStreamAssembler', () => {
       new AnthropicStreamAssembler(),
     );
     expect(response.results[0]?.output.toolCalls).toEqual([
-      { id: 't', name: 'f', arguments: { path: 5 } },
+      { id: 't', name: 'f', arguments: '{"path":5}', metadata: { nonTextArguments: true } },
     ]);
   });
 
@@ -493,7 +493,12 @@ describe('AnthropicStreamAssembler tool-call deltas from hostile streams', () =>
     );
     expect(streamedCalls(chunks).map((call) => [call.id, call.text])).toEqual([['toolu_a', '{"p']]);
     expect(response.results[0]?.output.toolCalls).toEqual([
-      { id: 'toolu_a', name: 'rm', arguments: { path: '/' } },
+      {
+        id: 'toolu_a',
+        name: 'rm',
+        arguments: '{"path":"/"}',
+        metadata: { nonTextArguments: true },
+      },
     ]);
   });
 

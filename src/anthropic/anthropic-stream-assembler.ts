@@ -1,4 +1,5 @@
 import { fallbackToolCallId } from '../internal/fallback-tool-call-id.js';
+import { textArguments } from '../internal/non-text-arguments.js';
 import { parseEventJson } from '../internal/parse-event-json.js';
 import { ProviderErrors } from '../internal/provider-errors.js';
 import type { StreamConverter } from '../internal/provider-transport.js';
@@ -56,7 +57,9 @@ const USAGE_COUNTS = ['input_tokens', 'cache_read_input_tokens', 'cache_creation
  * but without `message_stop` was cut off: its calls are emitted marked `metadata.truncated =
  * true`, so the loop never executes them (as for an OpenAI stream cut before `[DONE]`). So is a
  * call whose block got an `input_json_delta` before its `content_block_start` or after its
- * `content_block_stop`: its arguments cannot be known.
+ * `content_block_stop`: its arguments cannot be known. A `partial_json` that is not text makes the
+ * call's arguments that value's JSON text, marked `metadata.nonTextArguments` (the loop refuses
+ * the call).
  *
  * As the input streams, the call also goes out piece by piece as display-only `toolCallDeltas`:
  * a first delta with its name at `content_block_start`, then each `input_json_delta` with the
@@ -316,18 +319,19 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
       const call: ToolCall = {
         id: streamed?.id ?? (start.id || fallbackToolCallId('toolu')),
         name: start.name ?? '',
-        arguments:
+        ...textArguments(
           'nonTextJson' in block
-            ? (block.nonTextJson as string)
+            ? block.nonTextJson
             : truncated
               ? block.json
               : inputText(block.json, start.input),
+        ),
       };
-      if (truncated || block.lostInput) call.metadata = { truncated: true };
+      if (truncated || block.lostInput) call.metadata = { ...call.metadata, truncated: true };
       this.calls.set(index, call);
       // No argument text streamed (an empty input becomes `{}`): the whole text goes out as the
       // call's last delta, so its deltas still add up to its arguments.
-      if (streamed !== undefined && !streamed.streamedText && typeof call.arguments === 'string') {
+      if (streamed !== undefined && !streamed.streamedText && !('nonTextJson' in block)) {
         yield this.callChunk([
           { id: streamed.id, index: streamed.ordinal, arguments: call.arguments },
         ]);

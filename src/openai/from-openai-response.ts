@@ -1,5 +1,6 @@
 import type { ChatModelError } from '../errors/index.js';
 import { fallbackToolCallId } from '../internal/fallback-tool-call-id.js';
+import { textArguments } from '../internal/non-text-arguments.js';
 import { ProviderErrors } from '../internal/provider-errors.js';
 import { isRecord, WireReader } from '../internal/wire-reader.js';
 import type { AssistantMessage, Metadata, ToolCall } from '../messages/index.js';
@@ -65,7 +66,9 @@ export function mapOpenAiUsage(usage: OpenAiWireUsage | null | undefined): Usage
 /**
  * Converts a non-streamed Chat Completions body to a {@link ChatResponse}. Empty text becomes
  * `null`; a call in a response cut off by the output limit (`finish_reason: 'length'`) is marked
- * `metadata.truncated = true` so the loop never executes it; a call without an id gets a fresh
+ * `metadata.truncated = true` so the loop never executes it; arguments sent as a JSON value that
+ * is not text become its JSON text, marked `metadata.nonTextArguments = true` (the loop refuses
+ * the call); a call without an id gets a fresh
  * random one; `reasoning_content` (DeepSeek, xAI, vLLM) and `refusal` are kept in the assistant
  * message's metadata; content sent as a list of parts is joined. An `error` object in the body
  * throws its {@link ChatModelError}; a body of another shape than the API's throws a
@@ -91,12 +94,15 @@ export function fromOpenAiResponse(
     );
     const toolCalls = message.toolCalls.map((call, position): ToolCall => {
       const fields = readOpenAiToolCall(read, call, `${where}.message.tool_calls[${position}]`);
+      const args = textArguments(fields.arguments);
       const toolCall: ToolCall = {
         id: fields.id || fallbackToolCallId('call'),
         name: fields.name ?? '',
-        arguments: fields.arguments ?? '',
+        ...args,
       };
-      if (finishReason === FinishReason.LENGTH) toolCall.metadata = { truncated: true };
+      if (finishReason === FinishReason.LENGTH) {
+        toolCall.metadata = { ...toolCall.metadata, truncated: true };
+      }
       return toolCall;
     });
     const output: AssistantMessage = {
@@ -199,10 +205,10 @@ export interface OpenAiToolCallFields {
   name: string | undefined;
   /**
    * The arguments text; a value of any other JSON type (some servers send an object) is kept
-   * as it came, so that the tool-calling manager refuses it as "arguments must be JSON text"
-   * instead of running the tool on a guess.
+   * as it came, for the caller to mark (see `textArguments`), so that the tool-calling manager
+   * refuses it as "arguments must be JSON text" instead of running the tool on a guess.
    */
-  arguments: string | undefined;
+  arguments: unknown;
 }
 
 /** Reads one entry of `tool_calls`. */
@@ -218,7 +224,7 @@ export function readOpenAiToolCall(
     index: read.optionalIndex(call.index, `${where}.index`, MAX_OPENAI_TOOL_CALLS),
     id: read.optionalString(call.id, `${where}.id`) ?? '',
     name: read.optionalString(fn.name, `${where}.function.name`),
-    arguments: args === null || args === undefined ? undefined : (args as string),
+    arguments: args === null ? undefined : args,
   };
 }
 

@@ -1,4 +1,5 @@
 import { fallbackToolCallId } from '../internal/fallback-tool-call-id.js';
+import { textArguments } from '../internal/non-text-arguments.js';
 import { ProviderErrors } from '../internal/provider-errors.js';
 import { isRecord, WireReader } from '../internal/wire-reader.js';
 import type { AssistantMessage, Metadata, ToolCall } from '../messages/index.js';
@@ -121,7 +122,9 @@ function textParts<T extends 'summary_text' | 'reasoning_text'>(
 /**
  * The tool call of a finished `function_call` item. Marked `metadata.truncated` when the item, or
  * the response it ended in (`incomplete`), says it did not complete; the item id (`fc_…`) is kept
- * as `metadata.itemId`, since a reasoning item sent back refers to it.
+ * as `metadata.itemId`, since a reasoning item sent back refers to it. Arguments sent as a JSON
+ * value that is not text become its JSON text, marked `metadata.nonTextArguments` (the loop
+ * refuses the call).
  */
 export function responsesToolCall(
   item: Extract<ResponsesOutputItem, { kind: 'function_call' }>,
@@ -129,12 +132,13 @@ export function responsesToolCall(
 ): ToolCall {
   const truncated =
     item.status === 'incomplete' || (options.responseIncomplete && item.status !== 'completed');
+  const args = textArguments(item.arguments);
   const call: ToolCall = {
     id: options.id ?? (item.callId || fallbackToolCallId('call')),
     name: item.name,
-    arguments: (item.arguments ?? '') as string,
+    arguments: args.arguments,
   };
-  const metadata: Metadata = {};
+  const metadata: Metadata = { ...args.metadata };
   if (item.id !== undefined) metadata.itemId = item.id;
   if (truncated) metadata.truncated = true;
   if (Object.keys(metadata).length > 0) call.metadata = metadata;

@@ -269,7 +269,7 @@ export class OpenAiResponsesStreamAssembler implements StreamConverter<ChatRespo
     if (!announced) deltas.push({ id: call.id, index: ordinal, name: call.name, arguments: '' });
     // No argument text streamed: the whole text goes out as the call's last delta, so its deltas
     // still add up to its arguments.
-    if (!announced?.streamedText && typeof call.arguments === 'string' && call.arguments !== '') {
+    if (!announced?.streamedText && call.arguments !== '' && !call.metadata?.nonTextArguments) {
       deltas.push({ id: call.id, index: ordinal, arguments: call.arguments });
     }
     return this.chunk({ toolCalls: [call], deltas });

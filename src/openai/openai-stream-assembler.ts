@@ -1,4 +1,5 @@
 import { fallbackToolCallId } from '../internal/fallback-tool-call-id.js';
+import { textArguments } from '../internal/non-text-arguments.js';
 import { parseEventJson } from '../internal/parse-event-json.js';
 import { ProviderErrors } from '../internal/provider-errors.js';
 import type { StreamConverter } from '../internal/provider-transport.js';
@@ -55,7 +56,9 @@ interface ChoiceState {
  * deltas, `reasoning_content` deltas, content sent as parts, and usage in `x_groq`.
  *
  * A choice that has not finished when `[DONE]` arrives was cut off: its calls are emitted marked
- * `metadata.truncated = true`, so the loop never executes them. Choice indexes from 0 to 127 are
+ * `metadata.truncated = true`, so the loop never executes them. Arguments sent as a JSON value that
+ * is not text become its JSON text, marked `metadata.nonTextArguments = true` (the loop refuses
+ * the call). Choice indexes from 0 to 127 are
  * accepted (state is kept per index, and a chunk carries generations only up to its highest
  * index); a larger one, an `error` event, an event of another shape than the API's, or a stream
  * that stops before the response finished ends with a {@link ChatModelError} built by `errors`.
@@ -264,9 +267,9 @@ export class OpenAiStreamAssembler implements StreamConverter<ChatResponse> {
       const toolCall: ToolCall = {
         id: call.announcedId ?? (call.id || fallbackToolCallId('call')),
         name: call.name,
-        arguments: 'nonTextArguments' in call ? (call.nonTextArguments as string) : call.arguments,
+        ...textArguments('nonTextArguments' in call ? call.nonTextArguments : call.arguments),
       };
-      if (truncated) toolCall.metadata = { truncated: true };
+      if (truncated) toolCall.metadata = { ...toolCall.metadata, truncated: true };
       generation.output.toolCalls.push(toolCall);
     }
     state.calls.clear();

@@ -2,10 +2,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnthropicChatModel } from '../../src/anthropic/index.js';
 import { AbortError, ChatModelError } from '../../src/errors/index.js';
 import { GoogleChatModel } from '../../src/google/index.js';
-import { userMessage } from '../../src/messages/index.js';
+import {
+  ChatClient,
+  CONVERSATION_ID,
+  InMemoryChatMemoryRepository,
+  jsonSchema,
+  MessageChatMemoryAdvisor,
+  MessageWindowChatMemory,
+  tool,
+} from '../../src/index.js';
+import { type AssistantMessage, userMessage } from '../../src/messages/index.js';
 import { aggregateChatResponses, type ChatResponse, type Prompt } from '../../src/model/index.js';
-import { OpenAiChatModel } from '../../src/openai/index.js';
-import { FixtureHttpServer, type FixtureReply, sendEvents } from './support/fixture-http-server.js';
+import { OpenAiChatModel, OpenAiResponsesChatModel } from '../../src/openai/index.js';
+import {
+  FixtureHttpServer,
+  type FixtureReply,
+  sendEvents,
+  sendJson,
+} from './support/fixture-http-server.js';
 import { fixtureText, frameChunksAsSse } from './support/provider-fixtures.js';
 
 // One focused test per defect the wire fuzz suite (provider-wire-fuzz.test.ts) found, over real
@@ -101,4 +115,149 @@ describe('an HTTP failure whose error body stalls', () => {
     server.replyAlways(undefined);
     expect(error).toBeInstanceOf(AbortError);
   });
+});
+
+/** OpenAI-style SSE: one `data:` event per payload, then `[DONE]`. */
+function openAiSse(payloads: unknown[]): string {
+  return `${payloads.map((payload) => `data: ${JSON.stringify(payload)}\n\n`).join('')}data: [DONE]\n\n`;
+}
+
+/** Anthropic-style SSE: each payload named by its type. */
+function anthropicSse(payloads: { type: string }[]): string {
+  return payloads
+    .map((payload) => `event: ${payload.type}\ndata: ${JSON.stringify(payload)}\n\n`)
+    .join('');
+}
+
+describe('tool-call arguments a server sent as an object, with chat memory inside the tool loop', () => {
+  const object = { path: '/' };
+  const final = 'Nothing was deleted.';
+  const openAiBody = (message: Record<string, unknown>, finish: string) => ({
+    id: 'c',
+    choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finish }],
+  });
+  const openAiCall = { id: 'call_a', function: { name: 'delete_files', arguments: object } };
+  const anthropicText = (text: string) => [
+    { type: 'message_start', message: { id: 'msg_2', usage: { input_tokens: 1 } } },
+    { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+    { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } },
+    { type: 'content_block_stop', index: 0 },
+    { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 1 } },
+    { type: 'message_stop' },
+  ];
+  type Model = OpenAiChatModel | OpenAiResponsesChatModel | AnthropicChatModel;
+  const cases: [string, () => Model, FixtureReply, FixtureReply, 'call' | 'stream'][] = [
+    [
+      'OpenAI call',
+      () => new OpenAiChatModel({ baseUrl: `${server.baseUrl}/v1`, apiKey: API_KEY }),
+      sendJson(openAiBody({ tool_calls: [{ type: 'function', ...openAiCall }] }, 'tool_calls')),
+      sendJson(openAiBody({ content: final }, 'stop')),
+      'call',
+    ],
+    [
+      'OpenAI stream',
+      () => new OpenAiChatModel({ baseUrl: `${server.baseUrl}/v1`, apiKey: API_KEY }),
+      sendEvents(
+        openAiSse([
+          { choices: [{ index: 0, delta: { tool_calls: [{ index: 0, ...openAiCall }] } }] },
+          { choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
+        ]),
+      ),
+      sendEvents(
+        openAiSse([{ choices: [{ index: 0, delta: { content: final }, finish_reason: 'stop' }] }]),
+      ),
+      'stream',
+    ],
+    [
+      'Responses call',
+      () => new OpenAiResponsesChatModel({ baseUrl: `${server.baseUrl}/v1`, apiKey: API_KEY }),
+      sendJson({
+        id: 'resp_1',
+        status: 'completed',
+        output: [
+          {
+            type: 'function_call',
+            id: 'fc_a',
+            call_id: 'call_a',
+            name: 'delete_files',
+            arguments: object,
+          },
+        ],
+      }),
+      sendJson({
+        id: 'resp_2',
+        status: 'completed',
+        output: [{ type: 'message', id: 'msg_2', content: [{ type: 'output_text', text: final }] }],
+      }),
+      'call',
+    ],
+    [
+      'Anthropic stream',
+      () => new AnthropicChatModel({ baseUrl: server.baseUrl, apiKey: API_KEY }),
+      sendEvents(
+        anthropicSse([
+          { type: 'message_start', message: { id: 'msg_1', usage: { input_tokens: 1 } } },
+          {
+            type: 'content_block_start',
+            index: 0,
+            content_block: { type: 'tool_use', id: 'toolu_a', name: 'delete_files', input: {} },
+          },
+          {
+            type: 'content_block_delta',
+            index: 0,
+            delta: { type: 'input_json_delta', partial_json: object },
+          },
+          { type: 'content_block_stop', index: 0 },
+          { type: 'message_delta', delta: { stop_reason: 'tool_use' }, usage: {} },
+          { type: 'message_stop' },
+        ] as { type: string }[]),
+      ),
+      sendEvents(anthropicSse(anthropicText(final))),
+      'stream',
+    ],
+  ];
+
+  it.each(cases)(
+    '%s: the call is refused, never run, and the turn is stored with text arguments',
+    async (_name, model, first, second, mode) => {
+      server.reply(first, second);
+      const runs: unknown[] = [];
+      const deleteFiles = tool({
+        name: 'delete_files',
+        description: 'Deletes files',
+        inputSchema: jsonSchema<{ path: string }>({
+          type: 'object',
+          properties: { path: { type: 'string' } },
+        }),
+        execute: (input) => {
+          runs.push(input);
+          return 'deleted';
+        },
+      });
+      const memory = new MessageWindowChatMemory({
+        repository: new InMemoryChatMemoryRepository(),
+      });
+      // An order after the tool advisor's: memory sits inside the loop and stores every round.
+      const client = ChatClient.create(model(), {
+        advisors: [new MessageChatMemoryAdvisor({ chatMemory: memory, order: 0 })],
+      });
+      const spec = client
+        .prompt('Clean up')
+        .tools(deleteFiles)
+        .advisors((advisors) => advisors.param(CONVERSATION_ID, 'c-1'));
+      let answer = '';
+      if (mode === 'call') answer = (await spec.call().content()) ?? '';
+      else for await (const text of spec.stream().content()) answer += text;
+      expect(answer).toBe(final);
+      expect(runs).toEqual([]);
+      const stored = await memory.get('c-1');
+      const assistant = stored.find((message) => message.role === 'assistant') as AssistantMessage;
+      expect(assistant.toolCalls[0]).toMatchObject({
+        arguments: '{"path":"/"}',
+        metadata: { nonTextArguments: true },
+      });
+      const result = stored.find((message) => message.role === 'tool');
+      expect(JSON.stringify(result)).toContain('arguments must be JSON text');
+    },
+  );
 });
