@@ -143,7 +143,12 @@ export class ProviderTransport {
         try {
           answer = JSON.parse(text);
         } catch {
-          throw this.errors.malformed('the body is not JSON', response.status);
+          const page =
+            text.trim() === '' ? 'empty' : htmlPage(text, response.headers.get('content-type'));
+          throw this.errors.malformed(
+            page === undefined ? 'the body is not JSON' : `the body is ${page}, not JSON`,
+            response.status,
+          );
         }
         return this.converted(() => convert(answer));
       } catch (error) {
@@ -183,9 +188,14 @@ export class ProviderTransport {
           throw await this.jsonInsteadOfStream(response, clock, signal, url);
         }
         const convert = createConverter();
-        events = parseServerSentEvents(cappedByteChunks(response.body, this.maxResponseBytes), {
+        const bytes = cappedByteChunks(response.body, this.maxResponseBytes);
+        // A body not declared an event stream (an HTML page, plain text) may still hold events;
+        // its start is kept so that one holding none is described, not called a cut stream.
+        const head = contentType?.includes('event-stream') ? undefined : { chunks: [], size: 0 };
+        events = parseServerSentEvents(head ? keepingHead(bytes, head) : bytes, {
           maxEventBytes: this.maxResponseBytes,
         });
+        let sawEvent = false;
         while (true) {
           let next: IteratorResult<ServerSentEvent>;
           try {
@@ -194,6 +204,7 @@ export class ProviderTransport {
             throw this.bodyFailure(error, response.status, clock, signal, 'stream', url);
           }
           if (next.done) break;
+          sawEvent = true;
           const event = next.value;
           if (!convert.isKeepAlive?.(event)) clock.progress();
           for (const output of this.converted(() => [...convert.event(event)])) {
@@ -205,6 +216,7 @@ export class ProviderTransport {
             break;
           }
         }
+        if (!sawEvent && head !== undefined) throw this.noEventStream(response, head, url);
         for (const output of this.converted(() => [...convert.end()])) {
           yielded = true;
           yield output;
@@ -331,6 +343,25 @@ export class ProviderTransport {
     });
   }
 
+  /**
+   * A stream request answered with a body that held no event and was not declared an event
+   * stream (a proxy's HTML page, plain text, nothing): what the body is, never retried (the same
+   * request gets the same answer), rather than "the stream ended early" for a stream that never
+   * began.
+   */
+  private noEventStream(response: Response, head: BodyHead, url: string): Error {
+    const text = new TextDecoder().decode(Buffer.concat(head.chunks));
+    const contentType = response.headers.get('content-type');
+    const body =
+      text.trim() === '' ? 'an empty body' : `content-type ${contentType ?? 'not given'}`;
+    return this.errors.create({
+      message: `${this.provider} answered without any server-sent event (HTTP ${response.status}, ${body}, ${requestTarget('POST', url)})`,
+      detail: describeErrorBody(this.errors.scrub(text), contentType),
+      status: response.status,
+      retryable: false,
+    });
+  }
+
   private networkFailure(
     error: unknown,
     clock: AttemptClock,
@@ -418,6 +449,27 @@ export class ProviderTransport {
   }
 }
 
+/** The first bytes of a body, up to {@link ERROR_BODY_LIMIT}. */
+interface BodyHead {
+  chunks: Uint8Array[];
+  size: number;
+}
+
+/** Passes `chunks` on, keeping their first bytes in `head`. */
+async function* keepingHead(
+  chunks: AsyncIterable<Uint8Array>,
+  head: BodyHead,
+): AsyncGenerator<Uint8Array> {
+  for await (const chunk of chunks) {
+    if (head.size < ERROR_BODY_LIMIT) {
+      const kept = chunk.subarray(0, ERROR_BODY_LIMIT - head.size);
+      head.chunks.push(kept);
+      head.size += kept.byteLength;
+    }
+    yield chunk;
+  }
+}
+
 /** How long a complete answer's response may take to end before its connection is cut. */
 const RELEASE_GRACE_MS = 1000;
 
@@ -457,11 +509,18 @@ function positiveLimit(value: number | undefined, fallback: number, name: string
 function describeErrorBody(text: string, contentType: string | null): string {
   const trimmed = text.trim();
   if (trimmed === '') return '';
-  if (contentType?.includes('html') || /^<(!doctype|html)/i.test(trimmed)) {
-    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(trimmed)?.[1]?.trim();
-    return `the server answered with an HTML page${title ? ` ("${title}")` : ''}`;
-  }
+  const page = htmlPage(trimmed, contentType);
+  if (page !== undefined) return `the server answered with ${page}`;
   return jsonErrorMessage(trimmed) ?? trimmed.replace(/\s+/g, ' ');
+}
+
+/** `an HTML page ("<its title>")` when the body is one (by its content type or its start). */
+function htmlPage(text: string, contentType: string | null): string | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '') return undefined;
+  if (!contentType?.includes('html') && !/^<(!doctype|html)/i.test(trimmed)) return undefined;
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(trimmed)?.[1]?.trim();
+  return `an HTML page${title ? ` ("${title}")` : ''}`;
 }
 
 function jsonErrorMessage(text: string): string | undefined {

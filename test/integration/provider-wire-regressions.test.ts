@@ -17,6 +17,7 @@ import { OpenAiChatModel, OpenAiResponsesChatModel } from '../../src/openai/inde
 import {
   FixtureHttpServer,
   type FixtureReply,
+  sendBody,
   sendEvents,
   sendJson,
 } from './support/fixture-http-server.js';
@@ -260,4 +261,51 @@ describe('tool-call arguments a server sent as an object, with chat memory insid
       expect(JSON.stringify(result)).toContain('arguments must be JSON text');
     },
   );
+});
+
+describe('a stream request answered with HTTP 200 and no event at all', () => {
+  const portal =
+    '<!DOCTYPE html><html><head><title>Sign in to the guest network</title></head><body></body></html>';
+  const model = () =>
+    new GoogleChatModel({
+      baseUrl: server.baseUrl,
+      apiKey: API_KEY,
+      maxRetries: 2,
+      retryDelay: { initialMs: 1 },
+    });
+
+  it('an HTML page: says so, once, instead of "the stream ended early" after retries', async () => {
+    server.replyAlways(sendBody(portal, { headers: { 'content-type': 'text/html' } }));
+    const before = server.requests.length;
+    const error = await streamed(model()).catch((caught: unknown) => caught);
+    server.replyAlways(undefined);
+    expect(server.requests.length - before).toBe(1);
+    expect(error).toBeInstanceOf(ChatModelError);
+    expect(error).toMatchObject({ status: 200, retryable: false });
+    expect((error as ChatModelError).message).toMatch(
+      /^google answered without any server-sent event \(HTTP 200, content-type text\/html, POST .*\): the server answered with an HTML page \("Sign in to the guest network"\)$/,
+    );
+  });
+
+  it('an empty body: says so', async () => {
+    server.reply(sendBody(''));
+    const error = await streamed(model()).catch((caught: unknown) => caught);
+    expect((error as ChatModelError).message).toMatch(
+      /^google answered without any server-sent event \(HTTP 200, an empty body, POST /,
+    );
+  });
+
+  it('events under another content type are still read', async () => {
+    const sse = frameChunksAsSse(fixtureText('google-gemini/google-text.chunks.txt'), 'data');
+    server.reply(sendBody(sse, { headers: { 'content-type': 'text/plain' } }));
+    const response = await streamed(model());
+    expect(response.results[0]?.metadata.finishReason).toBe('stop');
+  });
+
+  it('call(): an HTML page is named as one', async () => {
+    server.reply(sendBody(portal, { headers: { 'content-type': 'text/html' } }));
+    await expect(model().call(PROMPT)).rejects.toThrow(
+      'google answered with a malformed response: the body is an HTML page ("Sign in to the guest network"), not JSON',
+    );
+  });
 });
