@@ -1,5 +1,5 @@
 import type { ChatModelError } from '../errors/index.js';
-import { fallbackToolCallId } from '../internal/fallback-tool-call-id.js';
+import { unusedToolCallId } from '../internal/fallback-tool-call-id.js';
 import { ProviderErrors } from '../internal/provider-errors.js';
 import { isRecord, WireReader } from '../internal/wire-reader.js';
 import type { AssistantMessage, Metadata, ToolCall } from '../messages/index.js';
@@ -64,7 +64,7 @@ export const MAX_ANTHROPIC_CONTENT_BLOCKS = 10_000;
 /**
  * Converts a non-streamed Messages API body to a {@link ChatResponse}: text blocks joined,
  * each `tool_use` block one `ToolCall` (arguments = its input as JSON text, id kept, a fresh
- * random id when the block has none), thinking blocks kept in `output.metadata.thinking` (sent
+ * random id when the block has none or one an earlier block has), thinking blocks kept in `output.metadata.thinking` (sent
  * back on the next request), and server-run blocks (MCP, web search, tool search) kept in
  * `output.metadata.serverToolBlocks` and never turned into calls the loop would execute. When
  * the output limit stopped the message during a `tool_use` block, that call is marked
@@ -86,13 +86,14 @@ export function fromAnthropicResponse(
   const toolCalls: ToolCall[] = [];
   const thinking: AnthropicWireBlock[] = [];
   const serverToolBlocks: AnthropicWireBlock[] = [];
+  const usedIds = new Set<string>();
   content.forEach((value, position) => {
     const block = readAnthropicBlock(read, value, `content[${position}]`);
     if (block.type === 'text') {
       if (block.text) text = (text ?? '') + block.text;
     } else if (block.type === 'tool_use') {
       const call: ToolCall = {
-        id: block.id || fallbackToolCallId('toolu'),
+        id: unusedToolCallId(block.id, usedIds, 'toolu'),
         name: block.name ?? '',
         arguments: JSON.stringify(block.input ?? {}),
       };

@@ -1,5 +1,5 @@
 import type { ChatModelError } from '../errors/index.js';
-import { fallbackToolCallId } from '../internal/fallback-tool-call-id.js';
+import { unusedToolCallId } from '../internal/fallback-tool-call-id.js';
 import { textArguments } from '../internal/non-text-arguments.js';
 import { ProviderErrors } from '../internal/provider-errors.js';
 import { isRecord, WireReader } from '../internal/wire-reader.js';
@@ -68,7 +68,7 @@ export function mapOpenAiUsage(usage: OpenAiWireUsage | null | undefined): Usage
  * `null`; a call in a response cut off by the output limit (`finish_reason: 'length'`) is marked
  * `metadata.truncated = true` so the loop never executes it; arguments sent as a JSON value that
  * is not text become its JSON text, marked `metadata.nonTextArguments = true` (the loop refuses
- * the call); a call without an id gets a fresh
+ * the call); a call without an id, or with the id of an earlier call of its message, gets a fresh
  * random one; `reasoning_content` (DeepSeek, xAI, vLLM) and `refusal` are kept in the assistant
  * message's metadata; content sent as a list of parts is joined. An `error` object in the body
  * throws its {@link ChatModelError}; a body of another shape than the API's throws a
@@ -92,11 +92,12 @@ export function fromOpenAiResponse(
     const finishReason = mapOpenAiFinishReason(
       read.optionalString(choice.finish_reason, `${where}.finish_reason`),
     );
+    const usedIds = new Set<string>();
     const toolCalls = message.toolCalls.map((call, position): ToolCall => {
       const fields = readOpenAiToolCall(read, call, `${where}.message.tool_calls[${position}]`);
       const args = textArguments(fields.arguments);
       const toolCall: ToolCall = {
-        id: fields.id || fallbackToolCallId('call'),
+        id: unusedToolCallId(fields.id, usedIds, 'call'),
         name: fields.name ?? '',
         ...args,
       };

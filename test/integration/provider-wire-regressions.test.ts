@@ -309,3 +309,140 @@ describe('a stream request answered with HTTP 200 and no event at all', () => {
     );
   });
 });
+
+describe('two tool calls of one response that share an id', () => {
+  const weather = (runs: unknown[]) =>
+    tool({
+      name: 'weather',
+      description: 'The weather in a city',
+      inputSchema: jsonSchema<{ city: string }>({
+        type: 'object',
+        properties: { city: { type: 'string' } },
+        required: ['city'],
+      }),
+      execute: (input) => {
+        runs.push(input);
+        return `Sunny in ${input.city}`;
+      },
+    });
+  const toolUse = (city: string) => ({
+    type: 'tool_use',
+    id: 'toolu_same',
+    name: 'weather',
+    input: { city },
+  });
+
+  it('Anthropic: both run, and the next request has one tool_use and one tool_result per id', async () => {
+    server.reply(
+      sendJson({
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        content: [toolUse('Paris'), toolUse('Rome')],
+        stop_reason: 'tool_use',
+      }),
+      sendJson({
+        id: 'msg_2',
+        type: 'message',
+        role: 'assistant',
+        content: [{ type: 'text', text: 'Sunny in both.' }],
+        stop_reason: 'end_turn',
+      }),
+    );
+    const runs: unknown[] = [];
+    const before = server.requests.length;
+    const model = new AnthropicChatModel({ baseUrl: server.baseUrl, apiKey: API_KEY });
+    const answer = await ChatClient.create(model)
+      .prompt('Weather in Paris and Rome?')
+      .tools(weather(runs))
+      .call()
+      .content();
+    expect(answer).toBe('Sunny in both.');
+    expect(runs).toEqual([{ city: 'Paris' }, { city: 'Rome' }]);
+    type Block = { type: string; id?: string; tool_use_id?: string };
+    const sent = server.requests[before + 1]?.body as { messages: { content: Block[] }[] };
+    const messages = sent.messages;
+    const uses = messages
+      .flatMap((message) => message.content)
+      .filter((b) => b.type === 'tool_use');
+    const results = messages
+      .flatMap((message) => message.content)
+      .filter((block) => block.type === 'tool_result');
+    expect(uses.map((block) => block.id)[0]).toBe('toolu_same');
+    expect(new Set(uses.map((block) => block.id)).size).toBe(2);
+    expect(results.map((block) => block.tool_use_id)).toEqual(uses.map((block) => block.id));
+  });
+
+  it.each(['call', 'stream'] as const)(
+    'OpenAI and Responses %s: the second call gets a fresh id',
+    async (mode) => {
+      const openAiCall = (index: number, city: string) => ({
+        index,
+        id: 'call_same',
+        type: 'function',
+        function: { name: 'weather', arguments: JSON.stringify({ city }) },
+      });
+      const functionCall = (index: number, city: string) => ({
+        type: 'function_call',
+        id: `fc_${index}`,
+        call_id: 'call_same',
+        name: 'weather',
+        arguments: JSON.stringify({ city }),
+      });
+      const responses = {
+        id: 'resp_1',
+        status: 'completed',
+        output: [functionCall(0, 'Paris'), functionCall(1, 'Rome')],
+      };
+      if (mode === 'call') {
+        server.reply(
+          sendJson({
+            choices: [
+              {
+                index: 0,
+                message: { tool_calls: [openAiCall(0, 'Paris'), openAiCall(1, 'Rome')] },
+                finish_reason: 'tool_calls',
+              },
+            ],
+          }),
+          sendJson(responses),
+        );
+      } else {
+        server.reply(
+          sendEvents(
+            openAiSse([
+              { choices: [{ index: 0, delta: { tool_calls: [openAiCall(0, 'Paris')] } }] },
+              { choices: [{ index: 0, delta: { tool_calls: [openAiCall(1, 'Rome')] } }] },
+              { choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
+            ]),
+          ),
+          sendEvents(
+            [
+              { type: 'response.created', response: { id: 'resp_1' } },
+              ...responses.output.map((item, index) => ({
+                type: 'response.output_item.done',
+                output_index: index,
+                item,
+              })),
+              { type: 'response.completed', response: responses },
+            ]
+              .map((event) => `data: ${JSON.stringify(event)}\n\n`)
+              .join(''),
+          ),
+        );
+      }
+      const chat = new OpenAiChatModel({ baseUrl: `${server.baseUrl}/v1`, apiKey: API_KEY });
+      const responsesModel = new OpenAiResponsesChatModel({
+        baseUrl: `${server.baseUrl}/v1`,
+        apiKey: API_KEY,
+      });
+      for (const model of [chat, responsesModel]) {
+        const response = mode === 'call' ? await model.call(PROMPT) : await streamed(model);
+        const ids = response.results[0]?.output.toolCalls.map((call) => call.id) ?? [];
+        expect(ids).toHaveLength(2);
+        expect(ids[0]).toBe('call_same');
+        expect(ids[1]).not.toBe('call_same');
+      }
+    },
+  );
+});
