@@ -36,7 +36,8 @@ export function mapAnthropicStopReason(reason: string | null | undefined): Finis
 /**
  * Maps a Messages API usage object to {@link Usage}. `promptTokens` counts every input token:
  * uncached input plus cache reads and cache writes (Anthropic reports them apart, OpenAI
- * includes them), and the cache counts are also given on their own.
+ * includes them), and the cache counts are also given on their own. A count that is not a number
+ * of tokens (negative, not finite, not a number) counts as absent.
  */
 export function mapAnthropicUsage(usage: AnthropicWireUsage | null | undefined): Usage | undefined {
   if (!isRecord(usage)) return undefined;
@@ -50,8 +51,8 @@ export function mapAnthropicUsage(usage: AnthropicWireUsage | null | undefined):
     completionTokens,
     totalTokens: promptTokens + completionTokens,
   };
-  if (Number.isFinite(cacheRead)) result.cacheReadTokens = cacheRead as number;
-  if (Number.isFinite(cacheWrite)) result.cacheWriteTokens = cacheWrite as number;
+  if (isTokenCount(cacheRead)) result.cacheReadTokens = cacheRead;
+  if (isTokenCount(cacheWrite)) result.cacheWriteTokens = cacheWrite;
   return result;
 }
 
@@ -186,5 +187,9 @@ export function anthropicReportedError(
 }
 
 function numberOr(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+  return isTokenCount(value) ? value : 0;
+}
+
+function isTokenCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }

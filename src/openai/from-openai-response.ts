@@ -43,7 +43,10 @@ export function mapOpenAiFinishReason(reason: string | null | undefined): Finish
   }
 }
 
-/** Maps a Chat Completions usage object (also the `x_groq.usage` variant) to {@link Usage}. */
+/**
+ * Maps a Chat Completions usage object (also the `x_groq.usage` variant) to {@link Usage}. A
+ * count that is not a number of tokens (negative, not finite, not a number) counts as absent.
+ */
 export function mapOpenAiUsage(usage: OpenAiWireUsage | null | undefined): Usage | undefined {
   if (!isRecord(usage)) return undefined;
   const promptTokens = numberOr(usage.prompt_tokens, 0);
@@ -55,11 +58,10 @@ export function mapOpenAiUsage(usage: OpenAiWireUsage | null | undefined): Usage
   };
   const details = usage.prompt_tokens_details;
   const cached = isRecord(details) ? details.cached_tokens : undefined;
-  if (typeof cached === 'number' && Number.isFinite(cached)) result.cacheReadTokens = cached;
+  if (isTokenCount(cached)) result.cacheReadTokens = cached;
   const outputDetails = usage.completion_tokens_details;
   const reasoning = isRecord(outputDetails) ? outputDetails.reasoning_tokens : undefined;
-  if (typeof reasoning === 'number' && Number.isFinite(reasoning))
-    result.reasoningTokens = reasoning;
+  if (isTokenCount(reasoning)) result.reasoningTokens = reasoning;
   return result;
 }
 
@@ -267,5 +269,9 @@ export function openAiReportedError(
 }
 
 function numberOr(value: unknown, fallback: number): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+  return isTokenCount(value) ? value : fallback;
+}
+
+function isTokenCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }

@@ -446,3 +446,62 @@ describe('two tool calls of one response that share an id', () => {
     },
   );
 });
+
+describe('negative token counts', () => {
+  it.each(['call', 'stream'] as const)(
+    'Anthropic and OpenAI %s: a negative count is absent, never subtracted from the others',
+    async (mode) => {
+      const anthropicUsage = { input_tokens: 10, output_tokens: -5, cache_read_input_tokens: -1 };
+      const openAiUsage = {
+        prompt_tokens: -3,
+        completion_tokens: 4,
+        total_tokens: -1,
+        prompt_tokens_details: { cached_tokens: -2 },
+      };
+      const anthropicEvents = [
+        { type: 'message_start', message: { id: 'msg_1', usage: anthropicUsage } },
+        { type: 'content_block_start', index: 0, content_block: { type: 'text', text: 'Hi' } },
+        { type: 'content_block_stop', index: 0 },
+        { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: anthropicUsage },
+        { type: 'message_stop' },
+      ];
+      const openAiAnswer = {
+        choices: [{ index: 0, message: { content: 'Hi' }, finish_reason: 'stop' }],
+        usage: openAiUsage,
+      };
+      if (mode === 'call') {
+        server.reply(
+          sendJson({
+            id: 'msg_1',
+            type: 'message',
+            content: [{ type: 'text', text: 'Hi' }],
+            stop_reason: 'end_turn',
+            usage: anthropicUsage,
+          }),
+          sendJson(openAiAnswer),
+        );
+      } else {
+        server.reply(
+          sendEvents(anthropicSse(anthropicEvents)),
+          sendEvents(
+            openAiSse([
+              { choices: [{ index: 0, delta: { content: 'Hi' }, finish_reason: 'stop' }] },
+              { choices: [], usage: openAiUsage },
+            ]),
+          ),
+        );
+      }
+      const anthropic = new AnthropicChatModel({ baseUrl: server.baseUrl, apiKey: API_KEY });
+      const openai = new OpenAiChatModel({ baseUrl: `${server.baseUrl}/v1`, apiKey: API_KEY });
+      const usages = [];
+      for (const model of [anthropic, openai]) {
+        const response = mode === 'call' ? await model.call(PROMPT) : await streamed(model);
+        usages.push(response.metadata.usage);
+      }
+      expect(usages).toEqual([
+        { promptTokens: 10, completionTokens: 0, totalTokens: 10 },
+        { promptTokens: 0, completionTokens: 4, totalTokens: 4 },
+      ]);
+    },
+  );
+});
