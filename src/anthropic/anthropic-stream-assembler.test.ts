@@ -285,7 +285,7 @@ describe('AnthropicStreamAssembler', () => {
     }
   });
 
-  it('keeps partial_json that arrives as an object as it came, for the manager to refuse', async () => {
+  it('keeps partial_json that arrives as an object as its JSON text, marked for the manager to refuse', async () => {
     const { response } = await assembleSse(
       [
         sse([
@@ -308,7 +308,7 @@ describe('AnthropicStreamAssembler', () => {
       new AnthropicStreamAssembler(),
     );
     expect(response.results[0]?.output.toolCalls).toEqual([
-      { id: 't', name: 'f', arguments: { path: 5 } },
+      { id: 't', name: 'f', arguments: '{"path":5}', metadata: { nonTextArguments: true } },
     ]);
   });
 
@@ -428,6 +428,31 @@ describe('AnthropicStreamAssembler tool-call deltas from hostile streams', () =>
     { type: 'message_stop' },
   ];
 
+  it('gives a block that repeats the id of an earlier block a fresh one, deltas included', async () => {
+    const block = (index: number) => ({
+      type: 'content_block_start',
+      index,
+      content_block: { type: 'tool_use', id: 'toolu_same', name: 'f', input: { n: index } },
+    });
+    const { response, chunks } = await assembleSse(
+      [
+        sse([
+          start,
+          block(0),
+          { type: 'content_block_stop', index: 0 },
+          block(1),
+          { type: 'content_block_stop', index: 1 },
+          ...end,
+        ]),
+      ],
+      new AnthropicStreamAssembler(),
+    );
+    const ids = response.results[0]?.output.toolCalls.map((call) => call.id) ?? [];
+    expect(ids[0]).toBe('toolu_same');
+    expect(ids[1]).toMatch(/^toolu_[0-9a-f]{32}$/);
+    expect(streamedCalls(chunks).map((call) => call.id)).toEqual(ids);
+  });
+
   it('gives the deltas of a block without an id the fresh id the call gets', async () => {
     const { response, chunks } = await assembleSse(
       [
@@ -493,7 +518,12 @@ describe('AnthropicStreamAssembler tool-call deltas from hostile streams', () =>
     );
     expect(streamedCalls(chunks).map((call) => [call.id, call.text])).toEqual([['toolu_a', '{"p']]);
     expect(response.results[0]?.output.toolCalls).toEqual([
-      { id: 'toolu_a', name: 'rm', arguments: { path: '/' } },
+      {
+        id: 'toolu_a',
+        name: 'rm',
+        arguments: '{"path":"/"}',
+        metadata: { nonTextArguments: true },
+      },
     ]);
   });
 

@@ -1,4 +1,5 @@
-import { fallbackToolCallId } from '../internal/fallback-tool-call-id.js';
+import { fallbackToolCallId, unusedToolCallId } from '../internal/fallback-tool-call-id.js';
+import { textArguments } from '../internal/non-text-arguments.js';
 import { parseEventJson } from '../internal/parse-event-json.js';
 import { ProviderErrors } from '../internal/provider-errors.js';
 import type { StreamConverter } from '../internal/provider-transport.js';
@@ -52,11 +53,14 @@ const USAGE_COUNTS = ['input_tokens', 'cache_read_input_tokens', 'cache_creation
  * with `output.text`; a `tool_use` block's `input_json_delta`s are collected into its call, and
  * the message's calls are emitted together at `message_stop` (empty input becomes `{}`, and the
  * JSON text is written as `JSON.stringify` writes the non-streamed input, so call and stream
- * agree; a block without an id gets a fresh random one). A stream that ends after the stop reason
+ * agree; a block without an id, or with the id of an earlier block of its message, gets a fresh
+ * random one). A stream that ends after the stop reason
  * but without `message_stop` was cut off: its calls are emitted marked `metadata.truncated =
  * true`, so the loop never executes them (as for an OpenAI stream cut before `[DONE]`). So is a
  * call whose block got an `input_json_delta` before its `content_block_start` or after its
- * `content_block_stop`: its arguments cannot be known.
+ * `content_block_stop`: its arguments cannot be known. A `partial_json` that is not text makes the
+ * call's arguments that value's JSON text, marked `metadata.nonTextArguments` (the loop refuses
+ * the call).
  *
  * As the input streams, the call also goes out piece by piece as display-only `toolCallDeltas`:
  * a first delta with its name at `content_block_start`, then each `input_json_delta` with the
@@ -86,6 +90,8 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
   private finished = false;
   /** `tool_use` blocks started in the current message. */
   private toolUseCount = 0;
+  /** The ids the current message's calls were given: a repeated one is replaced. */
+  private usedIds = new Set<string>();
   /**
    * The current message's finished calls, by block index: they go out with `message_stop`, so a
    * stream cut before it runs none of them (see {@link end}).
@@ -228,7 +234,7 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
   /** Starts the call of the `tool_use` block just opened at `index`: the chunk announcing it. */
   private announceCall(index: number, start: AnthropicWireBlock): ChatResponse {
     const call: StreamedCall = {
-      id: start.id || fallbackToolCallId('toolu'),
+      id: unusedToolCallId(start.id, this.usedIds, 'toolu'),
       ordinal: this.toolUseCount++,
       compactor: new JsonWhitespaceCompactor(),
       streamedText: false,
@@ -298,6 +304,7 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
     this.thinking = [];
     this.serverToolBlocks = [];
     this.toolUseCount = 0;
+    this.usedIds = new Set();
     this.started = true;
     this.stopped = false;
     this.finished = false;
@@ -316,18 +323,19 @@ export class AnthropicStreamAssembler implements StreamConverter<ChatResponse> {
       const call: ToolCall = {
         id: streamed?.id ?? (start.id || fallbackToolCallId('toolu')),
         name: start.name ?? '',
-        arguments:
+        ...textArguments(
           'nonTextJson' in block
-            ? (block.nonTextJson as string)
+            ? block.nonTextJson
             : truncated
               ? block.json
               : inputText(block.json, start.input),
+        ),
       };
-      if (truncated || block.lostInput) call.metadata = { truncated: true };
+      if (truncated || block.lostInput) call.metadata = { ...call.metadata, truncated: true };
       this.calls.set(index, call);
       // No argument text streamed (an empty input becomes `{}`): the whole text goes out as the
       // call's last delta, so its deltas still add up to its arguments.
-      if (streamed !== undefined && !streamed.streamedText && typeof call.arguments === 'string') {
+      if (streamed !== undefined && !streamed.streamedText && !('nonTextJson' in block)) {
         yield this.callChunk([
           { id: streamed.id, index: streamed.ordinal, arguments: call.arguments },
         ]);

@@ -1,5 +1,5 @@
 import type { ChatModelError } from '../errors/index.js';
-import { fallbackToolCallId } from '../internal/fallback-tool-call-id.js';
+import { unusedToolCallId } from '../internal/fallback-tool-call-id.js';
 import { ProviderErrors } from '../internal/provider-errors.js';
 import { isRecord, WireReader } from '../internal/wire-reader.js';
 import type { AssistantMessage, Metadata, ToolCall } from '../messages/index.js';
@@ -36,7 +36,8 @@ export function mapAnthropicStopReason(reason: string | null | undefined): Finis
 /**
  * Maps a Messages API usage object to {@link Usage}. `promptTokens` counts every input token:
  * uncached input plus cache reads and cache writes (Anthropic reports them apart, OpenAI
- * includes them), and the cache counts are also given on their own.
+ * includes them), and the cache counts are also given on their own. A count that is not a number
+ * of tokens (negative, not finite, not a number) counts as absent.
  */
 export function mapAnthropicUsage(usage: AnthropicWireUsage | null | undefined): Usage | undefined {
   if (!isRecord(usage)) return undefined;
@@ -50,8 +51,8 @@ export function mapAnthropicUsage(usage: AnthropicWireUsage | null | undefined):
     completionTokens,
     totalTokens: promptTokens + completionTokens,
   };
-  if (Number.isFinite(cacheRead)) result.cacheReadTokens = cacheRead as number;
-  if (Number.isFinite(cacheWrite)) result.cacheWriteTokens = cacheWrite as number;
+  if (isTokenCount(cacheRead)) result.cacheReadTokens = cacheRead;
+  if (isTokenCount(cacheWrite)) result.cacheWriteTokens = cacheWrite;
   return result;
 }
 
@@ -64,7 +65,7 @@ export const MAX_ANTHROPIC_CONTENT_BLOCKS = 10_000;
 /**
  * Converts a non-streamed Messages API body to a {@link ChatResponse}: text blocks joined,
  * each `tool_use` block one `ToolCall` (arguments = its input as JSON text, id kept, a fresh
- * random id when the block has none), thinking blocks kept in `output.metadata.thinking` (sent
+ * random id when the block has none or one an earlier block has), thinking blocks kept in `output.metadata.thinking` (sent
  * back on the next request), and server-run blocks (MCP, web search, tool search) kept in
  * `output.metadata.serverToolBlocks` and never turned into calls the loop would execute. When
  * the output limit stopped the message during a `tool_use` block, that call is marked
@@ -86,13 +87,14 @@ export function fromAnthropicResponse(
   const toolCalls: ToolCall[] = [];
   const thinking: AnthropicWireBlock[] = [];
   const serverToolBlocks: AnthropicWireBlock[] = [];
+  const usedIds = new Set<string>();
   content.forEach((value, position) => {
     const block = readAnthropicBlock(read, value, `content[${position}]`);
     if (block.type === 'text') {
       if (block.text) text = (text ?? '') + block.text;
     } else if (block.type === 'tool_use') {
       const call: ToolCall = {
-        id: block.id || fallbackToolCallId('toolu'),
+        id: unusedToolCallId(block.id, usedIds, 'toolu'),
         name: block.name ?? '',
         arguments: JSON.stringify(block.input ?? {}),
       };
@@ -185,5 +187,9 @@ export function anthropicReportedError(
 }
 
 function numberOr(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+  return isTokenCount(value) ? value : 0;
+}
+
+function isTokenCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }

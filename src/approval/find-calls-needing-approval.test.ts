@@ -125,12 +125,13 @@ describe('findCallsNeedingApproval', () => {
     ]);
   });
 
-  it('never asks about calls that cannot run: unknown tool, invalid or truncated arguments, repeated id', async () => {
+  it('never asks about calls that cannot run: unknown tool, invalid, truncated or non-text arguments, repeated id', async () => {
     const calls: ToolCall[] = [
       call('unknown', 'nope', { path: '/a' }),
       call('invalid', 'alwaysAsk', { path: 7 }),
       call('broken', 'alwaysAsk', '{"path":'),
       { ...call('cut', 'alwaysAsk', { path: '/a' }), metadata: { truncated: true } },
+      { ...call('object', 'alwaysAsk', { path: '/a' }), metadata: { nonTextArguments: true } },
       call('ok', 'alwaysAsk', { path: '/a' }),
       call('ok', 'alwaysAsk', { path: '/b' }),
     ];

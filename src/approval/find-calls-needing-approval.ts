@@ -27,7 +27,7 @@ const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
 /**
  * The calls of a batch that need a human decision before the batch may run, in call order.
  *
- * Only a call that could run is asked about: one naming an attached tool, not cut off, with
+ * Only a call that could run is asked about: one naming an attached tool, not cut off, with text
  * arguments that parse and satisfy the tool's schema (the others get error results without
  * running, so there is nothing to approve), and the first call of a repeated id. For such a call
  * the tool's own `needsApproval` decides (`true`, `false`, or its function); a tool that states
@@ -43,7 +43,13 @@ export async function findCallsNeedingApproval(
     if (typeof call?.id !== 'string' || seen.has(call.id)) continue;
     seen.add(call.id);
     const callback = input.callbacks.find((candidate) => candidate.definition.name === call.name);
-    if (callback === undefined || call.metadata?.truncated === true) continue;
+    if (
+      callback === undefined ||
+      call.metadata?.truncated === true ||
+      call.metadata?.nonTextArguments === true
+    ) {
+      continue;
+    }
     const needsApproval = callback.metadata?.needsApproval;
     if (needsApproval === false || (needsApproval === undefined && input.policy === undefined)) {
       continue;

@@ -290,7 +290,7 @@ describe('OpenAiCompatibleEmbeddingModel', () => {
     reset('short');
     await expect(model.embed(['a', 'b'])).rejects.toThrow('expected 2 embeddings');
     reset('html');
-    await expect(model.embed(['a'])).rejects.toThrow('the body is not JSON');
+    await expect(model.embed(['a'])).rejects.toThrow('the body is an HTML page, not JSON');
   });
 
   it('reports an unreachable server as retryable, and passes an abort through', async () => {

@@ -47,7 +47,8 @@ export interface ProviderChatModelOptions {
   /**
    * Longest silence of a stream: until its response starts, and between two events that carry
    * data (comment lines, Anthropic `ping` events and bytes that do not complete an event are not
-   * data); for a non-streamed call, the longest wait for the body once the headers arrived. The
+   * data); for a non-streamed call, the longest wait for the body once the headers arrived (an
+   * error's body too: a failure status whose body stalls fails with that status). The
    * attempt then fails and is retried while nothing was yielded and time remains. Default
    * 300,000 (5 minutes).
    */

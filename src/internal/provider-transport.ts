@@ -52,7 +52,7 @@ export interface ProviderTransportOptions {
   timeoutMs?: number | undefined;
   /** Limit of one attempt. Default: none beyond `timeoutMs`. */
   attemptTimeoutMs?: number | undefined;
-  /** Longest wait for a stream's next data event (and for its response to start), or for a JSON body once its headers arrived. Default 5 min. */
+  /** Longest wait for a stream's next data event (and for its response to start), or for a whole body (an answer's or an error's) once its headers arrived. Default 5 min. */
   idleTimeoutMs?: number | undefined;
   retryDelay?: RetryDelayOptions | undefined;
   /** Cap of a JSON body and of a whole stream, in bytes. Default 10 MB. */
@@ -130,9 +130,9 @@ export class ProviderTransport {
     for (let attempt = 0; ; attempt++) {
       const clock = this.clock(signal, callDeadlineAt);
       try {
+        // The model generates a non-streamed answer before its headers (no idle limit until
+        // then); `send` starts the idle countdown for the body that follows.
         const response = await this.send(url, body, clock);
-        // The model generates a non-streamed answer before its headers; the body then follows.
-        clock.progress();
         let text: string;
         try {
           text = await readCappedText(response, this.maxResponseBytes);
@@ -143,7 +143,12 @@ export class ProviderTransport {
         try {
           answer = JSON.parse(text);
         } catch {
-          throw this.errors.malformed('the body is not JSON', response.status);
+          const page =
+            text.trim() === '' ? 'empty' : htmlPage(text, response.headers.get('content-type'));
+          throw this.errors.malformed(
+            page === undefined ? 'the body is not JSON' : `the body is ${page}, not JSON`,
+            response.status,
+          );
         }
         return this.converted(() => convert(answer));
       } catch (error) {
@@ -183,9 +188,14 @@ export class ProviderTransport {
           throw await this.jsonInsteadOfStream(response, clock, signal, url);
         }
         const convert = createConverter();
-        events = parseServerSentEvents(cappedByteChunks(response.body, this.maxResponseBytes), {
+        const bytes = cappedByteChunks(response.body, this.maxResponseBytes);
+        // A body not declared an event stream (an HTML page, plain text) may still hold events;
+        // its start is kept so that one holding none is described, not called a cut stream.
+        const head = contentType?.includes('event-stream') ? undefined : { chunks: [], size: 0 };
+        events = parseServerSentEvents(head ? keepingHead(bytes, head) : bytes, {
           maxEventBytes: this.maxResponseBytes,
         });
+        let sawEvent = false;
         while (true) {
           let next: IteratorResult<ServerSentEvent>;
           try {
@@ -194,6 +204,7 @@ export class ProviderTransport {
             throw this.bodyFailure(error, response.status, clock, signal, 'stream', url);
           }
           if (next.done) break;
+          sawEvent = true;
           const event = next.value;
           if (!convert.isKeepAlive?.(event)) clock.progress();
           for (const output of this.converted(() => [...convert.event(event)])) {
@@ -205,6 +216,7 @@ export class ProviderTransport {
             break;
           }
         }
+        if (!sawEvent && head !== undefined) throw this.noEventStream(response, head, url);
         for (const output of this.converted(() => [...convert.end()])) {
           yielded = true;
           yield output;
@@ -257,6 +269,8 @@ export class ProviderTransport {
     } catch (error) {
       throw this.networkFailure(error, clock, 'request', url);
     }
+    // The headers are in: whatever body follows (an answer or an error's) has the idle limit.
+    clock.progress();
     if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
       await response.body?.cancel().catch(() => undefined);
       throw this.errors.create({
@@ -274,7 +288,11 @@ export class ProviderTransport {
     try {
       text = await readCappedText(response, ERROR_BODY_LIMIT);
     } catch (error) {
-      if (clock.signal.aborted) return this.networkFailure(error, clock, 'request', url);
+      // The caller's abort stays an abort. A body that stalled, broke off or was too long loses
+      // only its detail: the status, which says what failed and whether to retry, is kept.
+      if (clock.signal.aborted && clock.expired === undefined) {
+        return this.networkFailure(error, clock, 'request', url);
+      }
       text = '';
     }
     const shouldRetry = response.headers.get('x-should-retry');
@@ -320,6 +338,25 @@ export class ProviderTransport {
     return this.errors.create({
       message: `${this.provider} answered with JSON instead of an event stream (HTTP ${response.status}, ${requestTarget('POST', url)})`,
       detail: describeErrorBody(this.errors.scrub(text), response.headers.get('content-type')),
+      status: response.status,
+      retryable: false,
+    });
+  }
+
+  /**
+   * A stream request answered with a body that held no event and was not declared an event
+   * stream (a proxy's HTML page, plain text, nothing): what the body is, never retried (the same
+   * request gets the same answer), rather than "the stream ended early" for a stream that never
+   * began.
+   */
+  private noEventStream(response: Response, head: BodyHead, url: string): Error {
+    const text = new TextDecoder().decode(Buffer.concat(head.chunks));
+    const contentType = response.headers.get('content-type');
+    const body =
+      text.trim() === '' ? 'an empty body' : `content-type ${contentType ?? 'not given'}`;
+    return this.errors.create({
+      message: `${this.provider} answered without any server-sent event (HTTP ${response.status}, ${body}, ${requestTarget('POST', url)})`,
+      detail: describeErrorBody(this.errors.scrub(text), contentType),
       status: response.status,
       retryable: false,
     });
@@ -412,6 +449,27 @@ export class ProviderTransport {
   }
 }
 
+/** The first bytes of a body, up to {@link ERROR_BODY_LIMIT}. */
+interface BodyHead {
+  chunks: Uint8Array[];
+  size: number;
+}
+
+/** Passes `chunks` on, keeping their first bytes in `head`. */
+async function* keepingHead(
+  chunks: AsyncIterable<Uint8Array>,
+  head: BodyHead,
+): AsyncGenerator<Uint8Array> {
+  for await (const chunk of chunks) {
+    if (head.size < ERROR_BODY_LIMIT) {
+      const kept = chunk.subarray(0, ERROR_BODY_LIMIT - head.size);
+      head.chunks.push(kept);
+      head.size += kept.byteLength;
+    }
+    yield chunk;
+  }
+}
+
 /** How long a complete answer's response may take to end before its connection is cut. */
 const RELEASE_GRACE_MS = 1000;
 
@@ -451,11 +509,18 @@ function positiveLimit(value: number | undefined, fallback: number, name: string
 function describeErrorBody(text: string, contentType: string | null): string {
   const trimmed = text.trim();
   if (trimmed === '') return '';
-  if (contentType?.includes('html') || /^<(!doctype|html)/i.test(trimmed)) {
-    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(trimmed)?.[1]?.trim();
-    return `the server answered with an HTML page${title ? ` ("${title}")` : ''}`;
-  }
+  const page = htmlPage(trimmed, contentType);
+  if (page !== undefined) return `the server answered with ${page}`;
   return jsonErrorMessage(trimmed) ?? trimmed.replace(/\s+/g, ' ');
+}
+
+/** `an HTML page ("<its title>")` when the body is one (by its content type or its start). */
+function htmlPage(text: string, contentType: string | null): string | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '') return undefined;
+  if (!contentType?.includes('html') && !/^<(!doctype|html)/i.test(trimmed)) return undefined;
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(trimmed)?.[1]?.trim();
+  return `an HTML page${title ? ` ("${title}")` : ''}`;
 }
 
 function jsonErrorMessage(text: string): string | undefined {

@@ -21,6 +21,19 @@ describe('parseServerSentEvents', () => {
     ).toEqual([{ event: 'x', data: 'a\nb' }]);
   });
 
+  it('delivers the last event of a stream written with CR line ends (a lone CR at the end ends its line)', async () => {
+    expect(await events(['data: a\r\rdata: b\r', '\r'])).toEqual([
+      { event: undefined, data: 'a' },
+      { event: undefined, data: 'b' },
+    ]);
+    // A CR that ends only the data line leaves the event open: it is still dropped.
+    expect(await events(['data: a\r\rdata: b\r'])).toEqual([{ event: undefined, data: 'a' }]);
+    expect(await events(['data: a\r\n\r\ndata: b\r\n\r'])).toEqual([
+      { event: undefined, data: 'a' },
+      { event: undefined, data: 'b' },
+    ]);
+  });
+
   it('decodes a multi-byte character split across chunks', async () => {
     const bytes = encoder.encode('data: 68°F 🌤\n\n');
     const pieces = Array.from(bytes, (byte) => Uint8Array.of(byte));

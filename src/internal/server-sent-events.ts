@@ -14,7 +14,7 @@ export class EventTooLargeError extends Error {
 /**
  * Parses a byte stream into server-sent events with `eventsource-parser`. Bytes are decoded as a
  * UTF-8 stream, so a chunk boundary inside a multi-byte character or inside a `data:` line is
- * harmless; CRLF, LF and comment lines (keep-alives) are handled by the parser. An unterminated
+ * harmless; CRLF, LF, CR and comment lines (keep-alives) are handled by the parser. An unterminated
  * event at the end of the stream is dropped. A single event
  * larger than `maxEventBytes` stops the stream with {@link EventTooLargeError}.
  */
@@ -34,13 +34,21 @@ export async function* parseServerSentEvents(
     },
   });
   const decoder = new TextDecoder();
+  let endsWithCr = false;
   for await (const chunk of chunks) {
-    parser.feed(decoder.decode(chunk, { stream: true }));
+    const text = decoder.decode(chunk, { stream: true });
+    if (text !== '') endsWithCr = text.endsWith('\r');
+    parser.feed(text);
     if (failure) throw failure;
     while (pending.length > 0) yield pending.shift() as ServerSentEvent;
   }
   // As the SSE standard says, an event not closed by a blank line before the end is dropped: a
   // connection cut inside an event must not deliver half of it.
-  parser.feed(decoder.decode());
+  const rest = decoder.decode();
+  if (rest !== '') endsWithCr = rest.endsWith('\r');
+  // The parser holds a final CR in case an LF follows (CRLF); at the end none can, so the CR
+  // ends its line, as the standard reads a lone CR. Without this a stream written with CR line
+  // ends loses its last event, the one that says the answer is complete.
+  parser.feed(endsWithCr ? `${rest}\n` : rest);
   while (pending.length > 0) yield pending.shift() as ServerSentEvent;
 }

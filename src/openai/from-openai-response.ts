@@ -1,5 +1,6 @@
 import type { ChatModelError } from '../errors/index.js';
-import { fallbackToolCallId } from '../internal/fallback-tool-call-id.js';
+import { unusedToolCallId } from '../internal/fallback-tool-call-id.js';
+import { textArguments } from '../internal/non-text-arguments.js';
 import { ProviderErrors } from '../internal/provider-errors.js';
 import { isRecord, WireReader } from '../internal/wire-reader.js';
 import type { AssistantMessage, Metadata, ToolCall } from '../messages/index.js';
@@ -42,7 +43,10 @@ export function mapOpenAiFinishReason(reason: string | null | undefined): Finish
   }
 }
 
-/** Maps a Chat Completions usage object (also the `x_groq.usage` variant) to {@link Usage}. */
+/**
+ * Maps a Chat Completions usage object (also the `x_groq.usage` variant) to {@link Usage}. A
+ * count that is not a number of tokens (negative, not finite, not a number) counts as absent.
+ */
 export function mapOpenAiUsage(usage: OpenAiWireUsage | null | undefined): Usage | undefined {
   if (!isRecord(usage)) return undefined;
   const promptTokens = numberOr(usage.prompt_tokens, 0);
@@ -54,18 +58,19 @@ export function mapOpenAiUsage(usage: OpenAiWireUsage | null | undefined): Usage
   };
   const details = usage.prompt_tokens_details;
   const cached = isRecord(details) ? details.cached_tokens : undefined;
-  if (typeof cached === 'number' && Number.isFinite(cached)) result.cacheReadTokens = cached;
+  if (isTokenCount(cached)) result.cacheReadTokens = cached;
   const outputDetails = usage.completion_tokens_details;
   const reasoning = isRecord(outputDetails) ? outputDetails.reasoning_tokens : undefined;
-  if (typeof reasoning === 'number' && Number.isFinite(reasoning))
-    result.reasoningTokens = reasoning;
+  if (isTokenCount(reasoning)) result.reasoningTokens = reasoning;
   return result;
 }
 
 /**
  * Converts a non-streamed Chat Completions body to a {@link ChatResponse}. Empty text becomes
  * `null`; a call in a response cut off by the output limit (`finish_reason: 'length'`) is marked
- * `metadata.truncated = true` so the loop never executes it; a call without an id gets a fresh
+ * `metadata.truncated = true` so the loop never executes it; arguments sent as a JSON value that
+ * is not text become its JSON text, marked `metadata.nonTextArguments = true` (the loop refuses
+ * the call); a call without an id, or with the id of an earlier call of its message, gets a fresh
  * random one; `reasoning_content` (DeepSeek, xAI, vLLM) and `refusal` are kept in the assistant
  * message's metadata; content sent as a list of parts is joined. An `error` object in the body
  * throws its {@link ChatModelError}; a body of another shape than the API's throws a
@@ -89,14 +94,18 @@ export function fromOpenAiResponse(
     const finishReason = mapOpenAiFinishReason(
       read.optionalString(choice.finish_reason, `${where}.finish_reason`),
     );
+    const usedIds = new Set<string>();
     const toolCalls = message.toolCalls.map((call, position): ToolCall => {
       const fields = readOpenAiToolCall(read, call, `${where}.message.tool_calls[${position}]`);
+      const args = textArguments(fields.arguments);
       const toolCall: ToolCall = {
-        id: fields.id || fallbackToolCallId('call'),
+        id: unusedToolCallId(fields.id, usedIds, 'call'),
         name: fields.name ?? '',
-        arguments: fields.arguments ?? '',
+        ...args,
       };
-      if (finishReason === FinishReason.LENGTH) toolCall.metadata = { truncated: true };
+      if (finishReason === FinishReason.LENGTH) {
+        toolCall.metadata = { ...toolCall.metadata, truncated: true };
+      }
       return toolCall;
     });
     const output: AssistantMessage = {
@@ -199,10 +208,10 @@ export interface OpenAiToolCallFields {
   name: string | undefined;
   /**
    * The arguments text; a value of any other JSON type (some servers send an object) is kept
-   * as it came, so that the tool-calling manager refuses it as "arguments must be JSON text"
-   * instead of running the tool on a guess.
+   * as it came, for the caller to mark (see `textArguments`), so that the tool-calling manager
+   * refuses it as "arguments must be JSON text" instead of running the tool on a guess.
    */
-  arguments: string | undefined;
+  arguments: unknown;
 }
 
 /** Reads one entry of `tool_calls`. */
@@ -218,7 +227,7 @@ export function readOpenAiToolCall(
     index: read.optionalIndex(call.index, `${where}.index`, MAX_OPENAI_TOOL_CALLS),
     id: read.optionalString(call.id, `${where}.id`) ?? '',
     name: read.optionalString(fn.name, `${where}.function.name`),
-    arguments: args === null || args === undefined ? undefined : (args as string),
+    arguments: args === null ? undefined : args,
   };
 }
 
@@ -260,5 +269,9 @@ export function openAiReportedError(
 }
 
 function numberOr(value: unknown, fallback: number): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+  return isTokenCount(value) ? value : fallback;
+}
+
+function isTokenCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }

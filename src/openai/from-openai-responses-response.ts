@@ -1,4 +1,5 @@
-import { fallbackToolCallId } from '../internal/fallback-tool-call-id.js';
+import { unusedToolCallId } from '../internal/fallback-tool-call-id.js';
+import { textArguments } from '../internal/non-text-arguments.js';
 import { ProviderErrors } from '../internal/provider-errors.js';
 import { isRecord, WireReader } from '../internal/wire-reader.js';
 import type { AssistantMessage, Metadata, ToolCall } from '../messages/index.js';
@@ -119,22 +120,26 @@ function textParts<T extends 'summary_text' | 'reasoning_text'>(
 }
 
 /**
- * The tool call of a finished `function_call` item. Marked `metadata.truncated` when the item, or
+ * The tool call of a finished `function_call` item, with the id `options.id` (its `call_id`, unless
+ * that is missing or taken; see `unusedToolCallId`). Marked `metadata.truncated` when the item, or
  * the response it ended in (`incomplete`), says it did not complete; the item id (`fc_…`) is kept
- * as `metadata.itemId`, since a reasoning item sent back refers to it.
+ * as `metadata.itemId`, since a reasoning item sent back refers to it. Arguments sent as a JSON
+ * value that is not text become its JSON text, marked `metadata.nonTextArguments` (the loop
+ * refuses the call).
  */
 export function responsesToolCall(
   item: Extract<ResponsesOutputItem, { kind: 'function_call' }>,
-  options: { id?: string; responseIncomplete: boolean },
+  options: { id: string; responseIncomplete: boolean },
 ): ToolCall {
   const truncated =
     item.status === 'incomplete' || (options.responseIncomplete && item.status !== 'completed');
+  const args = textArguments(item.arguments);
   const call: ToolCall = {
-    id: options.id ?? (item.callId || fallbackToolCallId('call')),
+    id: options.id,
     name: item.name,
-    arguments: (item.arguments ?? '') as string,
+    arguments: args.arguments,
   };
-  const metadata: Metadata = {};
+  const metadata: Metadata = { ...args.metadata };
   if (item.id !== undefined) metadata.itemId = item.id;
   if (truncated) metadata.truncated = true;
   if (Object.keys(metadata).length > 0) call.metadata = metadata;
@@ -242,7 +247,8 @@ export function responsesResponseMetadata(response: Record<string, unknown>): Ch
 
 /**
  * Converts a non-streamed Responses API body to a {@link ChatResponse}: one generation whose text
- * is the messages' text, whose tool calls are the `function_call` items (ids from `call_id`), and
+ * is the messages' text, whose tool calls are the `function_call` items (ids from `call_id`, a
+ * fresh one for a `call_id` missing or already used by an earlier call), and
  * whose metadata keeps the reasoning items and the order of every item for the next request. A
  * failed response or an `error` in the body throws its {@link ChatModelError}; a body of another
  * shape than the API's throws a non-retryable one. `errors` scrubs credentials from both.
@@ -266,6 +272,7 @@ export function fromOpenAiResponsesResponse(
   }
   const finished: FinishedResponsesItem[] = [];
   const toolCalls: ToolCall[] = [];
+  const usedIds = new Set<string>();
   let text = '';
   let sawText = false;
   output.forEach((value, position) => {
@@ -275,7 +282,12 @@ export function fromOpenAiResponsesResponse(
       text += item.text;
       sawText = true;
     } else if (item.kind === 'function_call') {
-      toolCalls.push(responsesToolCall(item, { responseIncomplete: status === 'incomplete' }));
+      toolCalls.push(
+        responsesToolCall(item, {
+          id: unusedToolCallId(item.callId, usedIds, 'call'),
+          responseIncomplete: status === 'incomplete',
+        }),
+      );
     }
   });
   const metadata = responsesResponseMetadata(response);

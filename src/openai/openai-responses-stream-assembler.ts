@@ -1,4 +1,4 @@
-import { fallbackToolCallId } from '../internal/fallback-tool-call-id.js';
+import { unusedToolCallId } from '../internal/fallback-tool-call-id.js';
 import { parseEventJson } from '../internal/parse-event-json.js';
 import { ProviderErrors } from '../internal/provider-errors.js';
 import type { StreamConverter } from '../internal/provider-transport.js';
@@ -75,6 +75,8 @@ export class OpenAiResponsesStreamAssembler implements StreamConverter<ChatRespo
   private started = false;
   private done = false;
   private callCount = 0;
+  /** The ids the response's calls were given: a repeated one is replaced. */
+  private readonly usedIds = new Set<string>();
 
   constructor(errors: ProviderErrors = new ProviderErrors('openai')) {
     this.errors = errors;
@@ -114,7 +116,7 @@ export class OpenAiResponsesStreamAssembler implements StreamConverter<ChatRespo
         const callId = this.read.optionalString(item.call_id, `${type}.item.call_id`) ?? '';
         const args = this.read.optionalString(item.arguments, `${type}.item.arguments`) ?? '';
         const call: StreamedCall = {
-          id: callId || fallbackToolCallId('call'),
+          id: unusedToolCallId(callId, this.usedIds, 'call'),
           name,
           ordinal: this.callCount++,
           arguments: args,
@@ -259,7 +261,7 @@ export class OpenAiResponsesStreamAssembler implements StreamConverter<ChatRespo
     const call = responsesToolCall(
       { ...finished, name: finished.name || announced?.name || '' },
       {
-        ...(announced ? { id: announced.id } : {}),
+        id: announced?.id ?? unusedToolCallId(finished.callId, this.usedIds, 'call'),
         responseIncomplete,
       },
     );
@@ -269,7 +271,7 @@ export class OpenAiResponsesStreamAssembler implements StreamConverter<ChatRespo
     if (!announced) deltas.push({ id: call.id, index: ordinal, name: call.name, arguments: '' });
     // No argument text streamed: the whole text goes out as the call's last delta, so its deltas
     // still add up to its arguments.
-    if (!announced?.streamedText && typeof call.arguments === 'string' && call.arguments !== '') {
+    if (!announced?.streamedText && call.arguments !== '' && !call.metadata?.nonTextArguments) {
       deltas.push({ id: call.id, index: ordinal, arguments: call.arguments });
     }
     return this.chunk({ toolCalls: [call], deltas });

@@ -262,7 +262,7 @@ describe('OpenAiStreamAssembler', () => {
     await expect(outcome).rejects.toThrow('tool_calls[0].index must be an integer from 0 to 9999');
   });
 
-  it('keeps arguments that arrive as an object as they came, for the manager to refuse', async () => {
+  it('keeps arguments that arrive as an object as their JSON text, marked for the manager to refuse', async () => {
     const { response } = await assembleSse(
       [
         sse([
@@ -274,7 +274,7 @@ describe('OpenAiStreamAssembler', () => {
       new OpenAiStreamAssembler(),
     );
     expect(response.results[0]?.output.toolCalls).toEqual([
-      { id: 'a', name: 'f', arguments: { path: 5 } },
+      { id: 'a', name: 'f', arguments: '{"path":5}', metadata: { nonTextArguments: true } },
     ]);
   });
 

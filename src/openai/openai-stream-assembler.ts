@@ -1,4 +1,5 @@
-import { fallbackToolCallId } from '../internal/fallback-tool-call-id.js';
+import { unusedToolCallId } from '../internal/fallback-tool-call-id.js';
+import { textArguments } from '../internal/non-text-arguments.js';
 import { parseEventJson } from '../internal/parse-event-json.js';
 import { ProviderErrors } from '../internal/provider-errors.js';
 import type { StreamConverter } from '../internal/provider-transport.js';
@@ -34,6 +35,8 @@ interface PendingCall {
 
 interface ChoiceState {
   calls: Map<string, PendingCall>;
+  /** The ids its calls were given: a repeated one is replaced (see `unusedToolCallId`). */
+  usedIds: Set<string>;
   /** Calls seen so far in this choice (their ordinals). */
   callCount: number;
   lastKey: string | undefined;
@@ -49,13 +52,15 @@ interface ChoiceState {
  * where the server sends it. As the arguments stream, each piece also goes out at once as a
  * display-only `toolCallDeltas` entry of its choice's generation: the call's first delta once its
  * name is known, then each piece of argument text, all with the id the complete call will carry
- * (the provider's, or a fresh one when it sent none) and the call's first-seen position as
+ * (the provider's, or a fresh one when it sent none or an earlier call of the choice has it) and the call's first-seen position as
  * `index` (provider indexes are only used to tell calls apart). Quirks of compatible servers are absorbed: empty continuation ids
  * (`"id": ""`), a first call index of 1, a missing `index`, the name or id repeated on later
  * deltas, `reasoning_content` deltas, content sent as parts, and usage in `x_groq`.
  *
  * A choice that has not finished when `[DONE]` arrives was cut off: its calls are emitted marked
- * `metadata.truncated = true`, so the loop never executes them. Choice indexes from 0 to 127 are
+ * `metadata.truncated = true`, so the loop never executes them. Arguments sent as a JSON value that
+ * is not text become its JSON text, marked `metadata.nonTextArguments = true` (the loop refuses
+ * the call). Choice indexes from 0 to 127 are
  * accepted (state is kept per index, and a chunk carries generations only up to its highest
  * index); a larger one, an `error` event, an event of another shape than the API's, or a stream
  * that stops before the response finished ends with a {@link ChatModelError} built by `errors`.
@@ -180,6 +185,7 @@ export class OpenAiStreamAssembler implements StreamConverter<ChatResponse> {
     if (!state) {
       state = {
         calls: new Map(),
+        usedIds: new Set(),
         callCount: 0,
         lastKey: undefined,
         reasoning: '',
@@ -239,7 +245,7 @@ export class OpenAiStreamAssembler implements StreamConverter<ChatResponse> {
     if (call.name === '') return undefined;
     // An id that arrives after the call was announced is not adopted: the deltas already named
     // this one, and the complete call must carry the id its deltas carried.
-    call.announcedId = call.id || fallbackToolCallId('call');
+    call.announcedId = unusedToolCallId(call.id, state.usedIds, 'call');
     return {
       id: call.announcedId,
       index: call.ordinal,
@@ -262,11 +268,11 @@ export class OpenAiStreamAssembler implements StreamConverter<ChatResponse> {
     const truncated = cutOff || finishReason === FinishReason.LENGTH;
     for (const call of state.calls.values()) {
       const toolCall: ToolCall = {
-        id: call.announcedId ?? (call.id || fallbackToolCallId('call')),
+        id: call.announcedId ?? unusedToolCallId(call.id, state.usedIds, 'call'),
         name: call.name,
-        arguments: 'nonTextArguments' in call ? (call.nonTextArguments as string) : call.arguments,
+        ...textArguments('nonTextArguments' in call ? call.nonTextArguments : call.arguments),
       };
-      if (truncated) toolCall.metadata = { truncated: true };
+      if (truncated) toolCall.metadata = { ...toolCall.metadata, truncated: true };
       generation.output.toolCalls.push(toolCall);
     }
     state.calls.clear();

@@ -24,7 +24,7 @@ export function restoreArguments(
   for (const generation of response.results) {
     for (const call of generation.output.toolCalls) {
       const restore = restorers.get(call.name);
-      if (restore && call.metadata?.truncated !== true && typeof call.arguments === 'string') {
+      if (restore && call.metadata?.truncated !== true && !call.metadata?.nonTextArguments) {
         call.arguments = restore(call.arguments);
       }
     }

@@ -237,6 +237,19 @@ describe('bad input: arguments that are not text', () => {
   });
 });
 
+describe('bad input: arguments an adapter marked as sent in another form than text', () => {
+  it('answers the "JSON text" error though the arguments text is a valid object', async () => {
+    const anything = spyTool('anything');
+    const marked = { ...toolCall('c1', 'anything', '{"city":"Paris"}') };
+    marked.metadata = { nonTextArguments: true };
+    const [response] = await runBatch([anything], [marked]);
+    expect(response?.responseData).toBe(
+      "Tool call not executed: invalid arguments for tool 'anything': (root): arguments must be JSON text. Fix the arguments and call the tool again.",
+    );
+    expect(anything.invocations).toHaveLength(0);
+  });
+});
+
 describe('bad input: names and ids', () => {
   it.each([
     ['an empty id', { id: '', name: 'toolA', arguments: '{}' }],

@@ -137,7 +137,9 @@ export { DEFAULT_MAX_TOOL_RESULT_BYTES, DEFAULT_MAX_TOOL_RESULT_MEDIA_BYTES };
  *   one runs, each repeat gets its own error); an empty or unknown name, or a tool known only to
  *   the resolver while the fallback is off (the text lists the attached tools only); arguments
  *   that are not text (an object, a number, `null`: "arguments must be JSON text", never read
- *   as `{}`), not a JSON object, or fail the tool's input schema (issues with JSON-pointer paths);
+ *   as `{}`; so is a call marked `metadata.nonTextArguments`, the adapters' mark for arguments a
+ *   provider sent as a JSON value, kept as its JSON text), not a JSON object, or fail the tool's
+ *   input schema (issues with JSON-pointer paths);
  *   a call marked `metadata.truncated`, or whose arguments do not parse while the generation's
  *   finish reason is `'length'`; every call of a response whose finish reason is
  *   `'content_filter'` (OpenAI's content filter, Anthropic's `refusal`: the provider stopped the
@@ -176,6 +178,8 @@ const MAX_QUOTED_NAME_LENGTH = 100;
 const MAX_LISTED_TOOL_NAMES = 50;
 const MAX_LISTED_ISSUES = 20;
 const NON_WHITESPACE = /\S/;
+/** What a call whose arguments were not text is told (the parser's words for such a value). */
+const NOT_TEXT_ISSUE = { path: '', message: 'arguments must be JSON text' };
 
 class DefaultToolCallingManager implements ToolCallingManager {
   readonly #resolver: ToolCallbackResolver;
@@ -408,6 +412,13 @@ class DefaultToolCallingManager implements ToolCallingManager {
   ): PlannedToolCall | undefined {
     if (call.metadata?.truncated === true) {
       responses[index] = errorResponse(call, truncatedMessage(call.name));
+      return undefined;
+    }
+    if (call.metadata?.nonTextArguments === true) {
+      responses[index] = errorResponse(
+        call,
+        this.#invalidArgumentsMessage(call.name, [NOT_TEXT_ISSUE]),
+      );
       return undefined;
     }
     // Not text (an object, a number, null: an adapter that passed the provider's value on) is
