@@ -194,6 +194,7 @@ export class ProviderTransport {
         const head = contentType?.includes('event-stream') ? undefined : { chunks: [], size: 0 };
         events = parseServerSentEvents(head ? keepingHead(bytes, head) : bytes, {
           maxEventBytes: this.maxResponseBytes,
+          isWhole: isWholeEventData,
         });
         let sawEvent = false;
         while (true) {
@@ -552,4 +553,18 @@ function errorCode(error: unknown): string | undefined {
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/**
+ * Whether the data of an event the stream ended inside is whole: every provider writes one JSON
+ * value per event (OpenAI ends with `[DONE]`), so a cut one does not parse.
+ */
+function isWholeEventData(data: string): boolean {
+  if (data === '[DONE]') return true;
+  try {
+    JSON.parse(data);
+    return true;
+  } catch {
+    return false;
+  }
 }

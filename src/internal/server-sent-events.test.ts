@@ -34,6 +34,30 @@ describe('parseServerSentEvents', () => {
     ]);
   });
 
+  it('delivers an event the stream ends inside only when isWhole says its data is complete', async () => {
+    const isWhole = (data: string) => data.endsWith('}');
+    const read = async (chunks: string[]) => {
+      const seen: string[] = [];
+      for await (const event of parseServerSentEvents(
+        chunks.map((chunk) => encoder.encode(chunk)),
+        { isWhole },
+      )) {
+        seen.push(event.data);
+      }
+      return seen;
+    };
+    // No blank line (nor line end) after the last event, as a trimmed body has it.
+    expect(await read(['data: {"a":1}\n\nevent: stop\ndata: {"b":2}'])).toEqual([
+      '{"a":1}',
+      '{"b":2}',
+    ]);
+    expect(await read(['data: {"a":1}\n\ndata: {"b":2}\n'])).toEqual(['{"a":1}', '{"b":2}']);
+    // Cut inside it: still dropped.
+    expect(await read(['data: {"a":1}\n\ndata: {"b":'])).toEqual(['{"a":1}']);
+    // A stream that ends cleanly offers nothing more.
+    expect(await read(['data: {"a":1}\n\n'])).toEqual(['{"a":1}']);
+  });
+
   it('decodes a multi-byte character split across chunks', async () => {
     const bytes = encoder.encode('data: 68°F 🌤\n\n');
     const pieces = Array.from(bytes, (byte) => Uint8Array.of(byte));

@@ -221,7 +221,7 @@ describe('Anthropic Messages replay over HTTP', () => {
     });
   });
 
-  it('runs no call of tool_use_response.txt served as stored: its last event, message_stop, is never ended', async () => {
+  it('takes tool_use_response.txt served as stored, whose last event (message_stop) has no blank line after it', async () => {
     server.reply(sendEvents(fixtureText(`${DIR}/tool_use_response.txt`), 11));
     const response = aggregateChatResponses(await collect(model.stream(simplePrompt)));
     expect(response.results[0]!.output.toolCalls).toEqual([
@@ -229,9 +229,17 @@ describe('Anthropic Messages replay over HTTP', () => {
         id: 'toolu_01NRLabsLyVHZPKxbKvkfSMn',
         name: 'get_weather',
         arguments: '{"location":"Paris"}',
-        metadata: { truncated: true },
       },
     ]);
+    expect(response.results[0]!.metadata.finishReason).toBe('tool_calls');
+  });
+
+  it('runs no call of tool_use_response.txt cut inside its last event', async () => {
+    const text = fixtureText(`${DIR}/tool_use_response.txt`);
+    // Cut within message_stop's JSON: the answer never said it was complete.
+    server.reply(sendEvents(text.slice(0, text.length - 5), 11));
+    const response = aggregateChatResponses(await collect(model.stream(simplePrompt)));
+    expect(response.results[0]!.output.toolCalls[0]?.metadata).toEqual({ truncated: true });
   });
 
   it('marks the call cut off by max_tokens as truncated (incomplete_partial_json_response.txt)', async () => {
