@@ -71,15 +71,21 @@ export interface ToolCallingAdvisorOptions {
   approval?: ToolApprovalOptions;
 }
 
-/** Every option name of {@link ToolCallingAdvisorOptions}, to refuse a misspelt one. */
-const OPTION_NAMES = optionNames<ToolCallingAdvisorOptions>()(
+/**
+ * Every option name of {@link ToolCallingAdvisorOptions}, for a subclass's own list of names.
+ * @internal
+ */
+export const TOOL_CALLING_ADVISOR_OPTION_NAMES = [
   'toolCallingManager',
   'toolExecutionEligibilityChecker',
   'order',
   'conversationHistoryEnabled',
   'maxIterations',
   'approval',
-);
+] as const;
+
+/** The names above, checked against the interface, to refuse a misspelt one. */
+const OPTION_NAMES = optionNames<ToolCallingAdvisorOptions>()(...TOOL_CALLING_ADVISOR_OPTION_NAMES);
 
 /**
  * The tool loop: a recursive advisor that calls the rest of the chain (ultimately the model), lets

@@ -13,6 +13,7 @@ import { optionNames, rejectUnknownOptions } from '../internal/option-names.js';
 import type { Message } from '../messages/index.js';
 import { augmentSystemMessage } from '../model/index.js';
 import {
+  TOOL_CALLING_ADVISOR_OPTION_NAMES,
   ToolCallingAdvisor,
   type ToolCallingAdvisorOptions,
 } from '../tool-calling/tool-calling-advisor.js';
@@ -74,12 +75,7 @@ export interface ToolSearchToolCallingAdvisorOptions extends ToolCallingAdvisorO
 
 /** Every option name of {@link ToolSearchToolCallingAdvisorOptions}, to refuse a misspelt one. */
 const OPTION_NAMES = optionNames<ToolSearchToolCallingAdvisorOptions>()(
-  'toolCallingManager',
-  'toolExecutionEligibilityChecker',
-  'order',
-  'conversationHistoryEnabled',
-  'maxIterations',
-  'approval',
+  ...TOOL_CALLING_ADVISOR_OPTION_NAMES,
   'toolIndex',
   'maxResults',
   'sessionIdKeyName',
