@@ -5,6 +5,7 @@ import { GoogleChatModel } from '../../src/google/index.js';
 import { userMessage } from '../../src/messages/index.js';
 import type { ChatModel, ChatResponse, Prompt } from '../../src/model/index.js';
 import { OpenAiChatModel, OpenAiResponsesChatModel } from '../../src/openai/index.js';
+import { jsonPaths, withJsonPathReplaced } from '../support/json-paths.js';
 import { FixtureHttpServer, sendEvents, sendJson } from './support/fixture-http-server.js';
 
 // Every answer a broken or hostile server can give, in both adapters, call and stream, over real
@@ -541,31 +542,6 @@ const NAMED: { name: string; provider: Provider; mode: Mode; answer: string }[] 
   },
 ];
 
-/** Every path of a JSON value, as lists of keys. */
-function paths(value: unknown, prefix: (string | number)[] = []): (string | number)[][] {
-  const found: (string | number)[][] = [prefix];
-  if (Array.isArray(value)) {
-    value.forEach((item, index) => {
-      found.push(...paths(item, [...prefix, index]));
-    });
-  } else if (typeof value === 'object' && value !== null) {
-    for (const [key, item] of Object.entries(value)) found.push(...paths(item, [...prefix, key]));
-  }
-  return found;
-}
-
-/** A copy of `value` with the node at `path` replaced (or deleted, for `undefined`). */
-function mutate(value: unknown, path: (string | number)[], replacement: unknown): unknown {
-  if (path.length === 0) return replacement;
-  const copy = structuredClone(value) as Record<string | number, unknown>;
-  let node = copy;
-  for (const key of path.slice(0, -1)) node = node[key] as Record<string | number, unknown>;
-  const last = path[path.length - 1] as string | number;
-  if (replacement === undefined && !Array.isArray(node)) delete node[last];
-  else node[last] = replacement;
-  return copy;
-}
-
 interface Case {
   name: string;
   provider: Provider;
@@ -577,9 +553,9 @@ function generated(provider: Provider, mode: Mode): Case[] {
   const cases: Case[] = [];
   if (mode === 'call') {
     const body = VALID_BODY[provider];
-    for (const path of paths(body)) {
+    for (const path of jsonPaths(body)) {
       for (const value of HOSTILE_VALUES) {
-        const answer = JSON.stringify(mutate(body, path, value)) ?? '';
+        const answer = JSON.stringify(withJsonPathReplaced(body, path, value)) ?? '';
         cases.push({
           name: `${path.join('.') || '(body)'} = ${JSON.stringify(value)}`,
           provider,
@@ -591,10 +567,10 @@ function generated(provider: Provider, mode: Mode): Case[] {
   } else {
     const events = VALID_EVENTS[provider];
     events.forEach((event, position) => {
-      for (const path of paths(event)) {
+      for (const path of jsonPaths(event)) {
         for (const value of HOSTILE_VALUES) {
           const mutated = [...events];
-          mutated[position] = mutate(event, path, value) as Record<string, unknown>;
+          mutated[position] = withJsonPathReplaced(event, path, value) as Record<string, unknown>;
           cases.push({
             name: `event ${position} ${path.join('.') || '(event)'} = ${JSON.stringify(value)}`,
             provider,

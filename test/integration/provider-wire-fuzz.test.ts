@@ -13,6 +13,7 @@ import {
 } from '../../src/model/index.js';
 import { OpenAiChatModel, OpenAiResponsesChatModel } from '../../src/openai/index.js';
 import { createToolCallingManager } from '../../src/tool-calling/index.js';
+import { type JsonPath, jsonPaths, withJsonPathReplaced } from '../support/json-paths.js';
 import { SeededRandom } from '../support/seeded-random.js';
 import { FixtureHttpServer } from './support/fixture-http-server.js';
 import { fixtureText, frameChunksAsSse, responsesStreamsOf } from './support/provider-fixtures.js';
@@ -298,33 +299,6 @@ function withEventJson(event: string, value: unknown): string {
   return `${[...lines, `data: ${JSON.stringify(value)}`].join('\n')}\n\n`;
 }
 
-type Path = (string | number)[];
-
-/** Every path of a JSON value. */
-function pathsOf(value: unknown, prefix: Path = []): Path[] {
-  const found: Path[] = [prefix];
-  if (Array.isArray(value)) {
-    value.forEach((item, index) => {
-      found.push(...pathsOf(item, [...prefix, index]));
-    });
-  } else if (typeof value === 'object' && value !== null) {
-    for (const [key, item] of Object.entries(value)) found.push(...pathsOf(item, [...prefix, key]));
-  }
-  return found;
-}
-
-/** A copy of `value` with the node at `path` replaced (deleted, for `undefined`). */
-function replaced(value: unknown, path: Path, replacement: unknown): unknown {
-  if (path.length === 0) return replacement;
-  const copy = structuredClone(value) as Record<string | number, unknown>;
-  let node = copy;
-  for (const key of path.slice(0, -1)) node = node[key] as Record<string | number, unknown>;
-  const last = path[path.length - 1] as string | number;
-  if (replacement === undefined && !Array.isArray(node)) delete node[last];
-  else node[last] = replacement;
-  return copy;
-}
-
 const HUGE = 'x'.repeat(150_000);
 const HOSTILE_VALUES: unknown[] = [
   undefined,
@@ -525,23 +499,24 @@ function casesOf(sample: Sample, random: SeededRandom, next: () => number): Fuzz
     .map((event, index) => [index, eventJson(event)] as const)
     .filter(([, data]) => data !== undefined);
   /** A copy of the sample with the JSON at `path` (of event `index`, or of the body) replaced. */
-  const withReplaced = (index: number | undefined, path: Path, hostile: unknown): Reply => {
-    if (index === undefined) return serve(JSON.stringify(replaced(value, path, hostile)) ?? '');
+  const withReplaced = (index: number | undefined, path: JsonPath, hostile: unknown): Reply => {
+    if (index === undefined)
+      return serve(JSON.stringify(withJsonPathReplaced(value, path, hostile)) ?? '');
     const list = [...events];
     list[index] = withEventJson(
       events[index] as string,
-      replaced(eventJson(list[index] as string), path, hostile),
+      withJsonPathReplaced(eventJson(list[index] as string), path, hostile),
     );
     return joined(list);
   };
   /** Every JSON path of the sample, with the event it is in (none for a body). */
-  const allPaths: [number | undefined, Path][] =
+  const allPaths: [number | undefined, JsonPath][] =
     sample.kind === 'json'
       ? value === undefined
         ? []
-        : pathsOf(value).map((path) => [undefined, path])
+        : jsonPaths(value).map((path) => [undefined, path])
       : jsonEvents.flatMap(([index, data]) =>
-          pathsOf(data).map((path) => [index, path] as [number, Path]),
+          jsonPaths(data).map((path) => [index, path] as [number, JsonPath]),
         );
 
   // Fixed: framing the adapter must not see, a cut before the end, one in a character, a stall.
