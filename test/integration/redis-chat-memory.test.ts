@@ -64,7 +64,7 @@ describe.skipIf(redis.skip)('RedisChatMemoryRepository meets the chat memory con
         sibling: new RedisChatMemoryRepository({ client: connect(), keyPrefix }),
       };
     },
-    faultMethods: ['eval', 'lrange', 'smembers'],
+    faultMethods: ['eval', 'evalsha', 'lrange', 'smembers'],
     faultModes: ['error', 'hang'],
   });
 });
@@ -109,6 +109,44 @@ describe.skipIf(redis.skip)('RedisChatMemoryRepository keys', () => {
   });
 });
 
+describe.skipIf(redis.skip)('RedisChatMemoryRepository scripts', () => {
+  it('runs its scripts by SHA-1, loads them again after SCRIPT FLUSH, and works with a client that has only eval', async () => {
+    const keyPrefix = `${runPrefix}${++prefixes}:`;
+    const client = connect();
+    const sent: string[] = [];
+    const counted = new Proxy(client, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver);
+        if (property !== 'eval' && property !== 'evalsha') return value;
+        return (...args: unknown[]) => {
+          sent.push(property);
+          return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        };
+      },
+    });
+    const repository = new RedisChatMemoryRepository({ client: counted, keyPrefix });
+    await repository.append('c', EARLIER_TURN);
+    sent.length = 0;
+    await repository.append('c', LATE_TURN);
+    // Once loaded, an append sends the script's SHA-1, not its text.
+    expect(sent).toEqual(['evalsha']);
+    await connect().script('FLUSH');
+    await repository.append('c', LATE_TURN);
+    const onlyEval = {
+      eval: client.eval.bind(client),
+      lrange: client.lrange.bind(client),
+      smembers: client.smembers.bind(client),
+    };
+    await new RedisChatMemoryRepository({ client: onlyEval, keyPrefix }).append('c', LATE_TURN);
+    expect(await repository.findByConversationId('c')).toEqual([
+      ...EARLIER_TURN,
+      ...LATE_TURN,
+      ...LATE_TURN,
+      ...LATE_TURN,
+    ]);
+  });
+});
+
 describe.skipIf(redis.skip)('RedisChatMemoryRepository after a timeout', () => {
   const before = EARLIER_TURN;
   const turn = LATE_TURN;
@@ -119,7 +157,7 @@ describe.skipIf(redis.skip)('RedisChatMemoryRepository after a timeout', () => {
     const server = await startRedis(port, directory);
     const url = `redis://127.0.0.1:${port}`;
     const admin = new Redis(url);
-    const injector = new FaultInjector(['eval', 'lrange', 'smembers']);
+    const injector = new FaultInjector(['eval', 'evalsha', 'lrange', 'smembers']);
     const client = new Redis(url);
     try {
       const repository = new RedisChatMemoryRepository({
@@ -180,6 +218,8 @@ describe.skipIf(redis.skip)('RedisChatMemoryRepository after a timeout', () => {
     // that follows it always fails, so only the timeout can end the append.
     const contended = new Proxy(client, {
       get(target, property, receiver) {
+        // Every script goes through eval, whose text the bump below looks at.
+        if (property === 'evalsha') return undefined;
         if (property !== 'eval') return Reflect.get(target, property, receiver);
         return async (...args: Parameters<Redis['eval']>) => {
           evals++;
@@ -275,7 +315,8 @@ describe.skipIf(redis.skip)('RedisChatMemoryRepository when a reply is lost', ()
         const repository = new RedisChatMemoryRepository({ client, keyPrefix });
         const reader = new RedisChatMemoryRepository({ client: connect(), keyPrefix });
         await repository.append('c', EARLIER_TURN);
-        proxy.arm("redis.call('RPUSH'");
+        // The write that carries the late turn's messages (its script runs by SHA-1 by now).
+        proxy.arm('Late question');
         await repository.append(
           'c',
           LATE_TURN,

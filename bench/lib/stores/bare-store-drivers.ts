@@ -140,15 +140,19 @@ redis.call('PEXPIRE', KEYS[4], 86400000)
 return {1, now}
 `;
 
-/** Redis through ioredis: the repository's `EVAL` for an append, `LRANGE` for a read. */
+const REDIS_APPEND_SHA1 = createHash('sha1').update(REDIS_APPEND).digest('hex');
+
+/**
+ * Redis through ioredis: the repository's script for an append, run by its SHA-1 as the
+ * repository runs it (`EVALSHA`, `EVAL` once when the server does not have it), `LRANGE` for a
+ * read.
+ */
 export function bareRedis(client: Redis, prefix: string): BareStore {
   const encode = (id: string) => Buffer.from(id, 'utf16le').toString('base64url');
   return {
     async append(conversationId, messages) {
       const id = encode(conversationId);
-      await client.eval(
-        REDIS_APPEND,
-        4,
+      const args = [
         `${prefix}messages:${id}`,
         `${prefix}version:${id}`,
         `${prefix}conversations`,
@@ -157,7 +161,13 @@ export function bareRedis(client: Redis, prefix: string): BareStore {
         randomUUID(),
         id,
         ...messages.map((message) => JSON.stringify(message)),
-      );
+      ];
+      try {
+        await client.evalsha(REDIS_APPEND_SHA1, 4, ...args);
+      } catch (error) {
+        if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error;
+        await client.eval(REDIS_APPEND, 4, ...args);
+      }
     },
     async findByConversationId(conversationId) {
       const rows = await client.lrange(`${prefix}messages:${encode(conversationId)}`, 0, -1);

@@ -8,6 +8,7 @@ import { assertConversationId, assertMessages } from '../conversation-id.js';
 import { runStoreOperation, type StoreOperationScope } from '../store-operation.js';
 import { assertStorableMedia, mediaLimitOption } from '../stored-media-limit.js';
 import { parseStoredMessage, serializeMessages } from '../stored-message.js';
+import { luaScript, runLuaScript } from './lua-script.js';
 import type { RedisClient } from './redis-client.js';
 
 /** Options of {@link RedisChatMemoryRepository}. */
@@ -43,18 +44,16 @@ const REMEMBERED_WRITES_TTL_MS = 24 * 60 * 60 * 1000;
 const KEY_KINDS = ['list', 'string', 'set', 'list'] as const;
 
 /**
- * `keyKind(i)`: nil when KEYS[i] is absent or of the kind toolloop writes there (a version must
- * also be a count), otherwise what it holds.
+ * `kindOf(i)`: what KEYS[i] holds (`TYPE`). `badVersion()`: nil when the version key is absent or
+ * a count, otherwise what it holds.
  */
 const KEY_CHECK = `
 local KINDS = {${KEY_KINDS.map((kind) => `'${kind}'`).join(', ')}}
-local function keyKind(i)
-  local kind = redis.call('TYPE', KEYS[i])['ok']
-  if kind == 'none' then return nil end
-  if kind ~= KINDS[i] then return kind end
-  if i == 2 and not string.match(redis.call('GET', KEYS[2]), '^%d+$') then
-    return 'string that is not a count'
-  end
+local function kindOf(i) return redis.call('TYPE', KEYS[i])['ok'] end
+local function badVersion()
+  local version = redis.pcall('GET', KEYS[2])
+  if type(version) == 'table' then return kindOf(2) end
+  if version and not string.match(version, '^%d+$') then return 'string that is not a count' end
   return nil
 end
 `;
@@ -62,31 +61,40 @@ end
 // Every write script starts with the key check, the replay check, then the fence. A script that
 // fails halfway is not rolled back, so keys of another kind (written by something else: a hash
 // where the list belongs, a version that is not a count) are found before anything is written and
-// the script answers {-2, now, key index, kind}; a write that replaces the whole conversation
-// (`repair`, set before this part: saveAll, delete) deletes the conversation's own such keys
-// instead, after the fence, which is how a conversation is repaired. The shared id set is never
-// deleted. ioredis resends a command whose reply was lost with the connection, although the server
-// may have run it: each write carries a token (ARGV[2]) that the script records beside the
-// conversation (KEYS[4]), and a write whose token is already there reports success without
-// writing again. The fence reads the server's clock (microseconds) and refuses to write when
-// ARGV[1] (a deadline on that clock, '' for none) has passed. Replies carry the clock reading,
-// which fences the next writes.
+// the script answers {-2, now, key index, kind}. The check rides on reads the script makes anyway
+// (the recent writes, the version) and on the first push, which fails before anything is written;
+// only the shared id set costs a TYPE of its own: appends are the hot path. A write that replaces
+// the whole conversation (`repair`, set before this part: saveAll, delete) looks at every key and
+// deletes the conversation's own keys of another kind instead, after the fence, which is how a
+// conversation is repaired. The shared id set is never deleted. ioredis resends a command whose
+// reply was lost with the connection, although the server may have run it: each write carries a
+// token (ARGV[2]) that the script records beside the conversation (KEYS[4]), and a write whose
+// token is already there reports success without writing again. The fence reads the server's
+// clock (microseconds) and refuses to write when ARGV[1] (a deadline on that clock, '' for none)
+// has passed. Replies carry the clock reading, which fences the next writes.
 const FENCE = `
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
 ${KEY_CHECK}
 local foreign = {}
-local writesKnown = true
-for i = 1, 4 do
-  local kind = keyKind(i)
-  if kind then
-    if not repair or i == 3 then return {-2, now, i, kind} end
-    foreign[#foreign + 1] = KEYS[i]
-    if i == 4 then writesKnown = false end
+local writes = redis.pcall('LRANGE', KEYS[4], 0, -1)
+if repair then
+  for i = 1, 4 do
+    local kind = kindOf(i)
+    if kind ~= 'none' and (kind ~= KINDS[i] or (i == 2 and badVersion())) then
+      if i == 3 then return {-2, now, 3, kind} end
+      foreign[#foreign + 1] = KEYS[i]
+    end
   end
+else
+  if writes.err then return {-2, now, 4, kindOf(4)} end
+  local version = badVersion()
+  if version then return {-2, now, 2, version} end
+  local ids = kindOf(3)
+  if ids ~= 'none' and ids ~= 'set' then return {-2, now, 3, ids} end
 end
-if writesKnown then
-  for _, seen in ipairs(redis.call('LRANGE', KEYS[4], 0, -1)) do
+if not writes.err then
+  for _, seen in ipairs(writes) do
     if seen == ARGV[2] then return {1, now} end
   end
 end
@@ -99,16 +107,19 @@ local function remember()
 end
 `;
 
-// Arguments are pushed in slices because Lua's unpack() has a stack limit.
+// Arguments are pushed in slices because Lua's unpack() has a stack limit. Returns false, having
+// written nothing, when the key holds another kind (only the first slice can meet that).
 const PUSH = `
 local function push(key, from)
   local last = #ARGV
   local i = from
   while i <= last do
     local j = math.min(i + 499, last)
-    redis.call('RPUSH', key, unpack(ARGV, i, j))
+    local pushed = redis.pcall('RPUSH', key, unpack(ARGV, i, j))
+    if type(pushed) == 'table' and pushed.err then return false end
     i = j + 1
   end
+  return true
 end
 `;
 
@@ -119,36 +130,39 @@ return tonumber(time[1]) * 1000000 + tonumber(time[2])
 `;
 
 /** KEYS: list, version, ids, writes. ARGV: deadline, token, encoded id, messages… Returns {1, now}. */
-const APPEND_SCRIPT = `local repair = false
+const APPEND_SCRIPT = luaScript(`local repair = false
 ${FENCE}${PUSH}
-push(KEYS[1], 4)
+if not push(KEYS[1], 4) then return {-2, now, 1, kindOf(1)} end
 redis.call('INCR', KEYS[2])
 redis.call('SADD', KEYS[3], ARGV[3])
 remember()
 return {1, now}
-`;
+`);
 
 /**
  * KEYS: list, version. Returns {1, now, version, messages} in one atomic read, or {-2, now, key
  * index, kind} for a key of another kind.
  */
-const SNAPSHOT_SCRIPT = `
+const SNAPSHOT_SCRIPT = luaScript(`
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
 ${KEY_CHECK}
-for i = 1, 2 do
-  local kind = keyKind(i)
-  if kind then return {-2, now, i, kind} end
+local version = redis.pcall('GET', KEYS[2])
+if type(version) == 'table' then return {-2, now, 2, kindOf(2)} end
+if version and not string.match(version, '^%d+$') then
+  return {-2, now, 2, 'string that is not a count'}
 end
-return {1, now, redis.call('GET', KEYS[2]) or '0', redis.call('LRANGE', KEYS[1], 0, -1)}
-`;
+local messages = redis.pcall('LRANGE', KEYS[1], 0, -1)
+if messages.err then return {-2, now, 1, kindOf(1)} end
+return {1, now, version or '0', messages}
+`);
 
 /**
  * KEYS: list, version, ids, writes. ARGV: deadline, token, expected version ('' = any, which
  * repairs keys of another kind), encoded id, messages… Replaces the list when the version still
  * matches. Returns {1, now}, or {0, now} on a concurrent change.
  */
-const REPLACE_SCRIPT = `local repair = ARGV[3] == ''
+const REPLACE_SCRIPT = luaScript(`local repair = ARGV[3] == ''
 ${FENCE}${PUSH}
 local version = redis.call('GET', KEYS[2]) or '0'
 if ARGV[3] ~= '' and version ~= ARGV[3] then return {0, now} end
@@ -158,7 +172,7 @@ if #ARGV >= 5 then redis.call('SADD', KEYS[3], ARGV[4]) else redis.call('SREM', 
 redis.call('INCR', KEYS[2])
 remember()
 return {1, now}
-`;
+`);
 
 /** A reading of the server's clock and the local time its reply arrived. */
 interface ClockReading {
@@ -273,7 +287,13 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
         const keys = this.#keys(id);
         const deadline = this.#freshDeadline(scope) ?? (await this.#fence(scope));
         const reply = await scope.write(() =>
-          this.client.eval(APPEND_SCRIPT, 4, ...keys, deadline, randomUUID(), id, ...rows),
+          runLuaScript(
+            this.client,
+            APPEND_SCRIPT,
+            keys,
+            [deadline, randomUUID(), id, ...rows],
+            () => scope.checkpoint(),
+          ),
         );
         if (this.#status(reply, 'append', conversationId, keys) === -1) {
           await this.#refused(scope);
@@ -285,7 +305,13 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
       const keys = this.#keys(encodeId(conversationId));
       for (let attempt = 0; attempt < this.#maxRetries; attempt++) {
         scope.checkpoint();
-        const snapshot = await this.client.eval(SNAPSHOT_SCRIPT, 2, keys[0], keys[1]);
+        const snapshot = await runLuaScript(
+          this.client,
+          SNAPSHOT_SCRIPT,
+          [keys[0], keys[1]],
+          [],
+          () => scope.checkpoint(),
+        );
         this.#status(snapshot, 'append', conversationId, keys);
         const [, , version, stored] = snapshot as [number, number, string, string[]];
         const all = [...stored, ...rows];
@@ -337,7 +363,13 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
     const keys = this.#keys(id);
     const deadline = this.#freshDeadline(scope) ?? (await this.#fence(scope));
     const reply = await scope.write(() =>
-      this.client.eval(REPLACE_SCRIPT, 4, ...keys, deadline, randomUUID(), version, id, ...rows),
+      runLuaScript(
+        this.client,
+        REPLACE_SCRIPT,
+        keys,
+        [deadline, randomUUID(), version, id, ...rows],
+        () => scope.checkpoint(),
+      ),
     );
     const status = this.#status(reply, operation, conversationId, keys);
     if (status === -1) await this.#refused(scope);

@@ -4,6 +4,11 @@
  */
 export interface RedisClient {
   eval(script: string, numberOfKeys: number, ...args: (string | number)[]): Promise<unknown>;
+  /**
+   * Runs a loaded script by its SHA-1. Optional: without it every script is sent whole with
+   * `eval`, which works and costs a little more per call.
+   */
+  evalsha?(sha1: string, numberOfKeys: number, ...args: (string | number)[]): Promise<unknown>;
   lrange(key: string, start: number, stop: number): Promise<string[]>;
   smembers(key: string): Promise<string[]>;
 }
