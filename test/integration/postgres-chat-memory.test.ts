@@ -385,7 +385,19 @@ describe.skipIf(database.skip)(
           expect((error as Error).message).toContain('in a transaction it did not begin');
           expect(client.getTransactionStatus()).toBe('T');
         }
+        // A single-use approval token taken there would be given back by the owner's rollback.
+        const expiresAt = new Date(Date.now() + 60_000);
+        const token = await repository
+          .consumeApprovalToken(`single-use-token-${tablePrefix}`, expiresAt)
+          .catch((caught: unknown) => caught);
+        expect(token).toBeInstanceOf(MemoryError);
+        expect((token as Error).message).toContain('in a transaction it did not begin');
+        expect(client.getTransactionStatus()).toBe('T');
         await client.query('ROLLBACK');
+        expect(await repository.consumeApprovalToken(`single-use-token-${tablePrefix}`, expiresAt)).toBe(true);
+        expect(await repository.consumeApprovalToken(`single-use-token-${tablePrefix}`, expiresAt)).toBe(
+          false,
+        );
         const orders = await client.query(
           `SELECT count(*)::int AS n FROM "${schema}".${tablePrefix}_orders`,
         );

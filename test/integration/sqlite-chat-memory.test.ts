@@ -108,6 +108,21 @@ describe('SqliteChatMemoryRepository on a connection inside a transaction of its
     expect(database.prepare('SELECT count(*) AS n FROM orders').get()).toEqual({ n: 1 });
   });
 
+  it('refuses to take a single-use approval token there: the owner’s rollback would let it be used again', async () => {
+    const database = open(join(directory, `owner-transaction-${++files}.db`));
+    const repository = new SqliteChatMemoryRepository({ database });
+    const expiresAt = new Date(Date.now() + 60_000);
+    database.exec('BEGIN');
+    const error = await repository
+      .consumeApprovalToken('single-use-token-0001', expiresAt)
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(MemoryError);
+    expect((error as Error).message).toContain('in a transaction it did not begin');
+    database.exec('ROLLBACK');
+    expect(await repository.consumeApprovalToken('single-use-token-0001', expiresAt)).toBe(true);
+    expect(await repository.consumeApprovalToken('single-use-token-0001', expiresAt)).toBe(false);
+  });
+
   it('the tool-embedding cache leaves it alone too', async () => {
     const database = open(join(directory, `owner-transaction-${++files}.db`));
     database.exec('CREATE TABLE orders (id INTEGER)');

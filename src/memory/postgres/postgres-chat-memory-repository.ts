@@ -131,18 +131,26 @@ export class PostgresChatMemoryRepository implements ChatMemoryRepository {
   async consumeApprovalToken(token: string, expiresAt: Date): Promise<boolean> {
     checkUsedToken(token, expiresAt);
     const forgetAt = new Date(expiresAt.getTime() + USED_TOKEN_GRACE_MS);
-    return this.#query('consumeApprovalToken', undefined, async (connection) => {
-      const tokens = this.#tables.approvalTokens;
-      // A token whose time is over may be taken again: its state is refused as expired anyway.
-      const taken = await connection.query(
-        `INSERT INTO ${tokens} AS used (token, forget_at) VALUES ($1, $2)
+    // In a transaction of its own: inside the connection owner's (a single `Client`), their
+    // rollback would undo the taking and let the single-use token be used again; such a
+    // connection is refused.
+    return this.#withConnection(
+      'consumeApprovalToken',
+      undefined,
+      async (connection) => {
+        const tokens = this.#tables.approvalTokens;
+        // A token whose time is over may be taken again: its state is refused as expired anyway.
+        const taken = await connection.query(
+          `INSERT INTO ${tokens} AS used (token, forget_at) VALUES ($1, $2)
          ON CONFLICT (token) DO UPDATE SET forget_at = EXCLUDED.forget_at
          WHERE used.forget_at <= now() RETURNING token`,
-        [token, forgetAt],
-      );
-      await connection.query(`DELETE FROM ${tokens} WHERE forget_at <= now()`);
-      return taken.rows.length === 1;
-    });
+          [token, forgetAt],
+        );
+        await connection.query(`DELETE FROM ${tokens} WHERE forget_at <= now()`);
+        return taken.rows.length === 1;
+      },
+      true,
+    );
   }
 
   async findConversationIds(): Promise<string[]> {

@@ -325,13 +325,19 @@ export class SqliteChatMemoryRepository implements ChatMemoryRepository {
   async consumeApprovalToken(token: string, expiresAt: Date): Promise<boolean> {
     checkUsedToken(token, expiresAt);
     const forgetAt = expiresAt.getTime() + USED_TOKEN_GRACE_MS;
-    return this.#run({ operation: 'consumeApprovalToken' }, () => {
-      const statements = this.#preparedTokens();
-      const now = Date.now();
-      const taken = statements.take.all(token, forgetAt, now).length === 1;
-      statements.prune.run(now);
-      return taken;
-    });
+    // In a transaction of its own: inside the connection owner's, their rollback would undo the
+    // taking and let the single-use token be used again; such a connection is refused.
+    return this.#run(
+      { operation: 'consumeApprovalToken' },
+      () => {
+        const statements = this.#preparedTokens();
+        const now = Date.now();
+        const taken = statements.take.all(token, forgetAt, now).length === 1;
+        statements.prune.run(now);
+        return taken;
+      },
+      true,
+    );
   }
 
   #preparedTokens(): { take: SqliteStatement; prune: SqliteStatement } {
