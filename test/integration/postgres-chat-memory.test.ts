@@ -394,10 +394,12 @@ describe.skipIf(database.skip)(
         expect((token as Error).message).toContain('in a transaction it did not begin');
         expect(client.getTransactionStatus()).toBe('T');
         await client.query('ROLLBACK');
-        expect(await repository.consumeApprovalToken(`single-use-token-${tablePrefix}`, expiresAt)).toBe(true);
-        expect(await repository.consumeApprovalToken(`single-use-token-${tablePrefix}`, expiresAt)).toBe(
-          false,
-        );
+        expect(
+          await repository.consumeApprovalToken(`single-use-token-${tablePrefix}`, expiresAt),
+        ).toBe(true);
+        expect(
+          await repository.consumeApprovalToken(`single-use-token-${tablePrefix}`, expiresAt),
+        ).toBe(false);
         const orders = await client.query(
           `SELECT count(*)::int AS n FROM "${schema}".${tablePrefix}_orders`,
         );
