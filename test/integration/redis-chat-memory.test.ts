@@ -433,4 +433,14 @@ describe.skipIf(redis.skip)('RedisChatMemoryRepository over keys something else 
     expect(error).toBeInstanceOf(MemoryError);
     expect((error as Error).message).toContain(`the key "${keyPrefix}conversations" holds a`);
   });
+
+  it('members of the id set that toolloop did not write are left out of findConversationIds', async () => {
+    const client = connect();
+    const keyPrefix = `${runPrefix}${++prefixes}:`;
+    const repository = new RedisChatMemoryRepository({ client, keyPrefix });
+    await repository.append('order 7 ✓', EARLIER_TURN);
+    // Another program's members: not base64url, an odd byte count, empty.
+    await client.sadd(`${keyPrefix}conversations`, 'hello world!', 'YQ', '');
+    expect(await repository.findConversationIds()).toEqual(['order 7 ✓']);
+  });
 });

@@ -236,7 +236,12 @@ export class RedisChatMemoryRepository implements ChatMemoryRepository {
         if (!isWrongType(error)) throw error;
         throw foreignKeyError('findConversationIds', undefined, key, 2, await this.#kind(key));
       });
-      return ids.map(decodeId);
+      // A member toolloop did not write (another program shares the key) decodes to noise:
+      // only an id that encodes back to the member is a conversation of this repository.
+      return ids.flatMap((member) => {
+        const id = decodeId(member);
+        return id !== '' && encodeId(id) === member ? [id] : [];
+      });
     });
   }
 
